@@ -1,0 +1,207 @@
+"""The accelerator instance catalog: AWS's data joined to sourced hand facts.
+
+Two committed files feed it:
+
+* `instance_types.json` - generated, never edited: a trimmed copy of EC2
+  DescribeInstanceTypes entries for the supported families
+  (`python -m blueprints.catalog.generate`, see `generate.py`).
+* `accelerator_facts.yaml` - hand-entered numbers the API lacks (power,
+  BF16 TFLOPS, memory bandwidth, scale-up fabric, node kW, topology layers),
+  each with a source and a confidence.
+
+`load_catalog()` joins them once per process and returns a `Catalog`.
+
+Adding an instance family: add it to `SUPPORTED_FAMILIES` in `generate.py`,
+regenerate, then add a `families:` entry (and its accelerator, if new) to
+`accelerator_facts.yaml`; `build_catalog` refuses a family without facts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from blueprints.catalog.model import (
+    CONFIDENCES,
+    Accelerator,
+    Catalog,
+    CatalogError,
+    Fact,
+    InstanceStore,
+    InstanceType,
+    NetworkCard,
+    ScaleUp,
+    api_fields,
+    family_of,
+)
+
+__all__ = [
+    "Accelerator", "Catalog", "CatalogError", "Fact", "InstanceStore", "InstanceType",
+    "NetworkCard", "ScaleUp", "build_catalog", "family_of", "load_catalog",
+]
+
+# Beside this module; a plain path keeps start-up fast (importlib.resources costs ~15 ms).
+DATA_DIR = Path(__file__).parent
+INSTANCE_TYPES_FILE = "instance_types.json"
+FACTS_FILE = "accelerator_facts.yaml"
+ACCELERATOR_FACTS = ("tdp_watts", "bf16_dense_tflops", "hbm_bandwidth_tbps")
+# The C loader parses the facts file several times faster; fall back when absent.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@functools.cache
+def load_catalog() -> Catalog:
+    """The catalog built from the two committed files, parsed once per process."""
+    instance_document = json.loads((DATA_DIR / INSTANCE_TYPES_FILE).read_text("utf-8"))
+    facts_document = yaml.load((DATA_DIR / FACTS_FILE).read_text("utf-8"), _YAML_LOADER)
+    return build_catalog(instance_document, facts_document)
+
+
+def build_catalog(instance_document: Mapping[str, Any], facts: Mapping[str, Any]) -> Catalog:
+    """Join generated API data (`instance_types.json` shape) to the facts file.
+
+    Raises `CatalogError` naming the instance type or fact at fault when a family
+    has no facts, a fact lacks its source or confidence, or the accelerator EC2
+    reports is not the one the facts file describes for that family.
+    """
+    entries = instance_document["instance_types"]
+    accelerators = facts["accelerators"]
+    families = facts["families"]
+    instance_types = {}
+    for name, entry in entries.items():
+        family = family_of(name)
+        if family not in families:
+            raise CatalogError(f"{name}: family {family!r} has no entry in {FACTS_FILE}")
+        accelerator_key = families[family].get("accelerator")
+        if accelerator_key not in accelerators:
+            raise CatalogError(
+                f"{FACTS_FILE}: families.{family} names unknown accelerator {accelerator_key!r}"
+            )
+        try:
+            instance_types[name] = _join(
+                entry, families[family], accelerator_key, accelerators[accelerator_key], entries
+            )
+        except (KeyError, TypeError) as error:
+            # A missing field in either file; name the instance so it can be found.
+            raise CatalogError(
+                f"{name}: incomplete catalog data ({type(error).__name__}: {error})"
+            ) from error
+    return Catalog(instance_types, instance_document.get("provenance", {}))
+
+
+def _fact(name: str, raw: Any, where: str, value: Any = None) -> Fact:
+    """A `Fact` from its YAML mapping, refusing one without source or confidence.
+
+    `value` replaces the mapping's own `value` for structured facts (a `ScaleUp`,
+    an `Accelerator`) whose fields sit beside `source` in the same mapping.
+    """
+    if not isinstance(raw, Mapping):
+        raise CatalogError(f"{FACTS_FILE}: {where}.{name} must be a mapping with a source")
+    source = raw.get("source")
+    if not isinstance(source, str) or not source.strip():
+        raise CatalogError(f"{FACTS_FILE}: {where}.{name} has no source")
+    if raw.get("confidence") not in CONFIDENCES:
+        raise CatalogError(
+            f"{FACTS_FILE}: {where}.{name} confidence {raw.get('confidence')!r} "
+            f"is not one of {', '.join(CONFIDENCES)}"
+        )
+    own_value = raw.get("value") if value is None else value
+    return Fact(name, own_value, source, raw["confidence"], raw.get("note", ""))
+
+
+def _derived(fact: Fact, value: Any, note: str, confidence: str | None = None) -> Fact:
+    """`fact` with a value derived for one size; the note says how."""
+    return dataclasses.replace(fact, value=value, confidence=confidence or fact.confidence,
+                               note=f"{fact.note} {note}".strip())
+
+
+def _accelerator(
+    entry: Mapping[str, Any], family: Mapping[str, Any], family_name: str, api_name: str
+) -> tuple[Accelerator | None, Fact | None]:
+    """EC2's accelerator, else the facts file's stand-in together with its Fact."""
+    accelerator = Accelerator.from_aws(entry)
+    stand_in = family.get("accelerator_when_api_omits")
+    if accelerator is not None or stand_in is None:
+        return accelerator, None
+    accelerator = Accelerator(
+        stand_in["vendor"], stand_in["kind"], api_name, stand_in["count"],
+        stand_in["memory_mib"], stand_in.get("neuron_cores"),
+    )
+    return accelerator, _fact("accelerator", stand_in, f"families.{family_name}", accelerator)
+
+
+def _scale_up_fact(raw: Mapping[str, Any], where: str, count: int) -> Fact:
+    """The family's fabric, clipped to `count` accelerators inside one instance."""
+    fact = _fact("scale_up", raw, where)
+    scale_up = ScaleUp(raw["kind"], raw["domain_size"], raw["bandwidth_gbps_per_accelerator"],
+                       raw.get("instances_per_domain", 1))
+    fact = dataclasses.replace(fact, value=scale_up)
+    if scale_up.instances_per_domain == 1 and 0 < count < scale_up.domain_size:
+        # A smaller size of the family has fewer accelerators on the same fabric.
+        clipped = ScaleUp(scale_up.kind, count, scale_up.bandwidth_gbps_per_accelerator)
+        note = f"Domain clipped to the {count} accelerator(s) of this size."
+        return _derived(fact, clipped, note)
+    return fact
+
+
+def _node_kw_fact(raw: Mapping[str, Any], where: str, name: str, count: int,
+                  entries: Mapping[str, Any]) -> Fact:
+    """Node power for this size: the family's figure scaled by accelerator count."""
+    fact = _fact("typical_node_kw", raw, where)
+    reference = raw.get("instance_type")
+    if reference not in entries:
+        raise CatalogError(f"{FACTS_FILE}: {where}.typical_node_kw names unknown {reference!r}")
+    reference_accelerator = Accelerator.from_aws(entries[reference])
+    reference_count = reference_accelerator.count if reference_accelerator else 0
+    if fact.value is None or name == reference or 0 in (count, reference_count):
+        return fact
+    # An estimate of an estimate: proportional scaling ignores the host's share.
+    scaled = round(fact.value * count / reference_count, 2)
+    note = f"Scaled from {reference} by accelerator count {count}/{reference_count}."
+    return _derived(fact, scaled, note, confidence="unsure")
+
+
+def _topology_fact(raw: Mapping[str, Any], where: str, name: str) -> Fact:
+    """Topology layers for this size; sizes the AWS page omits get none."""
+    fact = _fact("topology_layers", raw, where)
+    if name in raw.get("not_for", ()):
+        return _derived(fact, 0, f"{name} is not on the page's list: no topology labels.")
+    return fact
+
+
+def _join(entry: Mapping[str, Any], family: Mapping[str, Any], accelerator_key: str,
+          accelerator_facts: Mapping[str, Any], entries: Mapping[str, Any]) -> InstanceType:
+    """One `InstanceType` from its API entry and its family's facts."""
+    fields = api_fields(entry)
+    name, family_name = fields["name"], fields["family"]
+    api_name = accelerator_facts.get("api_name")
+    accelerator, stand_in = _accelerator(entry, family, family_name, api_name)
+    if accelerator is not None and accelerator.model != api_name:
+        raise CatalogError(f"{name}: EC2 reports accelerator {accelerator.model!r}, "
+                           f"{FACTS_FILE} expects {api_name!r} for family {family_name}")
+    count = accelerator.count if accelerator else 0
+    where = f"families.{family_name}"
+    facts = [_fact(key, accelerator_facts.get(key), f"accelerators.{accelerator_key}")
+             for key in ACCELERATOR_FACTS]
+    facts.append(_scale_up_fact(family.get("scale_up"), where, count))
+    facts.append(_node_kw_fact(family.get("typical_node_kw"), where, name, count, entries))
+    facts.append(_topology_fact(family.get("topology_layers"), where, name))
+    if stand_in is not None:
+        facts.append(stand_in)
+    values = {fact.name: fact.value for fact in facts}
+    fields["accelerator"] = accelerator
+    return InstanceType(
+        **fields,
+        tdp_watts=values["tdp_watts"],
+        bf16_dense_tflops=values["bf16_dense_tflops"],
+        hbm_bandwidth_tbps=values["hbm_bandwidth_tbps"],
+        scale_up=values["scale_up"],
+        typical_node_kw=values["typical_node_kw"],
+        topology_layers=values["topology_layers"],
+        facts=tuple(facts),
+    )

@@ -1,0 +1,58 @@
+"""The base model and shared value types of the blueprint language.
+
+Every blueprint model is strict (`extra="forbid"`: an unknown key is an error,
+with a "did you mean" hint added by the loader), frozen (a validated blueprint
+is a value, never edited in place) and self-describing (every field has a
+description, which becomes the JSON Schema that editors use). Quantities carry
+their unit in the field name: `capacity_gib`, `link_gbps`, `budget_kw`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+
+
+class Model(BaseModel):
+    """Base of every blueprint model: strict, frozen, documented."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, validate_default=True)
+
+
+Name = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$"),
+    Field(description="A lower-case name (letters, digits, '-'; 1 to 40 characters) used in resource names and labels."),
+]
+"""Names become AWS resource names, Kubernetes label values and Pulumi URNs, so
+they follow the strictest of those grammars (DNS-label style, short enough to
+leave room for suffixes)."""
+
+AvailabilityZone = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-[0-9][a-z]$"),
+    Field(description="An AWS availability zone name, such as us-east-1a."),
+]
+
+PositiveKw = Annotated[float, Field(gt=0, description="Kilowatts.")]
+
+
+def violation(code: str, message: str, hint: str, field: str | None = None):
+    """Build the error a model validator raises for an invariant inside one object.
+
+    The loader turns it into a `Finding` with this stable code, the hint, and a
+    path that ends at `field` (when given), so these findings are reported
+    together with the schema errors of the rest of the file.
+    """
+    from pydantic_core import PydanticCustomError
+
+    return PydanticCustomError(
+        "railyard_rule",
+        "{message}",
+        {"message": message, "code": code, "hint": hint, "field": field or ""},
+    )
+
+
+__all__ = ["Model", "Name", "AvailabilityZone", "PositiveKw", "violation"]

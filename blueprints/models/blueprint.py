@@ -1,0 +1,30 @@
+"""The top-level blueprint: one document describes a whole accelerator cluster."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from blueprints.models.base import Model
+from blueprints.models.domains import FailureDomains
+from blueprints.models.fabrics import Fabric
+from blueprints.models.kubernetes import Kubernetes
+from blueprints.models.metadata import AwsTarget, Metadata
+from blueprints.models.pools import Pool
+from blueprints.models.power import Power
+from blueprints.models.storage import StorageTier
+
+
+class Blueprint(Model):
+    """An accelerator cluster: pools, failure domains, fabrics, storage, power and Kubernetes."""
+
+    version: Literal[1] = Field(description="The blueprint language version. Always 1.")
+    metadata: Metadata = Field(description="Name, environment and ownership.")
+    cloud: AwsTarget = Field(description="Where the cluster is deployed.")
+    failure_domains: FailureDomains = Field(description="Zones, blocks and racks, with their power feeds.")
+    fabrics: list[Fabric] = Field(default_factory=list, description="Scale-out fabrics pools join.")
+    pools: list[Pool] = Field(min_length=1, description="Accelerator pools.")
+    storage: list[StorageTier] = Field(default_factory=list, description="Storage tiers.")
+    power: Power = Field(default_factory=Power, description="Site power budgets, PUE and cooling.")
+    kubernetes: Kubernetes = Field(default_factory=Kubernetes, description="The Kubernetes layer.")

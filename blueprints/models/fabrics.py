@@ -1,0 +1,112 @@
+"""Fabrics: the scale-out network a pool's accelerators talk over, and their scale-up domain.
+
+Four scale-out kinds, chosen by `kind`:
+- `rail_optimized_clos`: NIC r of every host goes to a rail-r leaf; leaves go up to spines
+  (and cores, with three tiers). The design of DGX SuperPOD and AWS UltraClusters.
+- `fat_tree`: the classic k-ary fat tree (k = `switch_radix`) of edge, aggregation and core switches.
+- `rail_only`: rail leaves and rail spines with no cross-rail tier; traffic between rails
+  crosses the scale-up domain (NVLink / NeuronLink) first.
+- `tor_clos`: one top-of-rack leaf per rack (two, dual-homed, with `planes: 2`) and a Clos above.
+The topology checker sizes each from these numbers (see topology/ and the README).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import Field, model_validator
+
+from blueprints.models.base import Model, Name, violation
+
+
+class Oversubscription(Model):
+    """Downlink:uplink bandwidth ratio per switch tier (1.0 = non-blocking)."""
+
+    leaf: float = Field(default=1.0, ge=1.0, le=16.0, description="Leaf tier: host-facing over spine-facing ports.")
+    spine: float = Field(default=1.0, ge=1.0, le=16.0, description="Spine tier (three-tier fabrics): leaf-facing over core-facing.")
+
+
+class HopBounds(Model):
+    """The most switches a packet may cross between two accelerators of one pool."""
+
+    same_rail: int | None = Field(default=None, ge=1, le=9, description="Bound between NICs on the same rail; none = unchecked.")
+    cross_rail: int | None = Field(default=None, ge=1, le=9, description="Bound between NICs on different rails; none = unchecked.")
+
+
+class ScaleUp(Model):
+    """The scale-up domain: accelerators joined by NVLink / NeuronLink rather than the fabric."""
+
+    kind: Literal["nvlink", "neuronlink", "pcie"] = Field(description="The scale-up interconnect.")
+    domain_size: int | None = Field(
+        default=None, ge=1, le=576, description="Accelerators per scale-up domain; none = the catalog's value for the instance type."
+    )
+
+
+class _FabricBase(Model):
+    name: Name = Field(description="The fabric's name; pools join it by name.")
+    transport: Literal["efa", "ena"] = Field(
+        default="efa", description="`efa` for OS-bypass RDMA over EFA (needs EFA-capable instances); `ena` for plain TCP."
+    )
+    link_gbps: int = Field(ge=10, le=1600, description="Speed of every fabric link.")
+    switch_radix: int = Field(ge=4, le=1024, description="Ports per switch (all tiers).")
+    planes: Literal[1, 2] = Field(default=1, description="Independent fabric planes; with 2, each NIC's ports split across both.")
+    nics_per_accelerator: float = Field(
+        default=1.0, gt=0, le=8, description="Fabric NICs per accelerator (0.5 = two accelerators share a NIC, as on p4d)."
+    )
+    ports_per_nic: int = Field(default=1, ge=1, le=4, description="Fabric ports per NIC.")
+    oversubscription: Oversubscription = Field(default_factory=Oversubscription, description="Oversubscription per tier.")
+    max_switch_hops: HopBounds = Field(default_factory=HopBounds, description="Hop bounds the design must meet.")
+    min_bisection_gbps_per_accelerator: float | None = Field(
+        default=None, gt=0, description="Bisection bandwidth each pool must have, per accelerator; none = unchecked."
+    )
+    scale_up: ScaleUp | None = Field(default=None, description="The scale-up domain; none = the catalog's for the instance type.")
+
+    @model_validator(mode="after")
+    def _radix_even(self):
+        if self.switch_radix % 2:
+            raise violation(
+                "fabric.odd-radix",
+                f"switch_radix {self.switch_radix} is odd; every design splits ports evenly down and up",
+                "use an even radix such as 64 or 128",
+                field="switch_radix",
+            )
+        return self
+
+
+class RailOptimizedClos(_FabricBase):
+    """Rail-optimized Clos: NIC r of every host on a rail-r leaf; two or three switch tiers."""
+
+    kind: Literal["rail_optimized_clos"] = Field(description="Rail-optimized Clos.")
+    rails: int | None = Field(
+        default=None, ge=1, le=64, description="Rails; none = one per accelerator of the host (or per NIC, if fewer)."
+    )
+    tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
+
+
+class FatTree(_FabricBase):
+    """The classic k-ary fat tree with k = `switch_radix`: k^3/4 endpoints, 5k^2/4 switches."""
+
+    kind: Literal["fat_tree"] = Field(description="Classic k-ary fat tree (three tiers).")
+
+
+class RailOnly(_FabricBase):
+    """Rail-only: rail leaves and rail spines, no switch joins two rails."""
+
+    kind: Literal["rail_only"] = Field(description="Rail-only (no cross-rail switches).")
+    rails: int | None = Field(
+        default=None, ge=1, le=64, description="Rails; none = one per accelerator of the host (or per NIC, if fewer)."
+    )
+    tiers: Literal[1, 2] | None = Field(default=None, description="Switch tiers per rail; none = the fewest that hold the hosts.")
+
+
+class TorClos(_FabricBase):
+    """A top-of-rack leaf per rack (two, dual-homed, with `planes: 2`) under a Clos of spines."""
+
+    kind: Literal["tor_clos"] = Field(description="ToR-per-rack Clos.")
+    tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
+
+
+Fabric = Annotated[
+    Union[RailOptimizedClos, FatTree, RailOnly, TorClos],
+    Field(discriminator="kind", description="A scale-out fabric."),
+]

@@ -1,0 +1,72 @@
+"""Who owns a blueprint, and where it is deployed."""
+
+from __future__ import annotations
+
+from ipaddress import IPv4Network
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from blueprints.models.base import AvailabilityZone, Model, Name, violation
+
+TagValue = Annotated[str, StringConstraints(min_length=0, max_length=256)]
+
+
+class Metadata(Model):
+    """Identity and ownership. Every taggable resource carries these as tags."""
+
+    name: Name = Field(description="The cluster's name; prefixes every resource name.")
+    environment: Name = Field(description="The environment this rendering is for (dev, staging, prod, ...).")
+    owner: Annotated[str, StringConstraints(min_length=1, max_length=128)] = Field(
+        description="The team or person accountable for the cluster (tag `owner`)."
+    )
+    cost_center: Annotated[str, StringConstraints(min_length=1, max_length=128)] = Field(
+        description="The cost center billed for it (tag `cost-center`)."
+    )
+    tags: dict[Annotated[str, StringConstraints(min_length=1, max_length=128)], TagValue] = Field(
+        default_factory=dict,
+        description="Extra tags put on every taggable resource, after owner, cost-center and environment.",
+    )
+
+
+class AwsTarget(Model):
+    """Where the cluster lives on AWS: a region, its zones and the VPC address space."""
+
+    kind: Literal["aws"] = Field(description="The cloud provider. Only `aws` today.")
+    region: Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-[0-9]$")] = Field(
+        description="The AWS region, such as us-east-1."
+    )
+    availability_zones: list[AvailabilityZone] = Field(
+        min_length=2,
+        description="Zones the VPC spans. EKS needs subnets in at least two, even when all nodes sit in one.",
+    )
+    vpc_cidr: Annotated[IPv4Network, Field(strict=False)] = Field(
+        description="The VPC's IPv4 block, /16 to /24; node subnets are carved from it."
+    )
+
+    @model_validator(mode="after")
+    def _zones_belong_to_region(self):
+        for index, zone in enumerate(self.availability_zones):
+            if not zone.startswith(self.region) or len(zone) != len(self.region) + 1:
+                raise violation(
+                    "cloud.zone-outside-region",
+                    f"availability zone '{zone}' is not in region '{self.region}'",
+                    f"use zones named {self.region}a, {self.region}b, ...",
+                    field=f"availability_zones.{index}",
+                )
+        if len(set(self.availability_zones)) != len(self.availability_zones):
+            raise violation(
+                "cloud.duplicate-zone",
+                f"availability_zones lists a zone twice: {self.availability_zones}",
+                "list each zone once",
+                field="availability_zones",
+            )
+        if not 16 <= self.vpc_cidr.prefixlen <= 24:
+            raise violation(
+                "cloud.vpc-cidr-size",
+                f"vpc_cidr {self.vpc_cidr} has prefix /{self.vpc_cidr.prefixlen}; AWS allows /16 to /28 and "
+                "railyard needs room for one subnet per zone and per EFA domain (/16 to /24)",
+                "use a /16 such as 10.0.0.0/16",
+                field="vpc_cidr",
+            )
+        return self

@@ -1,0 +1,110 @@
+"""Accelerator pools: groups of identical nodes with one role, one capacity source and one placement."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Discriminator, Field, StringConstraints, Tag, model_validator
+
+from blueprints.models.base import Model, Name, violation
+from blueprints.models.capacity import CapacitySource, InstanceTypeName, OnDemand
+
+LabelKey = Annotated[str, StringConstraints(pattern=r"^([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$")]
+LabelValue = Annotated[str, StringConstraints(pattern=r"^([A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?$")]
+
+
+class NodeRange(Model):
+    """An autoscaling node count."""
+
+    min: int = Field(ge=0, description="Fewest nodes.")
+    max: int = Field(ge=1, description="Most nodes; the fabric, power and blast-radius checks use this.")
+    desired: int | None = Field(default=None, ge=0, description="Nodes at creation; none = `min`.")
+
+    @model_validator(mode="after")
+    def _ordered(self):
+        desired = self.min if self.desired is None else self.desired
+        if not self.min <= desired <= self.max:
+            raise violation(
+                "pool.node-range",
+                f"node range min {self.min}, desired {desired}, max {self.max} is not ordered",
+                "make min <= desired <= max",
+            )
+        return self
+
+
+class Placement(Model):
+    """Where a pool's nodes go, and how much of it one failure may take."""
+
+    domains: list[Name] = Field(min_length=1, description="Failure domains (zone or block names) the pool is placed in.")
+    spread: Literal["packed", "racks", "blocks", "zones"] = Field(
+        default="packed",
+        description="`packed` fills racks in order (best locality); `racks`/`blocks`/`zones` spread nodes evenly across them.",
+    )
+    max_failure_share: float = Field(
+        default=1.0, gt=0.0, le=1.0, description="The most of the pool (0-1] any single failure may take; 1.0 = unchecked."
+    )
+
+
+class Taint(Model):
+    """A Kubernetes taint put on every node of the pool."""
+
+    key: LabelKey = Field(description="The taint key, such as nvidia.com/gpu.")
+    value: LabelValue = Field(default="", description="The taint value (may be empty).")
+    effect: Literal["NoSchedule", "NoExecute", "PreferNoSchedule"] = Field(description="The taint effect.")
+
+
+class Checkpoint(Model):
+    """A checkpoint the pool writes, and how long it may take."""
+
+    size_gib: float = Field(gt=0, description="Size of one full checkpoint of the job's state.")
+    max_write_seconds: float = Field(gt=0, description="The longest a checkpoint write may take.")
+
+
+class StorageUse(Model):
+    """How a pool uses one storage tier: what it reads and what it writes."""
+
+    tier: Name = Field(description="The storage tier's name.")
+    read_mbps_per_accelerator: float = Field(default=0.0, ge=0, description="Sustained read demand per accelerator (MB/s).")
+    checkpoint: Checkpoint | None = Field(default=None, description="Checkpoints written to this tier; none = no checkpoint demand.")
+
+
+class Pool(Model):
+    """An accelerator pool: one EKS managed node group per failure domain it is placed in."""
+
+    name: Name = Field(description="The pool's name; labels, node groups and flavors derive from it.")
+    instance_type: InstanceTypeName = Field(description="An instance type from `railyard catalog`.")
+    role: Literal["training", "inference", "dev"] = Field(description="What the pool runs.")
+    nodes: Annotated[
+        Annotated[int, Tag("fixed")] | Annotated[NodeRange, Tag("range")],
+        Discriminator(lambda value: "range" if isinstance(value, (dict, NodeRange)) else "fixed"),
+    ] = Field(description="A fixed node count, or {min, max, desired}.")
+    capacity: CapacitySource = Field(default_factory=lambda: OnDemand(kind="on_demand"), description="Where instances come from; default on-demand.")
+    placement: Placement = Field(description="Failure domains, spread and tolerance.")
+    fabric: Name | None = Field(default=None, description="The fabric the pool joins; none = no scale-out fabric.")
+    labels: dict[LabelKey, LabelValue] = Field(default_factory=dict, description="Extra node labels.")
+    taints: list[Taint] = Field(default_factory=list, description="Extra node taints (the accelerator taint is added for you).")
+    node_power_kw: float | None = Field(default=None, gt=0, description="Per-node draw; none = the catalog's typical draw.")
+    storage: list[StorageUse] = Field(default_factory=list, description="The storage tiers the pool mounts and its demand on them.")
+
+    @model_validator(mode="after")
+    def _fixed_nodes_positive(self):
+        if isinstance(self.nodes, int) and self.nodes < 1:
+            raise violation("pool.node-count", f"nodes is {self.nodes}; a pool has at least 1 node", "set nodes: 1 or more", field="nodes")
+        return self
+
+    @property
+    def max_nodes(self) -> int:
+        """The most nodes the pool can have (fixed count or range max)."""
+        return self.nodes if isinstance(self.nodes, int) else self.nodes.max
+
+    @property
+    def min_nodes(self) -> int:
+        """The fewest nodes the pool can have."""
+        return self.nodes if isinstance(self.nodes, int) else self.nodes.min
+
+    @property
+    def desired_nodes(self) -> int:
+        """The nodes the pool starts with."""
+        if isinstance(self.nodes, int):
+            return self.nodes
+        return self.nodes.min if self.nodes.desired is None else self.nodes.desired

@@ -1,0 +1,87 @@
+"""Storage tiers: FSx for Lustre, the nodes' local NVMe, and S3 buckets.
+
+The legal FSx values (capacity steps, throughput per TiB, which deployment type
+supports metadata configuration, EFA and data-repository associations) are
+checked by `blueprints/rules/fsx.py`, which reports every broken one at once.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import Field, StringConstraints
+
+from blueprints.models.base import Model, Name
+
+MountPath = Annotated[str, StringConstraints(pattern=r"^/[A-Za-z0-9._/-]*$"), Field(description="An absolute path.")]
+BucketName = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"),
+    Field(description="An S3 bucket name (3 to 63 lower-case characters)."),
+]
+S3Event = Literal["NEW", "CHANGED", "DELETED"]
+
+
+class DataRepository(Model):
+    """A data-repository association: an FSx directory linked to an S3 prefix (PERSISTENT_2 only)."""
+
+    bucket: Name = Field(description="The name of an `s3` storage tier in this blueprint.")
+    prefix: Annotated[str, StringConstraints(pattern=r"^([A-Za-z0-9._-]+/)*$")] = Field(
+        default="", description="A key prefix inside the bucket, ending in '/' (empty = the whole bucket)."
+    )
+    file_system_path: MountPath = Field(description="The directory in the file system, such as /datasets.")
+    import_events: list[S3Event] = Field(
+        default_factory=lambda: ["NEW", "CHANGED", "DELETED"], description="S3 changes imported automatically."
+    )
+    export_events: list[S3Event] = Field(default_factory=list, description="File-system changes exported to S3.")
+
+
+class MetadataConfig(Model):
+    """Lustre metadata performance (PERSISTENT_2 only)."""
+
+    mode: Literal["automatic", "user_provisioned"] = Field(description="`automatic` sizes IOPS from capacity.")
+    iops: int | None = Field(default=None, description="Metadata IOPS with `user_provisioned`: 1500, 3000, 6000, 12000, then multiples of 12000 up to 192000.")
+
+
+class FsxLustre(Model):
+    """An FSx for Lustre file system, mounted by the pools that list it."""
+
+    kind: Literal["fsx_lustre"] = Field(description="FSx for Lustre.")
+    name: Name = Field(description="The tier's name; pools mount it by name.")
+    deployment_type: Literal["SCRATCH_1", "SCRATCH_2", "PERSISTENT_1", "PERSISTENT_2"] = Field(
+        description="The FSx deployment type. Always explicit: the API's default (SCRATCH_1) is rarely wanted."
+    )
+    storage_type: Literal["SSD", "HDD"] = Field(default="SSD", description="SSD, or HDD (PERSISTENT_1 only).")
+    capacity_gib: int = Field(ge=1, description="Storage capacity in GiB, on the deployment type's legal steps.")
+    throughput_mbps_per_tib: int | None = Field(
+        default=None, description="Throughput per TiB of storage (persistent types only): PERSISTENT_2 125/250/500/1000."
+    )
+    efa: bool = Field(default=False, description="EFA-enabled file system (PERSISTENT_2 with metadata configuration).")
+    metadata: MetadataConfig | None = Field(default=None, description="Metadata configuration (PERSISTENT_2 only).")
+    data_repositories: list[DataRepository] = Field(default_factory=list, description="S3 links (PERSISTENT_2 only).")
+    mount_path: MountPath = Field(default="/fsx", description="Where pods mount it.")
+    file_system_type_version: Literal["2.10", "2.12", "2.15"] = Field(default="2.15", description="The Lustre version.")
+
+
+class LocalNvme(Model):
+    """The nodes' instance-store NVMe disks, assembled into one RAID0 volume at boot."""
+
+    kind: Literal["local_nvme"] = Field(description="Instance-store NVMe.")
+    name: Name = Field(description="The tier's name.")
+    raid: Literal["raid0"] = Field(default="raid0", description="How the disks are combined (RAID0: all capacity, no redundancy).")
+    mount_path: MountPath = Field(default="/mnt/k8s-disks", description="Where the volume is mounted on the node.")
+
+
+class S3Bucket(Model):
+    """An S3 bucket for datasets and checkpoints; public access is always blocked."""
+
+    kind: Literal["s3"] = Field(description="An S3 bucket.")
+    name: Name = Field(description="The tier's name; FSx data repositories name it.")
+    bucket_name: BucketName | None = Field(default=None, description="The bucket's name; none = derived from the cluster and tier names.")
+    versioning: bool = Field(default=True, description="Keep object versions (protects checkpoints from overwrite).")
+
+
+StorageTier = Annotated[
+    Union[FsxLustre, LocalNvme, S3Bucket],
+    Field(discriminator="kind", description="A storage tier."),
+]

@@ -1,0 +1,76 @@
+"""Cross-field rules: a catalog with an explicit registry.
+
+Each rule module has a `check` function and a `CODES` tuple naming every
+finding code it can emit. Rules come in three scopes:
+- `pool` and `storage` rules look at one object (and the catalog); they also
+  run on the pools and tiers that validate when the rest of the file doesn't;
+- `blueprint` rules need the whole validated blueprint (references, zones).
+To add a rule: write a module with `CODES` and `check`, add it to `RULES`, and
+add a firing and a passing case to tests/blueprints/test_rules.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Literal
+
+from blueprints.catalog import Catalog
+from blueprints.findings import Finding
+from blueprints.models import Blueprint
+from blueprints.rules import capacity, efa, fabric_ports, fsx, instance, placement, references
+from blueprints.rules.context import Context
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered rule: its module name, scope, codes and check function."""
+
+    name: str
+    scope: Literal["blueprint", "pool", "storage"]
+    codes: tuple[str, ...]
+    check: Callable[..., Iterable[Finding]]
+    summary: str
+
+
+def _rule(module, scope) -> Rule:
+    return Rule(module.__name__.rsplit(".", 1)[-1], scope, module.CODES, module.check, (module.check.__doc__ or "").strip())
+
+
+RULES: tuple[Rule, ...] = (
+    _rule(instance, "pool"),
+    _rule(fsx, "storage"),
+    _rule(references, "blueprint"),
+    _rule(efa, "blueprint"),
+    _rule(capacity, "blueprint"),
+    _rule(placement, "blueprint"),
+    _rule(fabric_ports, "blueprint"),
+)
+
+
+def run_pool_rules(pool, path: tuple, catalog: Catalog) -> list[Finding]:
+    """Run every pool-scoped rule on one pool."""
+    return [finding for rule in RULES if rule.scope == "pool" for finding in rule.check(pool, path, catalog)]
+
+
+def run_storage_rules(tier, path: tuple, catalog: Catalog) -> list[Finding]:
+    """Run every storage-scoped rule on one tier."""
+    return [finding for rule in RULES if rule.scope == "storage" for finding in rule.check(tier, path, catalog)]
+
+
+def run_blueprint_rules(blueprint: Blueprint, catalog: Catalog) -> list[Finding]:
+    """Run every rule of every scope on a validated blueprint."""
+    findings: list[Finding] = []
+    for index, pool in enumerate(blueprint.pools):
+        findings += run_pool_rules(pool, ("pools", index), catalog)
+    for index, tier in enumerate(blueprint.storage):
+        findings += run_storage_rules(tier, ("storage", index), catalog)
+    ctx = Context(blueprint, catalog)
+    for rule in RULES:
+        if rule.scope == "blueprint":
+            findings += list(rule.check(ctx))
+    return findings
+
+
+def all_codes() -> list[str]:
+    """Every finding code a rule can emit, sorted (for `railyard rules` and docs)."""
+    return sorted({code for rule in RULES for code in rule.codes})

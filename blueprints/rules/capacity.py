@@ -1,0 +1,56 @@
+"""A reservation or Capacity Block must match the pool: zone, instance type and size.
+
+EKS rejects a Capacity Block node group whose subnets leave the block's zone,
+and a pool larger than its reservation launches only what the reservation
+holds (EKS user guide capacity-blocks-mng; aws-facts.md 4.3).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from blueprints.findings import Finding, error
+from blueprints.models.capacity import RESERVED_KINDS
+from blueprints.rules.context import Context
+
+CODES = ("capacity.zone-mismatch", "capacity.too-small", "capacity.type-mismatch", "capacity.block-unsupported-type")
+
+
+def check(ctx: Context) -> Iterable[Finding]:
+    """Zone, size and type of every reserved pool against its reservation."""
+    for pi, pool in enumerate(ctx.blueprint.pools):
+        source = pool.capacity
+        if source.kind not in RESERVED_KINDS:
+            continue
+        where = ("pools", pi, "capacity")
+        what = "Capacity Block" if source.kind == "capacity_block" else "capacity reservation"
+        zones = [zone.availability_zone for zone in ctx.pool_zones(pool)]
+        if zones and zones != [source.zone]:
+            yield error(
+                "capacity.zone-mismatch",
+                where + ("zone",),
+                f"the {what} {source.reservation_id} is in {source.zone}, but pool '{pool.name}' is placed in {zones}",
+                f"place the pool only in failure domains of {source.zone}, or fix the {what}'s zone",
+            )
+        if source.instance_count < pool.max_nodes:
+            yield error(
+                "capacity.too-small",
+                where + ("instance_count",),
+                f"the {what} holds {source.instance_count} instances, but pool '{pool.name}' may grow to {pool.max_nodes} nodes",
+                f"lower the pool to {source.instance_count} nodes or reserve more",
+            )
+        if source.instance_type != pool.instance_type:
+            yield error(
+                "capacity.type-mismatch",
+                where + ("instance_type",),
+                f"the {what} is for {source.instance_type}, but pool '{pool.name}' runs {pool.instance_type}",
+                "make the pool's instance_type match the reservation",
+            )
+        spec = ctx.catalog.get(pool.instance_type)
+        if source.kind == "capacity_block" and spec is not None and not spec.supports_capacity_blocks:
+            yield error(
+                "capacity.block-unsupported-type",
+                where + ("kind",),
+                f"{pool.instance_type} is not sold as Capacity Blocks (its usage classes: {list(spec.usage_classes)})",
+                "use an on-demand capacity reservation or on-demand capacity",
+            )

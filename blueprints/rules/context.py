@@ -1,0 +1,55 @@
+"""Lookups rules share: failure domains by name, a pool's zones, tiers and fabrics by name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from blueprints.catalog import Catalog
+from blueprints.models import Blueprint
+from blueprints.models.domains import Block, Zone
+from blueprints.models.pools import Pool
+
+
+@dataclass(frozen=True)
+class Context:
+    """A validated blueprint and the catalog, with indexes built once per run."""
+
+    blueprint: Blueprint
+    catalog: Catalog
+
+    @cached_property
+    def zones(self) -> dict[str, Zone]:
+        """Failure-domain zones by name."""
+        return {zone.name: zone for zone in self.blueprint.failure_domains.zones}
+
+    @cached_property
+    def blocks(self) -> dict[str, tuple[Zone, Block]]:
+        """Blocks by name, with the zone that holds each."""
+        return {block.name: (zone, block) for zone in self.blueprint.failure_domains.zones for block in zone.blocks}
+
+    @cached_property
+    def fabrics(self) -> dict:
+        """Fabrics by name."""
+        return {fabric.name: fabric for fabric in self.blueprint.fabrics}
+
+    @cached_property
+    def tiers(self) -> dict:
+        """Storage tiers by name."""
+        return {tier.name: tier for tier in self.blueprint.storage}
+
+    def pool_blocks(self, pool: Pool) -> list[tuple[Zone, Block]]:
+        """The blocks a pool may use: every block of a named zone, or the named block."""
+        found: list[tuple[Zone, Block]] = []
+        for name in pool.placement.domains:
+            if name in self.zones:
+                found += [(self.zones[name], block) for block in self.zones[name].blocks]
+            elif name in self.blocks:
+                found.append(self.blocks[name])
+        unique = {(zone.name, block.name): (zone, block) for zone, block in found}
+        return list(unique.values())
+
+    def pool_zones(self, pool: Pool) -> list[Zone]:
+        """The distinct zones a pool is placed in, in blueprint order."""
+        names = {zone.name for zone, _ in self.pool_blocks(pool)}
+        return [zone for zone in self.blueprint.failure_domains.zones if zone.name in names]

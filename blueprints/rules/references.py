@@ -1,0 +1,75 @@
+"""Names must be unique, and every name a pool or tier refers to must exist."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable
+
+from blueprints.findings import Finding, error
+from blueprints.models.storage import FsxLustre
+from blueprints.rules.context import Context
+
+CODES = ("names.duplicate", "ref.unknown-domain", "ref.unknown-fabric", "ref.unknown-storage", "ref.unknown-bucket", "ref.zone-not-in-cloud")
+
+
+def _did_you_mean(name: str, known: Iterable[str]) -> str:
+    known = sorted(known)
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    prefix = f"did you mean '{close[0]}'? " if close else ""
+    return prefix + (f"known names: {', '.join(known)}" if known else "none are defined")
+
+
+def _duplicates(items: list, path: tuple, what: str) -> Iterable[Finding]:
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        if item.name in first:
+            yield error(
+                "names.duplicate",
+                path(index) + ("name",),
+                f"{what} name '{item.name}' is used twice (first at index {first[item.name]})",
+                f"give every {what} its own name",
+            )
+        first.setdefault(item.name, index)
+
+
+def check(ctx: Context) -> Iterable[Finding]:
+    """Duplicate names, and references to domains, fabrics, tiers and buckets that don't exist."""
+    bp = ctx.blueprint
+    yield from _duplicates(bp.pools, lambda i: ("pools", i), "pool")
+    yield from _duplicates(bp.fabrics, lambda i: ("fabrics", i), "fabric")
+    yield from _duplicates(bp.storage, lambda i: ("storage", i), "storage tier")
+    domains = [(("failure_domains", "zones", zi), zone) for zi, zone in enumerate(bp.failure_domains.zones)]
+    domains += [
+        (("failure_domains", "zones", zi, "blocks", bi), block)
+        for zi, zone in enumerate(bp.failure_domains.zones)
+        for bi, block in enumerate(zone.blocks)
+    ]
+    seen: dict[str, tuple] = {}
+    for path, domain in domains:
+        if domain.name in seen:
+            yield error("names.duplicate", path + ("name",), f"failure domain name '{domain.name}' is used twice", "zones and blocks share one namespace; rename one")
+        seen.setdefault(domain.name, path)
+    for zi, zone in enumerate(bp.failure_domains.zones):
+        if zone.availability_zone not in bp.cloud.availability_zones:
+            yield error(
+                "ref.zone-not-in-cloud",
+                ("failure_domains", "zones", zi, "availability_zone"),
+                f"zone '{zone.name}' is {zone.availability_zone}, which is not in cloud.availability_zones {bp.cloud.availability_zones}",
+                f"add {zone.availability_zone} to cloud.availability_zones or fix the zone",
+            )
+    domain_names = set(ctx.zones) | set(ctx.blocks)
+    for pi, pool in enumerate(bp.pools):
+        for di, name in enumerate(pool.placement.domains):
+            if name not in domain_names:
+                yield error("ref.unknown-domain", ("pools", pi, "placement", "domains", di), f"pool '{pool.name}' is placed in '{name}', which is no zone or block", _did_you_mean(name, domain_names))
+        if pool.fabric is not None and pool.fabric not in ctx.fabrics:
+            yield error("ref.unknown-fabric", ("pools", pi, "fabric"), f"pool '{pool.name}' joins fabric '{pool.fabric}', which is not defined", _did_you_mean(pool.fabric, ctx.fabrics))
+        for si, use in enumerate(pool.storage):
+            if use.tier not in ctx.tiers:
+                yield error("ref.unknown-storage", ("pools", pi, "storage", si, "tier"), f"pool '{pool.name}' uses storage tier '{use.tier}', which is not defined", _did_you_mean(use.tier, ctx.tiers))
+    buckets = {tier.name for tier in bp.storage if tier.kind == "s3"}
+    for ti, tier in enumerate(bp.storage):
+        if isinstance(tier, FsxLustre):
+            for ri, link in enumerate(tier.data_repositories):
+                if link.bucket not in buckets:
+                    yield error("ref.unknown-bucket", ("storage", ti, "data_repositories", ri, "bucket"), f"'{tier.name}' links to bucket tier '{link.bucket}', which is no `kind: s3` tier", _did_you_mean(link.bucket, buckets))

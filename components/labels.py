@@ -1,0 +1,94 @@
+"""The node labels and taints railyard puts on every accelerator node: a contract.
+
+The compute layer sets them on managed node groups; the Kubernetes layer's
+device-plugin selectors, tolerations and Kueue flavors name them; the
+cross-layer check verifies that every label a selector names is set. Keeping
+them in one pure module is what stops those layers drifting apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from blueprints.catalog import InstanceType
+from blueprints.models.pools import Pool
+
+POOL_LABEL = "railyard.dev/pool"
+ROLE_LABEL = "railyard.dev/role"
+DOMAIN_LABEL = "railyard.dev/failure-domain"
+ACCELERATOR_LABEL = "railyard.dev/accelerator"
+CAPACITY_LABEL = "railyard.dev/capacity"
+EFA_LABEL = "railyard.dev/efa"
+NVIDIA_PRESENT_LABEL = "nvidia.com/gpu.present"
+
+# Labels AWS (EKS and the cloud provider) set on every node by itself.
+INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
+ZONE_LABEL = "topology.kubernetes.io/zone"
+HOSTNAME_LABEL = "kubernetes.io/hostname"
+NETWORK_LAYER_LABEL = "topology.k8s.aws/network-node-layer-{}"
+
+NVIDIA_TAINT_KEY = "nvidia.com/gpu"
+NEURON_TAINT_KEY = "aws.amazon.com/neuron"
+
+
+@dataclass(frozen=True)
+class NodeTaint:
+    """A taint in Kubernetes terms (`NoSchedule`); `eks_effect` gives the EKS API's spelling."""
+
+    key: str
+    value: str
+    effect: str
+
+    @property
+    def eks_effect(self) -> str:
+        """The EKS API's effect name (`NO_SCHEDULE`)."""
+        return {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}[self.effect]
+
+
+def accelerator_slug(spec: InstanceType) -> str:
+    """A label-safe name of the accelerator model: `h100`, `trainium2`, `l40s`."""
+    if spec.accelerator is None:
+        return "none"
+    return "".join(ch if ch.isalnum() else "-" for ch in spec.accelerator.model.lower()).strip("-")
+
+
+def node_labels(pool: Pool, spec: InstanceType, domain: str, efa: bool) -> dict[str, str]:
+    """The labels a pool's node group in failure domain `domain` puts on its nodes.
+
+    The pool's own labels come last, but can't replace railyard's (the
+    blueprint rule set reports such a clash before we get here).
+    `nvidia.com/gpu.present` is set on NVIDIA nodes because the NVIDIA device
+    plugin's default affinity requires it and nodeadm sets it only from kubelet
+    1.35 (aws-facts.md 5.1 and 4.4).
+    """
+    labels = dict(pool.labels)
+    labels.update(
+        {
+            POOL_LABEL: pool.name,
+            ROLE_LABEL: pool.role,
+            DOMAIN_LABEL: domain,
+            ACCELERATOR_LABEL: accelerator_slug(spec),
+            CAPACITY_LABEL: pool.capacity.kind.replace("_", "-"),
+            EFA_LABEL: "true" if efa else "false",
+        }
+    )
+    if spec.accelerator is not None and spec.accelerator.vendor == "nvidia":
+        labels[NVIDIA_PRESENT_LABEL] = "true"
+    return dict(sorted(labels.items()))
+
+
+def node_taints(pool: Pool, spec: InstanceType) -> list[NodeTaint]:
+    """The taints on a pool's nodes: the accelerator's own key first, then the pool's.
+
+    GPU nodes carry `nvidia.com/gpu`, Neuron nodes `aws.amazon.com/neuron`
+    (NoSchedule), the convention EKS's ExtendedResourceToleration admission
+    controller and the vendors' charts expect (aws-facts.md 4.2).
+    """
+    taints: list[NodeTaint] = []
+    if spec.accelerator is not None:
+        key = NVIDIA_TAINT_KEY if spec.accelerator.vendor == "nvidia" else NEURON_TAINT_KEY
+        taints.append(NodeTaint(key, "true", "NoSchedule"))
+    for taint in pool.taints:
+        if all(taint.key != existing.key for existing in taints):
+            taints.append(NodeTaint(taint.key, taint.value, taint.effect))
+    return taints

@@ -1,0 +1,1 @@
+"""railyard's orchestration: the pipeline (load -> check -> compile -> police) and the CLI."""

@@ -1,0 +1,7 @@
+"""`python -m railyard ...`: see `railyard.cli`."""
+
+import sys
+
+from railyard.cli import main
+
+sys.exit(main())

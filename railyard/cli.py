@@ -1,0 +1,49 @@
+"""The railyard command line: `python -m railyard <command> ...`.
+
+Exit status: 0 when there is no error-level finding, 1 when there is one,
+2 when the input can't be read at all (missing file, YAML syntax error,
+unknown stack). Bad input never produces a traceback: `SourceError` is the
+only exception the commands let out, and it is printed with its file and line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from blueprints.source import SourceError
+from railyard.commands import COMMANDS
+
+EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, one sub-command per module in `railyard.commands`."""
+    parser = argparse.ArgumentParser(prog="railyard", description="Design accelerator clusters and learn every mistake before apply.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        command_parser = sub.add_parser(command.NAME, help=command.HELP, description=command.HELP)
+        command.add_arguments(command_parser)
+        command_parser.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command and return its exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except BrokenPipeError:
+        # `railyard catalog | head`: the reader left; that is not an error of ours.
+        sys.stderr.close()
+        return EXIT_OK
+    except SourceError as exc:
+        where = exc.file
+        if exc.line is not None:
+            where += f":{exc.line}" + (f":{exc.column}" if exc.column is not None else "")
+        print(f"{where}: {exc.message}", file=sys.stderr)
+        return EXIT_UNREADABLE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,8 @@
+"""The CLI's commands, one module each: NAME, HELP, add_arguments(parser), run(args) -> exit status.
+
+To add a command, write the module and list it here.
+"""
+
+from railyard.commands import catalog, schema, validate
+
+COMMANDS = (validate, schema, catalog)

@@ -1,0 +1,90 @@
+"""The pipeline's first two stages, end to end: load a blueprint (with a stack's overrides) and check it.
+
+`validate` is what `railyard validate`, `railyard preview` and the Pulumi
+program all call first. It never raises for a bad blueprint; it returns every
+finding from the schema, the cross-field rules and the topology checker, each
+placed at its file and line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from blueprints.catalog import load_catalog
+from blueprints.findings import Finding, has_errors, sort_findings, summarize
+from blueprints.loader import LoadResult, Overrides, load_blueprint
+from blueprints.source import SourceError
+from railyard.stack import read_stack
+from topology import DesignReport, check_design
+
+
+@dataclass
+class Validation:
+    """Everything validation learnt about one blueprint (and stack)."""
+
+    file: str
+    stack: str | None
+    load: LoadResult
+    design: DesignReport | None
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the blueprint is valid and no finding is an error."""
+        return self.load.blueprint is not None and not has_errors(self.findings)
+
+    @property
+    def blueprint(self):
+        """The validated blueprint, or None when it did not validate."""
+        return self.load.blueprint
+
+    def as_json(self) -> dict:
+        """The `validate --json` document: blueprint, ok, findings, summary, and the design figures."""
+        document = {
+            "blueprint": self.file,
+            "stack": self.stack,
+            "ok": self.ok,
+            "findings": [finding.as_json() for finding in self.findings],
+            "summary": {**summarize(self.findings), **self._sizes()},
+        }
+        if self.design is not None:
+            document.update(self.design.as_json())
+        return document
+
+    def _sizes(self) -> dict:
+        blueprint = self.load.blueprint
+        if blueprint is None:
+            return {}
+        catalog = load_catalog()
+        accelerators = 0
+        for pool in blueprint.pools:
+            spec = catalog.get(pool.instance_type)
+            accelerators += pool.max_nodes * (spec.accelerator_count if spec else 0)
+        return {"pools": len(blueprint.pools), "nodes": sum(p.max_nodes for p in blueprint.pools), "accelerators": accelerators}
+
+
+def resolve_input(path: str | None, stack: str | None, project_dir: str | Path = ".") -> tuple[str, Overrides | None]:
+    """The blueprint file and overrides for a (path, stack) request; raises `SourceError`."""
+    if stack is None:
+        if path is None:
+            raise SourceError("name a blueprint file, or a stack with --stack", "<command line>")
+        return path, None
+    settings = read_stack(project_dir, stack)
+    chosen = path or settings.blueprint
+    if chosen is None:
+        raise SourceError(f"{settings.file} sets no 'railyard:blueprint' and no file was given", settings.file)
+    return chosen, settings.overrides
+
+
+def validate(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".") -> Validation:
+    """Load and check a blueprint; raises `SourceError` only for unreadable input."""
+    file, overrides = resolve_input(path, stack, project_dir)
+    catalog = load_catalog()
+    loaded = load_blueprint(file, overrides, catalog)
+    design = None
+    findings = list(loaded.findings)
+    if loaded.blueprint is not None and not has_errors(loaded.findings):
+        design = check_design(loaded.blueprint, catalog)
+        findings += [loaded.source_map.place(finding) for finding in design.findings]
+    return Validation(file, stack, loaded, design, sort_findings(findings))
