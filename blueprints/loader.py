@@ -26,7 +26,7 @@ from blueprints.models.storage import StorageTier
 from blueprints.overrides import apply_overrides
 from blueprints.rules import run_blueprint_rules, run_pool_rules, run_storage_rules
 from blueprints.schema_errors import findings_from_validation
-from blueprints.source import SourceError, SourceMap, read_yaml_file
+from blueprints.source import SourceError, SourceMap, parse_yaml, read_yaml_file
 
 _STORAGE_ADAPTER = TypeAdapter(StorageTier)
 
@@ -92,16 +92,23 @@ def validate_data(data: object, source_map: SourceMap, file: str, catalog: Catal
     return LoadResult(file, blueprint, sort_findings(placed), source_map, data)
 
 
+def load_text(text: str, file: str, overrides: Overrides | None = None, catalog: Catalog | None = None) -> LoadResult:
+    """Load blueprint YAML text as if read from `file` (see `load_blueprint`)."""
+    data, source_map, findings = parse_yaml(text, file)
+    return _load_parsed(data, source_map, findings, file, overrides, catalog)
+
+
 def load_blueprint(path: str | FilePath, overrides: Overrides | None = None, catalog: Catalog | None = None) -> LoadResult:
     """Load, merge an environment's overrides into, and validate a blueprint file.
 
     Raises `SourceError` only when the file can't be read or parsed at all.
     """
-    file = str(path)
     data, source_map, findings = read_yaml_file(path)
-    if overrides is not None and overrides.data:
-        if not isinstance(data, dict):
-            return validate_data(data, source_map, file, catalog)
+    return _load_parsed(data, source_map, findings, str(path), overrides, catalog)
+
+
+def _load_parsed(data, source_map: SourceMap, findings: list[Finding], file: str, overrides: Overrides | None, catalog) -> LoadResult:
+    if overrides is not None and overrides.data and isinstance(data, dict):
         data, source_map, override_findings = apply_overrides(
             data, source_map, overrides.data, overrides.source_map, overrides.root
         )

@@ -48,11 +48,13 @@ def _show(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def clean_path(loc: tuple, data: Any) -> tuple[Path, list[str]]:
+def clean_path(loc: tuple, data: Any, missing_leaf: bool = False) -> tuple[Path, list[str]]:
     """Map a pydantic `loc` onto the data, dropping union-member names.
 
     Returns the blueprint path and the union-member names that were dropped
-    (the last one tells which variant the error is about).
+    (the last one tells which variant the error is about). With
+    `missing_leaf`, a last element absent from the data is kept: it names the
+    missing field.
     """
     path: list = []
     members: list[str] = []
@@ -64,7 +66,7 @@ def clean_path(loc: tuple, data: Any) -> tuple[Path, list[str]]:
         elif isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
             path.append(part)
             current = current[part]
-        elif index == len(loc) - 1 and isinstance(part, str) and isinstance(current, dict):
+        elif missing_leaf and index == len(loc) - 1 and isinstance(current, dict):
             path.append(part)  # a missing field: not in the data, but the finding names it
         else:
             members.append(str(part))
@@ -151,7 +153,7 @@ def _missing(path: Path, root: type[BaseModel], data: Any) -> Finding:
 
 def _one(item: dict, root: type[BaseModel], data: Any) -> Finding:
     kind = item["type"]
-    path, members = clean_path(tuple(item["loc"]), data)
+    path, _ = clean_path(tuple(item["loc"]), data, missing_leaf=kind == "missing")
     value = item.get("input")
     ctx = item.get("ctx") or {}
     if kind == "extra_forbidden":
