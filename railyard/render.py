@@ -50,9 +50,18 @@ def finding_block(finding: Finding, source_map: SourceMap | None) -> str:
     return "\n".join(lines)
 
 
+def findings_table(findings: list[Finding]) -> str:
+    """One row per finding: severity, code, path, where, message."""
+    rows = [
+        [f.severity, f.code, f.path_text, f"{f.file or ''}:{f.line}" if f.line else (f.file or ""), f.message]
+        for f in findings
+    ]
+    return table(["severity", "code", "path", "where", "message"], rows)
+
+
 def findings_report(findings: list[Finding], source_map: SourceMap | None) -> str:
-    """All findings, each with its source line, then a one-line summary."""
+    """A table of all findings, then each with its source line and caret, then a summary."""
     counts = summarize(findings)
-    blocks = [finding_block(finding, source_map) for finding in findings]
+    blocks = ([findings_table(findings)] if findings else []) + [finding_block(f, source_map) for f in findings]
     summary = f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s)"
     return "\n\n".join(blocks + [summary])
