@@ -3,6 +3,6 @@
 To add a command, write the module and list it here.
 """
 
-from railyard.commands import catalog, schema, validate
+from railyard.commands import catalog, preview, schema, validate
 
-COMMANDS = (validate, schema, catalog)
+COMMANDS = (validate, preview, schema, catalog)

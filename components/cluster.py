@@ -1,0 +1,100 @@
+"""The EKS control plane: IAM roles, secrets encryption, the cluster itself and its OIDC provider.
+
+The API endpoint is private by default; it is public only when the blueprint
+lists `kubernetes.endpoint.public_access_cidrs`, and then only to those CIDRs.
+Kubernetes secrets are envelope-encrypted with a KMS key that rotates yearly.
+The cluster's subnets are the private subnets of every zone (EKS needs at
+least two zones). The node role is shared by every managed node group; its
+ARN resolves only once its policies are attached, so no node group can start
+before its nodes could join.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import pulumi
+import pulumi_aws as aws
+
+from components.common import child_of, named_tags
+from components.plan.kubeconfig import render_kubeconfig
+
+CONTROL_PLANE_LOGS = ["api", "audit", "authenticator"]
+CLUSTER_POLICIES = ("AmazonEKSClusterPolicy",)
+NODE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonEKS_CNI_Policy")
+
+
+@dataclass(frozen=True)
+class ClusterArgs:
+    """The control plane as planned: names, version, endpoint access and the subnets it spans."""
+
+    cluster_name: str
+    kubernetes_version: str
+    region: str
+    partition: str
+    subnet_ids: Sequence[pulumi.Input[str]]
+    endpoint_private: bool
+    public_access_cidrs: tuple[str, ...]
+    tags: Mapping[str, str]
+
+
+def _assume_role_policy(service: str) -> str:
+    return json.dumps({"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Principal": {"Service": service}, "Action": "sts:AssumeRole"}]})
+
+
+class Cluster(pulumi.ComponentResource):
+    """An EKS cluster. Exposes its name, endpoint, CA, security group, node role, OIDC provider and kubeconfig."""
+
+    def __init__(self, name: str, args: ClusterArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("railyard:cluster:Cluster", name, None, opts)
+        self._name, self._args = name, args
+        cluster_role_arn = self._role("control-plane-role", "eks.amazonaws.com", CLUSTER_POLICIES)
+        self.node_role_arn = self._role("node-role", "ec2.amazonaws.com", NODE_POLICIES)
+        key = aws.kms.Key(f"{name}-secrets", description=f"Envelope encryption of {args.cluster_name}'s Kubernetes secrets",
+                          enable_key_rotation=True, tags=named_tags(args.tags, f"{name}-secrets"), opts=child_of(self))
+        aws.kms.Alias(f"{name}-secrets", name=f"alias/{args.cluster_name}-secrets", target_key_id=key.key_id,
+                      opts=child_of(self))
+        public = bool(args.public_access_cidrs)
+        eks = aws.eks.Cluster(
+            f"{name}-control-plane",
+            name=args.cluster_name,
+            version=args.kubernetes_version,
+            role_arn=cluster_role_arn,
+            vpc_config=aws.eks.ClusterVpcConfigArgs(
+                subnet_ids=list(args.subnet_ids), endpoint_private_access=args.endpoint_private,
+                endpoint_public_access=public, public_access_cidrs=list(args.public_access_cidrs) or None),
+            encryption_config=aws.eks.ClusterEncryptionConfigArgs(
+                resources=["secrets"], provider=aws.eks.ClusterEncryptionConfigProviderArgs(key_arn=key.arn)),
+            access_config=aws.eks.ClusterAccessConfigArgs(
+                authentication_mode="API", bootstrap_cluster_creator_admin_permissions=True),
+            enabled_cluster_log_types=CONTROL_PLANE_LOGS,
+            tags=named_tags(args.tags, args.cluster_name),
+            opts=child_of(self))
+        self.cluster_name = eks.name
+        self.endpoint = eks.endpoint
+        self.certificate_authority = eks.certificate_authority.apply(lambda authority: authority.data)
+        self.security_group_id = eks.vpc_config.apply(lambda config: config.cluster_security_group_id)
+        self.oidc_issuer_url = eks.identities.apply(lambda identities: identities[0].oidcs[0].issuer)
+        oidc = aws.iam.OpenIdConnectProvider(f"{name}-oidc", url=self.oidc_issuer_url, client_id_lists=["sts.amazonaws.com"],
+                                             tags=named_tags(args.tags, f"{name}-oidc"), opts=child_of(self))
+        self.oidc_provider_arn = oidc.arn
+        self.kubeconfig = pulumi.Output.secret(pulumi.Output.all(eks.name, eks.endpoint, self.certificate_authority).apply(
+            lambda values: render_kubeconfig(values[0], values[1], values[2], args.region)))
+        self.register_outputs({"clusterName": self.cluster_name, "endpoint": self.endpoint, "kubeconfig": self.kubeconfig,
+                               "nodeRoleArn": self.node_role_arn, "oidcProviderArn": self.oidc_provider_arn})
+
+    def _role(self, suffix: str, service: str, policies: tuple[str, ...]) -> pulumi.Output[str]:
+        """An IAM role `service` may assume, with AWS managed `policies`; its ARN resolves after they are attached."""
+        name, args = f"{self._name}-{suffix}", self._args
+        role = aws.iam.Role(name, assume_role_policy=_assume_role_policy(service), tags=named_tags(args.tags, name),
+                            opts=child_of(self))
+        attachments = [
+            aws.iam.RolePolicyAttachment(f"{name}-{policy}", role=role.name,
+                                         policy_arn=f"arn:{args.partition}:iam::aws:policy/{policy}", opts=child_of(self))
+            for policy in policies
+        ]
+        return pulumi.Output.all(role.arn, *(attachment.id for attachment in attachments)).apply(lambda values: values[0])
+

@@ -1,0 +1,114 @@
+"""The VPC: subnets per zone and per EFA fabric domain, NAT egress, the S3 endpoint, the EFA security group.
+
+Nodes live only in private subnets. Public subnets exist for the NAT gateways
+(one per zone, so losing a zone doesn't cut the others' egress) and for
+internet-facing load balancers. Each EFA fabric domain has a private subnet of
+its own. The EFA security group allows all traffic to and from itself, in and
+out, which EFA's OS-bypass traffic needs (aws-facts.md 2.2); it is attached to
+every interface of an EFA node next to the EKS cluster security group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import pulumi
+import pulumi_aws as aws
+
+from components.common import child_of, named_tags
+from components.plan.subnets import SubnetPlan
+
+ANYWHERE = "0.0.0.0/0"
+
+
+@dataclass(frozen=True)
+class NetworkArgs:
+    """What the network is made from: the VPC block, the carved subnets and the tags."""
+
+    region: str
+    vpc_cidr: str
+    availability_zones: tuple[str, ...]
+    subnets: tuple[SubnetPlan, ...]
+    efa_security_group: bool
+    tags: Mapping[str, str]
+
+
+class Network(pulumi.ComponentResource):
+    """The cluster's VPC. `subnet_ids` maps each planned subnet key to its id."""
+
+    vpc_id: pulumi.Output[str]
+    subnet_ids: dict[str, pulumi.Output[str]]
+    efa_security_group_id: pulumi.Output[str] | None
+
+    def __init__(self, name: str, args: NetworkArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("railyard:network:Network", name, None, opts)
+        self._name, self._args = name, args
+        vpc = aws.ec2.Vpc(f"{name}-vpc", cidr_block=args.vpc_cidr, enable_dns_hostnames=True, enable_dns_support=True,
+                          tags=named_tags(args.tags, name), opts=child_of(self))
+        self.vpc_id = vpc.id
+        self.subnet_ids = {plan.key: self._subnet(plan) for plan in args.subnets}
+        nat_ids = self._egress()
+        private_tables = self._private_routes(nat_ids)
+        aws.ec2.VpcEndpoint(f"{name}-s3", vpc_id=vpc.id, service_name=f"com.amazonaws.{args.region}.s3",
+                            vpc_endpoint_type="Gateway", route_table_ids=private_tables,
+                            tags=named_tags(args.tags, f"{name}-s3"), opts=child_of(self))
+        self.efa_security_group_id = self._efa_security_group() if args.efa_security_group else None
+        self.register_outputs({"vpcId": self.vpc_id, "subnetIds": self.subnet_ids,
+                               "efaSecurityGroupId": self.efa_security_group_id})
+
+    def _subnet(self, plan: SubnetPlan) -> pulumi.Output[str]:
+        name = f"{self._name}-{plan.key}"
+        # The tags tell the AWS load balancer controller which subnets face the internet.
+        role = {"kubernetes.io/role/elb": "1"} if plan.public else {"kubernetes.io/role/internal-elb": "1"}
+        subnet = aws.ec2.Subnet(name, vpc_id=self.vpc_id, cidr_block=plan.cidr, availability_zone=plan.availability_zone,
+                                map_public_ip_on_launch=plan.public, tags={**named_tags(self._args.tags, name), **role},
+                                opts=child_of(self))
+        return subnet.id
+
+    def _egress(self) -> dict[str, pulumi.Output[str]]:
+        """Internet gateway, the public route table, and a NAT gateway per zone; returns NAT ids by zone."""
+        name, args = self._name, self._args
+        gateway = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=self.vpc_id, tags=named_tags(args.tags, f"{name}-igw"),
+                                          opts=child_of(self))
+        public = aws.ec2.RouteTable(f"{name}-public", vpc_id=self.vpc_id,
+                                    routes=[aws.ec2.RouteTableRouteArgs(cidr_block=ANYWHERE, gateway_id=gateway.id)],
+                                    tags=named_tags(args.tags, f"{name}-public"), opts=child_of(self))
+        nat_ids = {}
+        for zone in args.availability_zones:
+            key = f"public-{zone}"
+            aws.ec2.RouteTableAssociation(f"{name}-{key}", subnet_id=self.subnet_ids[key], route_table_id=public.id,
+                                          opts=child_of(self))
+            address = aws.ec2.Eip(f"{name}-nat-{zone}", domain="vpc", tags=named_tags(args.tags, f"{name}-nat-{zone}"),
+                                  opts=child_of(self))
+            nat = aws.ec2.NatGateway(f"{name}-nat-{zone}", allocation_id=address.id, subnet_id=self.subnet_ids[key],
+                                     tags=named_tags(args.tags, f"{name}-nat-{zone}"),
+                                     opts=child_of(self, depends_on=[gateway]))
+            nat_ids[zone] = nat.id
+        return nat_ids
+
+    def _private_routes(self, nat_ids: dict[str, pulumi.Output[str]]) -> list[pulumi.Output[str]]:
+        """A private route table per zone (default route to that zone's NAT); returns their ids."""
+        name, args = self._name, self._args
+        tables = {}
+        for zone in args.availability_zones:
+            table = aws.ec2.RouteTable(f"{name}-private-{zone}", vpc_id=self.vpc_id,
+                                       routes=[aws.ec2.RouteTableRouteArgs(cidr_block=ANYWHERE, nat_gateway_id=nat_ids[zone])],
+                                       tags=named_tags(args.tags, f"{name}-private-{zone}"), opts=child_of(self))
+            tables[zone] = table.id
+        for plan in args.subnets:
+            if not plan.public:
+                aws.ec2.RouteTableAssociation(f"{name}-{plan.key}", subnet_id=self.subnet_ids[plan.key],
+                                              route_table_id=tables[plan.availability_zone], opts=child_of(self))
+        return list(tables.values())
+
+    def _efa_security_group(self) -> pulumi.Output[str]:
+        name = f"{self._name}-efa"
+        everything_from_itself = dict(protocol="-1", from_port=0, to_port=0, self=True,
+                                      description="EFA OS-bypass traffic needs all traffic within this group")
+        group = aws.ec2.SecurityGroup(
+            name, vpc_id=self.vpc_id, description="EFA: all traffic to and from itself",
+            ingress=[aws.ec2.SecurityGroupIngressArgs(**everything_from_itself)],
+            egress=[aws.ec2.SecurityGroupEgressArgs(**everything_from_itself)],
+            tags=named_tags(self._args.tags, name), opts=child_of(self))
+        return group.id

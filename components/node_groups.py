@@ -1,0 +1,130 @@
+"""A pool's managed node groups, each with its own launch template.
+
+What the launch template carries, and why (aws-facts.md 2.1, 4.1, 4.3):
+
+* the network interfaces planned by `components.plan.efa`, each with the
+  cluster security group (EKS doesn't add it when a template names interface
+  security groups) and, on EFA nodes, the EFA group; none at template level;
+* no public IP: a single interface says so explicitly, and several interfaces
+  must leave `associatePublicIpAddress` unset (EC2 rejects it there) - the
+  private subnets assign none;
+* IMDSv2 required, with a hop limit of 2 so pods can still reach it;
+* the instance type, the reservation target and, for a Capacity Block, the
+  `capacity-block` market type; the node group's capacity type matches;
+* the AL2023 user data that assembles local NVMe into RAID0;
+* an encrypted gp3 root volume (a node group with a template can't set `diskSize`).
+
+It never carries what a managed node group forbids in a custom template:
+subnets, an IAM instance profile, spot market options, hibernation or
+shutdown behaviour, or an image id (the node group's AMI type picks the EKS
+AMI, so EKS keeps bootstrapping the node).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import pulumi
+import pulumi_aws as aws
+
+from components.common import child_of, named_tags
+from components.plan.node_groups import MAX_UNAVAILABLE_PERCENT, NodeGroupPlan
+from components.plan.user_data import encoded_user_data
+
+ROOT_DEVICE = "/dev/xvda"  # the root device of the EKS AL2023 AMIs
+TAGGED_AT_LAUNCH = ("instance", "volume", "network-interface")
+
+
+@dataclass(frozen=True)
+class NodePoolArgs:
+    """A pool's planned node groups and the cluster resources they attach to."""
+
+    cluster_name: pulumi.Input[str]
+    node_role_arn: pulumi.Input[str]
+    groups: tuple[NodeGroupPlan, ...]
+    subnet_ids: Mapping[str, pulumi.Input[str]]
+    cluster_security_group_id: pulumi.Input[str]
+    efa_security_group_id: pulumi.Input[str] | None
+    placement_group_names: Mapping[str, pulumi.Input[str]]
+    tags: Mapping[str, str]
+
+
+class NodePool(pulumi.ComponentResource):
+    """One pool: a launch template and a managed node group per failure domain."""
+
+    node_group_names: dict[str, pulumi.Output[str]]
+
+    def __init__(self, name: str, args: NodePoolArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("railyard:compute:NodePool", name, None, opts)
+        self._args = args
+        self.node_group_names = {}
+        for group in args.groups:
+            child = f"{name}-{group.domain}"
+            template = self._launch_template(child, group)
+            node_group = aws.eks.NodeGroup(
+                child,
+                cluster_name=args.cluster_name,
+                node_group_name=group.name,
+                node_role_arn=args.node_role_arn,
+                subnet_ids=[args.subnet_ids[key] for key in group.subnet_keys],
+                ami_type=group.ami_type,
+                capacity_type=group.capacity_type,
+                scaling_config=aws.eks.NodeGroupScalingConfigArgs(
+                    min_size=group.min_size, desired_size=group.desired_size, max_size=group.max_size),
+                update_config=aws.eks.NodeGroupUpdateConfigArgs(
+                    max_unavailable_percentage=MAX_UNAVAILABLE_PERCENT, update_strategy=group.update_strategy),
+                launch_template=aws.eks.NodeGroupLaunchTemplateArgs(
+                    id=template.id, version=template.latest_version.apply(str)),
+                labels=dict(group.labels),
+                taints=[aws.eks.NodeGroupTaintArgs(key=taint.key, value=taint.value or None, effect=taint.eks_effect)
+                        for taint in group.taints] or None,
+                tags=named_tags(args.tags, group.name),
+                # A node group keeps its name, and a reservation has no room for a second copy.
+                opts=child_of(self, delete_before_replace=True))
+            self.node_group_names[group.name] = node_group.node_group_name
+        self.register_outputs({"nodeGroupNames": self.node_group_names})
+
+    def _interfaces(self, group: NodeGroupPlan) -> list[aws.ec2.LaunchTemplateNetworkInterfaceArgs]:
+        groups: Sequence[pulumi.Input[str]] = [self._args.cluster_security_group_id]
+        if group.efa_interfaces:
+            groups = [*groups, self._args.efa_security_group_id]
+        single = len(group.interfaces) == 1
+        return [
+            aws.ec2.LaunchTemplateNetworkInterfaceArgs(
+                network_card_index=interface.network_card_index, device_index=interface.device_index,
+                interface_type=interface.interface_type, security_groups=list(groups), delete_on_termination="true",
+                associate_public_ip_address="false" if single else None)
+            for interface in group.interfaces
+        ]
+
+    def _launch_template(self, name: str, group: NodeGroupPlan) -> aws.ec2.LaunchTemplate:
+        args = self._args
+        reservation = market = placement = None
+        if group.reservation_id is not None:
+            reservation = aws.ec2.LaunchTemplateCapacityReservationSpecificationArgs(
+                capacity_reservation_target=aws.ec2.LaunchTemplateCapacityReservationSpecificationCapacityReservationTargetArgs(
+                    capacity_reservation_id=group.reservation_id))
+        if group.market_type is not None:
+            market = aws.ec2.LaunchTemplateInstanceMarketOptionsArgs(market_type=group.market_type)
+        if group.placement_key in args.placement_group_names:
+            placement = aws.ec2.LaunchTemplatePlacementArgs(group_name=args.placement_group_names[group.placement_key])
+        return aws.ec2.LaunchTemplate(
+            f"{name}-template",
+            description=f"{group.instance_type} nodes of node group {group.name}",
+            instance_type=group.instance_type,
+            network_interfaces=self._interfaces(group),
+            metadata_options=aws.ec2.LaunchTemplateMetadataOptionsArgs(
+                http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=2),
+            block_device_mappings=[aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
+                device_name=ROOT_DEVICE, ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
+                    volume_size=group.root_volume_gib, volume_type="gp3", encrypted="true", delete_on_termination="true"))],
+            user_data=encoded_user_data(group.raid0, group.local_mount_path),
+            capacity_reservation_specification=reservation,
+            instance_market_options=market,
+            placement=placement,
+            update_default_version=True,
+            tag_specifications=[aws.ec2.LaunchTemplateTagSpecificationArgs(resource_type=kind, tags=named_tags(args.tags, group.name))
+                                for kind in TAGGED_AT_LAUNCH],
+            tags=named_tags(args.tags, name),
+            opts=child_of(self))

@@ -1,0 +1,47 @@
+"""Placement groups, one per pool and zone whose decision calls for one.
+
+The decisions themselves (and their reasons) come from
+`components.plan.placement`; this component only emits the groups and hands
+their names to the launch templates. A decision of "none" emits nothing but
+still travels, with its reason, into the preview and the stack outputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import pulumi
+import pulumi_aws as aws
+
+from components.common import child_of, named_tags
+from components.plan.placement import PlacementDecision
+
+
+@dataclass(frozen=True)
+class PlacementArgs:
+    """The decisions to carry out and the tags to put on each group."""
+
+    decisions: tuple[PlacementDecision, ...]
+    tags: Mapping[str, str]
+
+
+class Placement(pulumi.ComponentResource):
+    """Placement groups by decision key (`pool-zone`); `group_names` lists only the keys that got one."""
+
+    group_names: dict[str, pulumi.Output[str]]
+
+    def __init__(self, name: str, args: PlacementArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("railyard:placement:Placement", name, None, opts)
+        self.decisions = args.decisions
+        self.group_names = {}
+        for decision in args.decisions:
+            if decision.strategy is None:
+                continue
+            group_name = f"{name}-{decision.key}"
+            group = aws.ec2.PlacementGroup(
+                group_name, strategy=decision.strategy, partition_count=decision.partition_count,
+                spread_level=decision.spread_level, tags=named_tags(args.tags, group_name), opts=child_of(self))
+            self.group_names[decision.key] = group.name
+        self.register_outputs({"groupNames": self.group_names,
+                               "decisions": [decision.as_json() for decision in args.decisions]})

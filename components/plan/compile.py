@@ -1,0 +1,134 @@
+"""`plan_blueprint`: the whole compile plan of a validated blueprint, in one frozen value.
+
+The Pulumi program emits resources from this plan and nothing else, so
+everything the compiler decides - names, subnets, placement, node groups,
+file-system placement - is visible and testable here without Pulumi.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from blueprints.catalog import Catalog
+from blueprints.models import Blueprint
+from blueprints.rules.context import Context
+from components.plan.errors import PlanError
+from components.plan.node_groups import NodeGroupPlan, plan_node_groups
+from components.plan.placement import PlacementDecision, decide_placement
+from components.plan.storage import BucketPlan, FileSystemPlan, plan_storage
+from components.plan.subnets import SubnetDemand, SubnetPlan, carve_subnets
+
+__all__ = ["CompilePlan", "PlanError", "plan_blueprint", "aws_partition"]
+
+CLUSTER_NAME_TAG = "railyard:cluster"
+
+
+@dataclass(frozen=True)
+class CompilePlan:
+    """Everything the components emit for one blueprint (and stack)."""
+
+    cluster_name: str
+    region: str
+    partition: str
+    vpc_cidr: str
+    availability_zones: tuple[str, ...]
+    kubernetes_version: str
+    endpoint_private: bool
+    public_access_cidrs: tuple[str, ...]
+    tags: Mapping[str, str]
+    subnets: tuple[SubnetPlan, ...]
+    placements: tuple[PlacementDecision, ...]
+    node_groups: tuple[NodeGroupPlan, ...]
+    file_systems: tuple[FileSystemPlan, ...]
+    buckets: tuple[BucketPlan, ...]
+
+    @property
+    def needs_efa(self) -> bool:
+        """True when any node group launches EFA interfaces (so the EFA security group is needed)."""
+        return any(group.efa_interfaces for group in self.node_groups) or any(fs.tier.efa for fs in self.file_systems)
+
+    def subnet(self, key: str) -> SubnetPlan:
+        """The subnet planned under `key` (`private-us-east-1a`, `efa-ultra-use1a`)."""
+        return next(subnet for subnet in self.subnets if subnet.key == key)
+
+    def placement(self, key: str) -> PlacementDecision:
+        """The placement decision for `pool-zone`."""
+        return next(decision for decision in self.placements if decision.key == key)
+
+
+def aws_partition(region: str) -> str:
+    """The ARN partition of a region: `aws`, `aws-cn` or `aws-us-gov`."""
+    if region.startswith("cn-"):
+        return "aws-cn"
+    if region.startswith("us-gov-"):
+        return "aws-us-gov"
+    return "aws"
+
+
+def _tags(blueprint: Blueprint, cluster_name: str) -> dict[str, str]:
+    metadata = blueprint.metadata
+    tags = {"owner": metadata.owner, "cost-center": metadata.cost_center, "environment": metadata.environment}
+    tags.update(metadata.tags)
+    tags[CLUSTER_NAME_TAG] = cluster_name
+    return tags
+
+
+def _subnet_demands(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> list[SubnetDemand]:
+    zones = list(blueprint.cloud.availability_zones)
+    demands = [SubnetDemand(f"public-{zone}", "public", zone) for zone in zones]
+    private_nodes = dict.fromkeys(zones, 0)
+    efa: dict[str, SubnetDemand] = {}
+    for group in node_groups:
+        for key, zone in zip(group.subnet_keys, group.availability_zones):
+            if key.startswith("private-"):
+                # The system group may land wholly in one zone, so each zone is sized for all of it.
+                private_nodes[zone] += group.max_size
+                continue
+            known = efa.get(key)
+            nodes = group.max_size + (known.nodes if known else 0)
+            efa[key] = SubnetDemand(key, "efa", zone, nodes, fabric=group.fabric, zone=group.zone)
+    demands += [SubnetDemand(f"private-{zone}", "private", zone, private_nodes[zone]) for zone in zones]
+    return demands + list(efa.values())
+
+
+def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[PlacementDecision, ...]:
+    ctx = Context(blueprint, catalog)
+    decisions = []
+    for pool in blueprint.pools:
+        groups = [group for group in node_groups if group.pool == pool.name and not group.system]
+        for zone in dict.fromkeys(group.zone for group in groups):
+            in_zone = [group for group in groups if group.zone == zone]
+            efa = in_zone[0].efa_interfaces > 0
+            nodes = sum(group.max_size for group in in_zone)
+            decisions.append(decide_placement(pool, zone, ctx.zones[zone].availability_zone, efa, nodes))
+    return tuple(decisions)
+
+
+def plan_blueprint(blueprint: Blueprint, catalog: Catalog) -> CompilePlan:
+    """Plan every resource of a validated blueprint; raises `PlanError` when it can't be compiled as written."""
+    metadata = blueprint.metadata
+    cluster_name = f"{metadata.name}-{metadata.environment}"
+    node_groups = plan_node_groups(blueprint, catalog)
+    subnets = carve_subnets(blueprint.cloud.vpc_cidr, _subnet_demands(blueprint, node_groups))
+    file_systems, buckets = plan_storage(blueprint, cluster_name, node_groups)
+    endpoint = blueprint.kubernetes.endpoint
+    if not endpoint.private and not endpoint.public_access_cidrs:
+        raise PlanError("kubernetes.endpoint has private: false and no public_access_cidrs, so nothing could reach "
+                        "the API server (EKS refuses a cluster with neither endpoint); set private: true")
+    return CompilePlan(
+        cluster_name=cluster_name,
+        region=blueprint.cloud.region,
+        partition=aws_partition(blueprint.cloud.region),
+        vpc_cidr=str(blueprint.cloud.vpc_cidr),
+        availability_zones=tuple(blueprint.cloud.availability_zones),
+        kubernetes_version=blueprint.kubernetes.version,
+        endpoint_private=endpoint.private,
+        public_access_cidrs=tuple(str(cidr) for cidr in endpoint.public_access_cidrs),
+        tags=_tags(blueprint, cluster_name),
+        subnets=subnets,
+        placements=_placements(blueprint, catalog, node_groups),
+        node_groups=node_groups,
+        file_systems=file_systems,
+        buckets=buckets,
+    )

@@ -1,0 +1,8 @@
+"""The one exception planning raises."""
+
+
+class PlanError(ValueError):
+    """The blueprint validated, but it can't be compiled as written (for example, the VPC is too small).
+
+    The message names the blueprint value at fault and what would fit.
+    """

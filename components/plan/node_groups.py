@@ -1,0 +1,166 @@
+"""One EKS managed node group per pool and failure domain, plus a small system group.
+
+A pool placed in several failure domains gets one node group in each, with its
+node counts split evenly (the first domains take the remainder), so losing a
+domain's group leaves the others running. A node group's nodes carry the
+labels and taints of `components.labels`, the contract the Kubernetes layer
+selects on. Resources grow with pools x failure domains, never with nodes.
+
+The system group (untainted, general-purpose, across the private subnets of
+every zone) runs what must not sit on tainted accelerator nodes: CoreDNS,
+Kueue and the device-plugin and CSI controllers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Literal
+
+from blueprints.catalog import Catalog, InstanceType
+from blueprints.models import Blueprint
+from blueprints.models.capacity import RESERVED_KINDS
+from blueprints.models.pools import Pool
+from blueprints.models.storage import LocalNvme
+from blueprints.rules.context import Context
+from components.labels import POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
+from components.plan.efa import PRIMARY, InterfaceSpec, efa_count, interface_layout
+from components.plan.user_data import DEFAULT_LOCAL_MOUNT
+
+CapacityType = Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"]
+
+SYSTEM_GROUP = "system"
+SYSTEM_INSTANCE_TYPE = "m7i.xlarge"
+SYSTEM_AMI_TYPE = "AL2023_x86_64_STANDARD"
+SYSTEM_NODES = (2, 2, 4)  # min, desired, max
+ACCELERATOR_ROOT_GIB = 200
+SYSTEM_ROOT_GIB = 50
+MAX_UNAVAILABLE_PERCENT = 10
+NODE_GROUP_NAME_LIMIT = 63
+_CAPACITY_TYPES: dict[str, CapacityType] = {
+    "on_demand": "ON_DEMAND", "spot": "SPOT", "capacity_reservation": "ON_DEMAND", "capacity_block": "CAPACITY_BLOCK",
+}
+
+
+@dataclass(frozen=True)
+class NodeGroupPlan:
+    """Everything one managed node group and its launch template are made from."""
+
+    name: str
+    pool: str
+    domain: str
+    zone: str | None
+    availability_zones: tuple[str, ...]
+    subnet_keys: tuple[str, ...]
+    instance_type: str
+    ami_type: str
+    role: str
+    capacity_type: CapacityType
+    min_size: int
+    desired_size: int
+    max_size: int
+    interfaces: tuple[InterfaceSpec, ...]
+    labels: dict[str, str] = field(hash=False)
+    taints: tuple[NodeTaint, ...] = ()
+    reservation_id: str | None = None
+    market_type: Literal["capacity-block"] | None = None
+    placement_key: str | None = None
+    raid0: bool = False
+    local_mount_path: str = DEFAULT_LOCAL_MOUNT
+    root_volume_gib: int = ACCELERATOR_ROOT_GIB
+    update_strategy: Literal["DEFAULT", "MINIMAL"] = "DEFAULT"
+    fabric: str | None = None
+    system: bool = False
+
+    @property
+    def efa_interfaces(self) -> int:
+        """EFA devices per node (what the EFA device plugin advertises)."""
+        return efa_count(self.interfaces)
+
+
+def split_evenly(total: int, parts: int) -> list[int]:
+    """`total` split into `parts` near-equal shares, larger shares first: 5 over 2 -> [3, 2]."""
+    return [total // parts + (1 if index < total % parts else 0) for index in range(parts)]
+
+
+def bounded_name(name: str, limit: int = NODE_GROUP_NAME_LIMIT) -> str:
+    """`name`, or when longer than `limit`, its head plus a short stable hash (EKS caps names at 63)."""
+    if len(name) <= limit:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    return f"{name[: limit - 9].rstrip('-')}-{digest}"
+
+
+def pool_is_efa(pool: Pool, spec: InstanceType, ctx: Context) -> bool:
+    """True when the pool joins an EFA fabric on an instance type that supports EFA."""
+    fabric = ctx.fabrics.get(pool.fabric) if pool.fabric else None
+    return fabric is not None and fabric.transport == "efa" and spec.efa_supported
+
+
+def pool_domains(pool: Pool, ctx: Context) -> list[tuple[str, str, str]]:
+    """(failure domain, its zone's name, its availability zone) for each domain the pool lists, in order."""
+    found = []
+    for name in dict.fromkeys(pool.placement.domains):
+        zone = ctx.zones.get(name) or ctx.blocks[name][0]
+        found.append((name, zone.name, zone.availability_zone))
+    return found
+
+
+def _local_nvme(pool: Pool, ctx: Context) -> LocalNvme | None:
+    tiers = [ctx.tiers.get(use.tier) for use in pool.storage]
+    return next((tier for tier in tiers if isinstance(tier, LocalNvme)), None)
+
+
+def plan_pool(pool: Pool, ctx: Context) -> list[NodeGroupPlan]:
+    """The node groups of one pool: one per failure domain, with its share of the nodes."""
+    spec = ctx.catalog.get(pool.instance_type)
+    efa = pool_is_efa(pool, spec, ctx)
+    domains = pool_domains(pool, ctx)
+    shares = zip(*(split_evenly(count, len(domains)) for count in (pool.min_nodes, pool.desired_nodes, pool.max_nodes)))
+    source = pool.capacity
+    reserved = source.kind in RESERVED_KINDS
+    nvme = _local_nvme(pool, ctx)
+    plans = []
+    for (domain, zone, availability_zone), (low, desired, high) in zip(domains, shares):
+        subnet = f"efa-{pool.fabric}-{zone}" if efa else f"private-{availability_zone}"
+        plans.append(NodeGroupPlan(
+            name=bounded_name(f"{pool.name}-{domain}"),
+            pool=pool.name, domain=domain, zone=zone, availability_zones=(availability_zone,), subnet_keys=(subnet,),
+            instance_type=pool.instance_type, ami_type=spec.ami_type, role=pool.role,
+            capacity_type=_CAPACITY_TYPES[source.kind],
+            # EKS needs max_size >= 1 even for a domain whose share rounds to zero.
+            min_size=low, desired_size=desired, max_size=max(1, high),
+            interfaces=interface_layout(spec, efa),
+            labels=node_labels(pool, spec, domain, efa), taints=tuple(node_taints(pool, spec)),
+            reservation_id=source.reservation_id if reserved else None,
+            market_type="capacity-block" if source.kind == "capacity_block" else None,
+            placement_key=f"{pool.name}-{zone}",
+            raid0=spec.instance_store is not None,
+            local_mount_path=nvme.mount_path if nvme else DEFAULT_LOCAL_MOUNT,
+            # A reservation has no spare instances to surge into: replace nodes in place.
+            update_strategy="MINIMAL" if reserved else "DEFAULT",
+            fabric=pool.fabric,
+        ))
+    return plans
+
+
+def system_group(availability_zones: list[str]) -> NodeGroupPlan:
+    """The untainted system node group across the private subnets of every zone."""
+    low, desired, high = SYSTEM_NODES
+    return NodeGroupPlan(
+        name=SYSTEM_GROUP, pool=SYSTEM_GROUP, domain="all-zones", zone=None,
+        availability_zones=tuple(availability_zones),
+        subnet_keys=tuple(f"private-{zone}" for zone in availability_zones),
+        instance_type=SYSTEM_INSTANCE_TYPE, ami_type=SYSTEM_AMI_TYPE, role=SYSTEM_GROUP, capacity_type="ON_DEMAND",
+        min_size=low, desired_size=desired, max_size=high, interfaces=(PRIMARY,),
+        labels={POOL_LABEL: SYSTEM_GROUP, ROLE_LABEL: SYSTEM_GROUP}, root_volume_gib=SYSTEM_ROOT_GIB, system=True,
+    )
+
+
+def plan_node_groups(blueprint: Blueprint, catalog: Catalog) -> tuple[NodeGroupPlan, ...]:
+    """Every node group of the blueprint: the system group first, then each pool's, in blueprint order."""
+    ctx = Context(blueprint, catalog)
+    plans = [system_group(list(blueprint.cloud.availability_zones))]
+    for pool in blueprint.pools:
+        plans += plan_pool(pool, ctx)
+    return tuple(plans)

@@ -1,0 +1,85 @@
+"""FSx for Lustre file systems and S3 buckets, planned from the storage tiers.
+
+An FSx file system lives in exactly one subnet (aws-facts.md 3.1). It goes
+where the pools that mount it are: the subnet of the first node group that
+lists the tier - that group's EFA subnet when the file system is EFA-enabled
+and the group is on EFA (EFA traffic stays in one subnet), otherwise the
+private subnet of that group's zone. A tier no pool mounts goes in the private
+subnet of the first zone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from blueprints.models import Blueprint
+from blueprints.models.storage import DataRepository, FsxLustre, S3Bucket
+from components.plan.node_groups import NodeGroupPlan
+
+BUCKET_NAME_LIMIT = 63
+
+
+@dataclass(frozen=True)
+class FileSystemPlan:
+    """One FSx for Lustre file system: the tier as declared and where it is placed."""
+
+    tier: FsxLustre
+    availability_zone: str
+    subnet_key: str
+    client_pools: tuple[str, ...]
+    reason: str
+
+    @property
+    def name(self) -> str:
+        """The tier's name."""
+        return self.tier.name
+
+    @property
+    def persistent(self) -> bool:
+        """True for PERSISTENT_1 and PERSISTENT_2 (which take a KMS key and a throughput per TiB)."""
+        return self.tier.deployment_type.startswith("PERSISTENT")
+
+    @property
+    def data_repositories(self) -> tuple[DataRepository, ...]:
+        """The tier's S3 links."""
+        return tuple(self.tier.data_repositories)
+
+
+@dataclass(frozen=True)
+class BucketPlan:
+    """One S3 bucket: its tier, its bucket name and whether it keeps versions."""
+
+    tier: str
+    bucket_name: str
+    versioning: bool
+
+
+def bucket_name(cluster_name: str, tier: S3Bucket) -> str:
+    """The tier's `bucket_name`, else `<cluster>-<tier>` cut to S3's 63 characters."""
+    if tier.bucket_name:
+        return tier.bucket_name
+    return f"{cluster_name}-{tier.name}"[:BUCKET_NAME_LIMIT].rstrip("-.")
+
+
+def place_file_system(tier: FsxLustre, blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> FileSystemPlan:
+    """Put one FSx tier in the subnet of the pools that mount it (see the module docstring)."""
+    clients = tuple(pool.name for pool in blueprint.pools if any(use.tier == tier.name for use in pool.storage))
+    groups = [group for group in node_groups if group.pool in clients]
+    if not groups:
+        zone = blueprint.cloud.availability_zones[0]
+        return FileSystemPlan(tier, zone, f"private-{zone}", (), f"no pool mounts '{tier.name}': first zone {zone}")
+    first = groups[0]
+    zone = first.availability_zones[0]
+    efa_subnet = tier.efa and first.efa_interfaces > 0
+    subnet = first.subnet_keys[0] if efa_subnet else f"private-{zone}"
+    why = "the EFA subnet of" if efa_subnet else "the zone of"
+    return FileSystemPlan(tier, zone, subnet, clients, f"{why} pool '{first.pool}' ({first.name}) in {zone}")
+
+
+def plan_storage(blueprint: Blueprint, cluster_name: str, node_groups: tuple[NodeGroupPlan, ...]):
+    """(file systems, buckets) for every FSx and S3 tier, in blueprint order."""
+    file_systems = tuple(place_file_system(tier, blueprint, node_groups)
+                         for tier in blueprint.storage if isinstance(tier, FsxLustre))
+    buckets = tuple(BucketPlan(tier.name, bucket_name(cluster_name, tier), tier.versioning)
+                    for tier in blueprint.storage if isinstance(tier, S3Bucket))
+    return file_systems, buckets

@@ -1,0 +1,57 @@
+"""AL2023 user data: a MIME multi-part document with one nodeadm `NodeConfig` part.
+
+EKS merges its own bootstrap part (cluster name, endpoint, CA) into the user
+data of a managed node group that uses an EKS AMI type, so ours carries only
+what EKS doesn't: assembling the instance-store NVMe disks into one RAID0
+volume at boot (`spec.instance.localStorage`; nodeadm mounts it at
+`/mnt/k8s-disks` and moves containerd, kubelet and pod logs onto it). Launch
+templates of a managed node group must use MIME multi-part for AL2023
+(aws-facts.md 4.1 and 4.4).
+"""
+
+from __future__ import annotations
+
+import base64
+
+BOUNDARY = "==RAILYARD-BOUNDARY=="
+DEFAULT_LOCAL_MOUNT = "/mnt/k8s-disks"
+
+
+def node_config(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT) -> str | None:
+    """The nodeadm NodeConfig YAML, or None when there is nothing to configure."""
+    if not raid0:
+        return None
+    lines = [
+        "apiVersion: node.eks.aws/v1alpha1",
+        "kind: NodeConfig",
+        "spec:",
+        "  instance:",
+        "    localStorage:",
+        "      strategy: RAID0",
+    ]
+    if mount_path.rstrip("/") != DEFAULT_LOCAL_MOUNT:
+        lines.append(f"      mountPath: {mount_path}")
+    return "\n".join(lines) + "\n"
+
+
+def mime_user_data(config: str) -> str:
+    """`config` wrapped as the single `application/node.eks.aws` part of a MIME multi-part document."""
+    return (
+        "MIME-Version: 1.0\n"
+        f'Content-Type: multipart/mixed; boundary="{BOUNDARY}"\n'
+        "\n"
+        f"--{BOUNDARY}\n"
+        "Content-Type: application/node.eks.aws\n"
+        "\n"
+        f"---\n{config}"
+        "\n"
+        f"--{BOUNDARY}--\n"
+    )
+
+
+def encoded_user_data(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT) -> str | None:
+    """Base64 user data for a launch template, or None when the node needs none."""
+    config = node_config(raid0, mount_path)
+    if config is None:
+        return None
+    return base64.b64encode(mime_user_data(config).encode()).decode()

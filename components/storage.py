@@ -1,0 +1,160 @@
+"""Storage: S3 buckets and, per FSx tier, a Lustre file system with its security group and S3 links.
+
+Buckets block every kind of public access, keep versions when the tier asks,
+and encrypt with S3-managed keys (FSx data-repository associations read and
+write them without a KMS key grant). Each Lustre file system sits in the one
+subnet its plan chose, is encrypted with a customer-managed KMS key when
+persistent, and has its own security group: LNET (TCP 988 and 1018-1023) from
+itself and from the cluster's nodes, and - EFA-enabled - all traffic to and
+from itself and the nodes (aws-facts.md 3.4, 3.5). The nodes' side, the EKS
+cluster security group, gets the matching ingress rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import pulumi
+import pulumi_aws as aws
+
+from components.common import child_of, named_tags
+from components.plan.storage import BucketPlan, FileSystemPlan
+
+LNET_PORTS = ((988, 988), (1018, 1023))
+
+
+@dataclass(frozen=True)
+class StorageArgs:
+    """The planned file systems and buckets, and what they attach to."""
+
+    file_systems: tuple[FileSystemPlan, ...]
+    buckets: tuple[BucketPlan, ...]
+    vpc_id: pulumi.Input[str]
+    subnet_ids: Mapping[str, pulumi.Input[str]]
+    client_security_group_id: pulumi.Input[str]
+    tags: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class FileSystemHandle:
+    """What a Lustre client (the FSx CSI driver's static volumes) needs to mount one tier."""
+
+    tier: str
+    id: pulumi.Output[str]
+    dns_name: pulumi.Output[str]
+    mount_name: pulumi.Output[str]
+    mount_path: str
+    availability_zone: str
+    efa: bool
+
+
+def _path_slug(path: str) -> str:
+    return path.strip("/").replace("/", "-").replace(".", "-").replace("_", "-") or "root"
+
+
+class Storage(pulumi.ComponentResource):
+    """Buckets by tier name (`bucket_names`) and file systems by tier name (`file_systems`)."""
+
+    bucket_names: dict[str, pulumi.Output[str]]
+    file_systems: dict[str, FileSystemHandle]
+
+    def __init__(self, name: str, args: StorageArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("railyard:storage:Storage", name, None, opts)
+        self._name, self._args = name, args
+        self.bucket_names = {plan.tier: self._bucket(plan) for plan in args.buckets}
+        key_arn = None
+        if any(plan.persistent for plan in args.file_systems):
+            key = aws.kms.Key(f"{name}-fsx", description="Encryption at rest of the cluster's FSx for Lustre file systems",
+                              enable_key_rotation=True, tags=named_tags(args.tags, f"{name}-fsx"), opts=child_of(self))
+            key_arn = key.arn
+        self.file_systems = {plan.name: self._file_system(plan, key_arn) for plan in args.file_systems}
+        self.register_outputs({
+            "bucketNames": self.bucket_names,
+            "fileSystems": {tier: {"id": handle.id, "dnsName": handle.dns_name, "mountName": handle.mount_name}
+                            for tier, handle in self.file_systems.items()},
+        })
+
+    def _bucket(self, plan: BucketPlan) -> pulumi.Output[str]:
+        name = f"{self._name}-{plan.tier}"
+        bucket = aws.s3.Bucket(name, bucket=plan.bucket_name, tags=named_tags(self._args.tags, plan.bucket_name),
+                               opts=child_of(self))
+        aws.s3.BucketPublicAccessBlock(f"{name}-public-access", bucket=bucket.id, block_public_acls=True,
+                                       block_public_policy=True, ignore_public_acls=True, restrict_public_buckets=True,
+                                       opts=child_of(self))
+        aws.s3.BucketServerSideEncryptionConfiguration(
+            f"{name}-encryption", bucket=bucket.id,
+            rules=[aws.s3.BucketServerSideEncryptionConfigurationRuleArgs(
+                apply_server_side_encryption_by_default=aws.s3.BucketServerSideEncryptionConfigurationRuleApplyServerSideEncryptionByDefaultArgs(
+                    sse_algorithm="AES256"))],
+            opts=child_of(self))
+        if plan.versioning:
+            aws.s3.BucketVersioning(f"{name}-versioning", bucket=bucket.id,
+                                    versioning_configuration=aws.s3.BucketVersioningVersioningConfigurationArgs(status="Enabled"),
+                                    opts=child_of(self))
+        return bucket.bucket
+
+    def _security_group(self, name: str, plan: FileSystemPlan) -> pulumi.Output[str]:
+        """The file system's group (LNET in, everything to itself and the nodes out), and the nodes' matching rules."""
+        args = self._args
+        clients = [args.client_security_group_id]
+        ingress = [aws.ec2.SecurityGroupIngressArgs(protocol="tcp", from_port=low, to_port=high, self=True, security_groups=clients,
+                                                     description="Lustre LNET from the file system and its clients")
+                   for low, high in LNET_PORTS]
+        if plan.tier.efa:
+            ingress.append(aws.ec2.SecurityGroupIngressArgs(protocol="-1", from_port=0, to_port=0, self=True, security_groups=clients,
+                                                            description="EFA-enabled FSx: all traffic from itself and its clients"))
+        egress = [aws.ec2.SecurityGroupEgressArgs(protocol="-1", from_port=0, to_port=0, self=True, security_groups=clients,
+                                                  description="To itself and its clients")]
+        group = aws.ec2.SecurityGroup(f"{name}-sg", vpc_id=args.vpc_id, description=f"FSx for Lustre '{plan.name}'",
+                                      ingress=ingress, egress=egress, tags=named_tags(args.tags, f"{name}-sg"), opts=child_of(self))
+        rules = [("tcp", low, high, f"lnet-{low}") for low, high in LNET_PORTS] + ([("-1", None, None, "efa")] if plan.tier.efa else [])
+        for protocol, low, high, suffix in rules:
+            aws.vpc.SecurityGroupIngressRule(
+                f"{name}-clients-{suffix}", security_group_id=args.client_security_group_id, referenced_security_group_id=group.id,
+                ip_protocol=protocol, from_port=low, to_port=high, description=f"From FSx for Lustre '{plan.name}'",
+                tags=named_tags(args.tags, f"{name}-clients-{suffix}"), opts=child_of(self))
+        return group.id
+
+    def _file_system(self, plan: FileSystemPlan, key_arn: pulumi.Output[str] | None) -> FileSystemHandle:
+        name, tier = f"{self._name}-{plan.name}", plan.tier
+        metadata = None
+        if tier.metadata is not None:
+            metadata = aws.fsx.LustreFileSystemMetadataConfigurationArgs(mode=tier.metadata.mode.upper(), iops=tier.metadata.iops)
+        file_system = aws.fsx.LustreFileSystem(
+            name,
+            # pulumi-aws 7 flattens the one-subnet list to a single id (still `subnetIds` on the wire).
+            subnet_ids=self._args.subnet_ids[plan.subnet_key],
+            security_group_ids=[self._security_group(name, plan)],
+            deployment_type=tier.deployment_type,
+            storage_type=tier.storage_type,
+            storage_capacity=tier.capacity_gib,
+            per_unit_storage_throughput=tier.throughput_mbps_per_tib,
+            efa_enabled=True if tier.efa else None,
+            metadata_configuration=metadata,
+            file_system_type_version=tier.file_system_type_version,
+            data_compression_type="LZ4",
+            kms_key_id=key_arn if plan.persistent else None,
+            tags=named_tags(self._args.tags, name),
+            opts=child_of(self))
+        for repository in plan.data_repositories:
+            self._data_repository(name, file_system, repository)
+        return FileSystemHandle(plan.name, file_system.id, file_system.dns_name, file_system.mount_name, tier.mount_path,
+                                plan.availability_zone, tier.efa)
+
+    def _data_repository(self, name: str, file_system: aws.fsx.LustreFileSystem, repository) -> None:
+        bucket = self.bucket_names[repository.bucket]
+        s3 = aws.fsx.DataRepositoryAssociationS3Args(
+            auto_import_policy=aws.fsx.DataRepositoryAssociationS3AutoImportPolicyArgs(events=list(repository.import_events))
+            if repository.import_events else None,
+            auto_export_policy=aws.fsx.DataRepositoryAssociationS3AutoExportPolicyArgs(events=list(repository.export_events))
+            if repository.export_events else None)
+        aws.fsx.DataRepositoryAssociation(
+            f"{name}-{_path_slug(repository.file_system_path)}",
+            file_system_id=file_system.id,
+            file_system_path=repository.file_system_path,
+            data_repository_path=pulumi.Output.concat("s3://", bucket, "/", repository.prefix),
+            batch_import_meta_data_on_create=True,
+            s3=s3,
+            tags=named_tags(self._args.tags, f"{name}-{_path_slug(repository.file_system_path)}"),
+            opts=child_of(self))

@@ -1,0 +1,160 @@
+"""`railyard preview FILE [--stack ENV] [--json]`: what the Pulumi program would register, offline.
+
+The program runs in-process under Pulumi mocks (see `railyard.preview`). The
+human output groups resources by component, with the properties a reviewer
+checks, counts per type and the placement decisions with their reasons;
+`--json` prints `{"resources": [...], "outputs": {...}}` with inputs under the
+engine's (camelCase) names. An invalid blueprint prints its findings, registers
+nothing, and exits 1, like `validate`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from railyard.preview import STACK_TYPE, PreviewResource, PreviewResult, run_preview
+from railyard.render import findings_report, table
+
+NAME = "preview"
+HELP = "Preview the resources the Pulumi program would register, offline (Pulumi mocks; no CLI, no credentials)."
+
+
+def add_arguments(parser) -> None:
+    """FILE, --stack, --project-dir, --json."""
+    parser.add_argument("file", nargs="?", help="the blueprint YAML (default: the stack's railyard:blueprint)")
+    parser.add_argument("--stack", help="apply this stack's overrides from Pulumi.<stack>.yaml")
+    parser.add_argument("--project-dir", default=".", help="where Pulumi.<stack>.yaml lives (default: .)")
+    parser.add_argument("--json", action="store_true", help="print resources and outputs as one JSON object")
+
+
+def run(args) -> int:
+    """Preview and print; exit 1 when the blueprint has an error (and nothing was registered)."""
+    result = run_preview(args.file, args.stack, args.project_dir)
+    if args.json:
+        document = result.as_json()
+        if not result.ok:
+            document["findings"] = [finding.as_json() for finding in result.findings]
+        print(json.dumps(document, indent=2, sort_keys=True))
+        return 0 if result.ok else 1
+    if not result.ok:
+        print(findings_report(result.findings, result.validation.load.source_map))
+        print("\nFAILED: fix the errors above; no resource was registered")
+        return 1
+    print(render(result))
+    return 0
+
+
+def short_type(type_token: str) -> str:
+    """`aws:ec2/subnet:Subnet` -> `ec2:Subnet`; `railyard:network:Network` stays whole."""
+    package, module, kind = type_token.split(":")
+    return f"{module.split('/')[0]}:{kind}" if package == "aws" else type_token
+
+
+def _rules(rules: list[dict], direction: str) -> str:
+    parts = []
+    for rule in rules:
+        ports = "all" if rule.get("protocol") == "-1" else f"{rule.get('protocol')} {rule.get('fromPort')}-{rule.get('toPort')}"
+        peers = (["self"] if rule.get("self") else []) + rule.get("securityGroups", []) + rule.get("cidrBlocks", [])
+        parts.append(f"{ports} {direction} {'+'.join(peers)}")
+    return "; ".join(parts)
+
+
+def _interfaces(interfaces: list[dict]) -> str:
+    efa = [item for item in interfaces if item.get("interfaceType") in ("efa", "efa-only")]
+    text = f"{len(interfaces) - len(efa)} interface"
+    if efa:
+        cards = sorted(item["networkCardIndex"] for item in efa)
+        text += f" + {len(efa)} efa-only (cards {cards[0]}-{cards[-1]})"
+    return text
+
+
+def _launch_template(inputs: dict) -> str:
+    parts = [inputs.get("instanceType", ""), _interfaces(inputs.get("networkInterfaces", []))]
+    market = inputs.get("instanceMarketOptions", {}).get("marketType")
+    target = inputs.get("capacityReservationSpecification", {}).get("capacityReservationTarget", {})
+    if market:
+        parts.append(f"market={market}")
+    if target:
+        parts.append(f"reservation={target.get('capacityReservationId')}")
+    if "placement" in inputs:
+        parts.append(f"placementGroup={inputs['placement'].get('groupName')}")
+    parts.append(f"IMDSv2={inputs.get('metadataOptions', {}).get('httpTokens')}")
+    if inputs.get("userData"):
+        parts.append("userData=nodeadm RAID0")
+    return "  ".join(part for part in parts if part)
+
+
+def _node_group(inputs: dict) -> str:
+    scaling = inputs.get("scalingConfig", {})
+    taints = ",".join(taint["key"] for taint in inputs.get("taints", [])) or "none"
+    return (f"{inputs.get('nodeGroupName')}  {inputs.get('capacityType')}  {inputs.get('amiType')}  "
+            f"min/desired/max={scaling.get('minSize')}/{scaling.get('desiredSize')}/{scaling.get('maxSize')}  "
+            f"subnets={len(inputs.get('subnetIds', []))}  taints={taints}")
+
+
+def _file_system(inputs: dict) -> str:
+    throughput = inputs.get("perUnitStorageThroughput")
+    return (f"{inputs.get('deploymentType')}  {inputs.get('storageCapacity')} GiB"
+            + (f"  {throughput} MB/s/TiB" if throughput else "")
+            + f"  efa={bool(inputs.get('efaEnabled'))}  subnet={inputs.get('subnetIds')}")
+
+
+def highlights(resource: PreviewResource) -> str:
+    """The few properties of a resource a reviewer checks, on one line."""
+    inputs = resource.inputs
+    describe = {
+        "pulumi:providers:aws": lambda: f"region={inputs.get('region')}",
+        "aws:ec2/vpc:Vpc": lambda: inputs.get("cidrBlock", ""),
+        "aws:ec2/subnet:Subnet": lambda: f"{inputs.get('cidrBlock')}  {inputs.get('availabilityZone')}  "
+                                         f"publicIp={'yes' if inputs.get('mapPublicIpOnLaunch') else 'no'}",
+        "aws:ec2/securityGroup:SecurityGroup": lambda: f"{_rules(inputs.get('ingress', []), 'from')} | "
+                                                       f"{_rules(inputs.get('egress', []), 'to')}",
+        "aws:ec2/launchTemplate:LaunchTemplate": lambda: _launch_template(inputs),
+        "aws:eks/nodeGroup:NodeGroup": lambda: _node_group(inputs),
+        "aws:eks/cluster:Cluster": lambda: f"{inputs.get('name')}  v{inputs.get('version')}  endpoint "
+                                           f"private={inputs.get('vpcConfig', {}).get('endpointPrivateAccess')} "
+                                           f"public={inputs.get('vpcConfig', {}).get('endpointPublicAccess')}",
+        "aws:ec2/placementGroup:PlacementGroup": lambda: f"{inputs.get('strategy')}"
+                                                         + (f" x{inputs['partitionCount']}" if "partitionCount" in inputs else ""),
+        "aws:fsx/lustreFileSystem:LustreFileSystem": lambda: _file_system(inputs),
+        "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation":
+            lambda: f"{inputs.get('fileSystemPath')} <-> {inputs.get('dataRepositoryPath')}",
+        "aws:s3/bucket:Bucket": lambda: inputs.get("bucket", ""),
+        "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock":
+            lambda: "all public access blocked" if all(inputs.get(key) for key in (
+                "blockPublicAcls", "blockPublicPolicy", "ignorePublicAcls", "restrictPublicBuckets")) else "PUBLIC ACCESS OPEN",
+        "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule":
+            lambda: _rules([{"protocol": inputs.get("ipProtocol"), "fromPort": inputs.get("fromPort"), "toPort": inputs.get("toPort"),
+                             "securityGroups": [inputs.get("referencedSecurityGroupId")]}], "from"),
+    }.get(resource.type)
+    return describe() if describe else ""
+
+
+def _parent_type(resource: PreviewResource) -> str:
+    """The type of a resource's parent, read from the parent's URN."""
+    return resource.parent.split("::")[2].split("$")[-1]
+
+
+def render(result: PreviewResult) -> str:
+    """The human preview: resources by component, placement decisions, counts per type, outputs."""
+    components = [resource for resource in result.resources if resource.is_component]
+    top = [resource for resource in result.resources if not resource.is_component and _parent_type(resource) == STACK_TYPE]
+    managed = [resource for resource in result.resources if not resource.is_component]
+    parts = [f"preview of {result.validation.file} (stack {result.stack}): {len(managed)} resources in "
+             f"{len(components)} components; nothing was deployed"]
+    if top:
+        parts.append(table(["type", "name", "properties"], [[short_type(r.type), r.name, highlights(r)] for r in top]))
+    for component in components:
+        children = result.children(component.urn)
+        rows = [[short_type(child.type), child.name, highlights(child)] for child in children]
+        body = table(["type", "name", "properties"], rows) if rows else "(no resources)"
+        parts.append(f"{component.type}  {component.name}  ({len(children)} resources)\n{body}")
+    decisions = [[d.pool, d.zone, d.availability_zone, d.strategy or "none", d.reason] for d in result.placements]
+    parts.append("placement decisions\n" + table(["pool", "zone", "availability zone", "group", "reason"], decisions))
+    counts = Counter(short_type(resource.type) for resource in managed)
+    parts.append("resources by type\n" + table(["type", "count"], sorted(counts.items())))
+    outputs = [[key, json.dumps(value, sort_keys=True) if not isinstance(value, str) else value]
+               for key, value in sorted(result.outputs.items()) if key != "placement"]
+    parts.append("outputs\n" + table(["name", "value"], outputs))
+    return "\n\n".join(parts)

@@ -1,0 +1,229 @@
+"""The offline preview: the Pulumi program run in-process under Pulumi mocks.
+
+No Pulumi CLI, no credentials, no network. `run_preview` validates (stopping
+with the findings, and zero resources registered, on any error), then runs
+`railyard.program.run_program` against a recording mock monitor. Every
+`RegisterResource` request is kept as the engine would receive it: its URN,
+type, name, parent URN, and inputs under their wire names (camelCase, nested
+objects too), the shape a policy pack sees. The mocks answer with ids and
+outputs derived only from the resource's type and name, so the same blueprint
+always gives byte-identical `as_json()`.
+
+Other layers' tests build on it:
+
+    result = run_preview("blueprints/examples/p5-capacity-block.yaml")
+    templates = result.of_type("aws:ec2/launchTemplate:LaunchTemplate")
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pulumi
+from pulumi.runtime import mocks, rpc, settings
+from pulumi.runtime.stack import wait_for_rpcs
+from pulumi.runtime.sync_await import _sync_await
+
+from blueprints.findings import Finding, has_errors
+from components.plan.placement import PlacementDecision
+from railyard.pipeline import Validation, validate
+from railyard.program import plan_validated, run_program
+
+PROJECT = "railyard"
+PREVIEW_STACK = "preview"
+MOCK_ACCOUNT = "123456789012"
+STACK_TYPE = "pulumi:pulumi:Stack"
+SECRET = "[secret]"
+UNKNOWN = "[unknown]"
+
+# EC2-style id prefixes, so mocked ids read like real ones.
+_ID_PREFIX = {
+    "aws:ec2/vpc:Vpc": "vpc-", "aws:ec2/subnet:Subnet": "subnet-", "aws:ec2/securityGroup:SecurityGroup": "sg-",
+    "aws:ec2/internetGateway:InternetGateway": "igw-", "aws:ec2/natGateway:NatGateway": "nat-",
+    "aws:ec2/eip:Eip": "eipalloc-", "aws:ec2/routeTable:RouteTable": "rtb-", "aws:ec2/vpcEndpoint:VpcEndpoint": "vpce-",
+    "aws:ec2/launchTemplate:LaunchTemplate": "lt-", "aws:ec2/placementGroup:PlacementGroup": "pg-",
+    "aws:ec2/routeTableAssociation:RouteTableAssociation": "rtbassoc-", "aws:fsx/lustreFileSystem:LustreFileSystem": "fs-",
+    "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation": "dra-", "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": "sgr-",
+}
+
+
+@dataclass(frozen=True)
+class PreviewResource:
+    """One registered resource as the engine received it."""
+
+    urn: str
+    type: str
+    name: str
+    parent: str
+    inputs: dict = field(hash=False)
+
+    @property
+    def is_component(self) -> bool:
+        """True for railyard's ComponentResources (which have no provider behind them)."""
+        return self.type.startswith(f"{PROJECT}:")
+
+    def as_json(self) -> dict:
+        """The resource's `--json` entry."""
+        return {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent, "inputs": self.inputs}
+
+
+@dataclass
+class PreviewResult:
+    """A preview: the validation, what would be registered (sorted by URN), and the stack outputs."""
+
+    validation: Validation
+    resources: list[PreviewResource]
+    outputs: dict
+    findings: list[Finding]
+    placements: tuple[PlacementDecision, ...] = ()
+    stack: str = PREVIEW_STACK
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing stopped the program (no error finding)."""
+        return not has_errors(self.findings)
+
+    def of_type(self, type_token: str) -> list[PreviewResource]:
+        """The resources of one type, in URN order."""
+        return [resource for resource in self.resources if resource.type == type_token]
+
+    def named(self, name: str) -> PreviewResource:
+        """The resource with logical name `name`; raises `KeyError` when there is none."""
+        for resource in self.resources:
+            if resource.name == name:
+                return resource
+        raise KeyError(name)
+
+    def children(self, parent_urn: str) -> list[PreviewResource]:
+        """The resources parented directly to `parent_urn`."""
+        return [resource for resource in self.resources if resource.parent == parent_urn]
+
+    def as_json(self) -> dict:
+        """`{"resources": [...], "outputs": {...}}`, the `preview --json` document."""
+        return {"resources": [resource.as_json() for resource in self.resources], "outputs": self.outputs}
+
+
+def _plain(value: Any) -> Any:
+    """Wire values made JSON-friendly: whole floats as ints, secrets and unknowns as markers."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        if value.get(rpc._special_sig_key) == rpc._special_secret_sig:
+            return SECRET
+        return {key: _plain(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if value == rpc.UNKNOWN:
+        return UNKNOWN
+    return value
+
+
+class RecordingMonitor(mocks.MockMonitor):
+    """A mock monitor that keeps every registration request, as the engine would receive it."""
+
+    def __init__(self, mock: mocks.Mocks):
+        super().__init__(mock)
+        self.registrations: list[PreviewResource] = []
+
+    def RegisterResource(self, request):  # noqa: N802 - the gRPC method's name
+        if request.type != STACK_TYPE:
+            inputs = _plain(rpc.deserialize_properties(request.object, keep_unknowns=True))
+            urn = self.make_urn(request.parent, request.type, request.name)
+            self.registrations.append(PreviewResource(urn, request.type, request.name, request.parent, inputs))
+        return super().RegisterResource(request)
+
+
+def _digest(type_token: str, name: str, length: int) -> str:
+    return hashlib.sha256(f"{type_token}::{name}".encode()).hexdigest()[:length]
+
+
+def mock_id(type_token: str, name: str) -> str:
+    """The id the preview's mocks give a resource: a pure function of its type and logical name."""
+    return _ID_PREFIX.get(type_token, f"{name}-") + _digest(type_token, name, 17)
+
+
+class PreviewMocks(mocks.Mocks):
+    """Outputs a real deployment would fill in, made up deterministically from type and name."""
+
+    def __init__(self, region: str):
+        self.region = region
+
+    def new_resource(self, args: mocks.MockResourceArgs) -> tuple[str, dict]:
+        """An id and state: the inputs plus the outputs the program reads."""
+        resource_id = mock_id(args.typ, args.name)
+        state = dict(args.inputs)
+        state.setdefault("arn", f"arn:aws:mock:{self.region}:{MOCK_ACCOUNT}:{args.name}")
+        state.update(self._outputs(args, resource_id, state))
+        return resource_id, state
+
+    def _outputs(self, args: mocks.MockResourceArgs, resource_id: str, state: dict) -> dict:
+        kind = args.typ
+        if kind == "aws:eks/cluster:Cluster":
+            digest = _digest(args.typ, args.name, 32).upper()
+            return {
+                "endpoint": f"https://{digest}.gr7.{self.region}.eks.amazonaws.com",
+                "certificateAuthority": {"data": "TU9DSy1DRVJUSUZJQ0FURS1BVVRIT1JJVFk="},
+                "identities": [{"oidcs": [{"issuer": f"https://oidc.eks.{self.region}.amazonaws.com/id/{digest}"}]}],
+                "vpcConfig": {**state.get("vpcConfig", {}), "clusterSecurityGroupId": "sg-" + _digest(args.typ, args.name, 17)[::-1]},
+            }
+        if kind == "aws:ec2/launchTemplate:LaunchTemplate":
+            return {"latestVersion": 1, "defaultVersion": 1}
+        if kind == "aws:fsx/lustreFileSystem:LustreFileSystem":
+            return {"dnsName": f"{resource_id}.fsx.{self.region}.amazonaws.com", "mountName": _digest(args.typ, args.name, 8)}
+        if kind == "aws:kms/key:Key":
+            return {"keyId": _digest(args.typ, args.name, 32)}
+        if kind == "aws:s3/bucket:Bucket":
+            return {"arn": f"arn:aws:s3:::{state.get('bucket', args.name)}"}
+        if kind == "aws:ec2/placementGroup:PlacementGroup":
+            return {"name": state.get("name", args.name)}
+        return {}
+
+    def call(self, args: mocks.MockCallArgs) -> tuple[dict, None]:
+        """The program makes no provider calls: the preview can't answer one offline."""
+        raise NotImplementedError(f"the program called {args.token}; offline preview supports no provider calls")
+
+
+async def _resolve(value: Any) -> Any:
+    """A stack output as plain data: Outputs awaited, secrets masked."""
+    if isinstance(value, pulumi.Output):
+        if await value.is_secret():
+            return SECRET
+        if not await value.is_known():
+            return UNKNOWN
+        return await _resolve(await value.future())
+    if isinstance(value, dict):
+        return {key: await _resolve(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [await _resolve(item) for item in value]
+    return _plain(value)
+
+
+def _run_mocked(plan, stack: str) -> tuple[list[PreviewResource], dict]:
+    """Run the program against fresh mocks; returns the registrations and resolved outputs."""
+    settings.ROOT.set(None)
+    monitor = RecordingMonitor(PreviewMocks(plan.region))
+    mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=False, monitor=monitor)
+    run_program(plan)
+    _sync_await(wait_for_rpcs())
+    outputs = _sync_await(_resolve(dict(settings.get_root_resource().outputs)))
+    return sorted(monitor.registrations, key=lambda resource: resource.urn), outputs
+
+
+def run_preview(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".") -> PreviewResult:
+    """Validate a blueprint (with a stack's overrides) and preview the resources the program would register.
+
+    With an error finding nothing is registered and `resources` is empty.
+    Raises `SourceError` only for unreadable input, like `validate`.
+    """
+    validation = validate(path, stack, project_dir)
+    plan, findings = plan_validated(validation)
+    stack_name = stack or PREVIEW_STACK
+    if plan is None:
+        return PreviewResult(validation, [], {}, findings, (), stack_name)
+    # A copied context keeps the Pulumi runtime's settings of this run away from the caller's and the next run's.
+    resources, outputs = contextvars.copy_context().run(_run_mocked, plan, stack_name)
+    return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name)

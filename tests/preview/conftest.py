@@ -1,0 +1,49 @@
+"""Previews shared across the emission tests: each example runs once per session (about a second each)."""
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from railyard.preview import run_preview
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@functools.cache
+def preview_of(example: str | None = None, stack: str | None = None):
+    """The preview of `blueprints/examples/<example>.yaml` (or of a stack of this project)."""
+    path = str(ROOT / "blueprints" / "examples" / f"{example}.yaml") if example else None
+    return run_preview(path, stack, ROOT)
+
+
+@pytest.fixture(scope="session")
+def p5():
+    return preview_of("p5-capacity-block")
+
+
+@pytest.fixture(scope="session")
+def hetero():
+    return preview_of("heterogeneous")
+
+
+@pytest.fixture(scope="session")
+def dev_g6e():
+    return preview_of("dev-g6e")
+
+
+@pytest.fixture(scope="session")
+def rail():
+    return preview_of("rail-131k")
+
+
+@pytest.fixture(scope="session")
+def dev_stack():
+    return preview_of(None, "dev")
+
+
+def write_stack(directory: Path, stack: str, blueprint: str, overrides: str) -> Path:
+    """A throwaway Pulumi project holding one stack file over an example blueprint."""
+    text = f"config:\n  railyard:blueprint: {ROOT / 'blueprints' / 'examples' / blueprint}\n  railyard:overrides:\n{overrides}"
+    (directory / f"Pulumi.{stack}.yaml").write_text(text)
+    return directory

@@ -1,0 +1,116 @@
+"""The preview as a whole: tree shape, wire names, determinism, scaling, outputs and refusal."""
+
+import json
+
+import pytest
+from pulumi.runtime import settings
+
+from railyard.cli import main
+from railyard.preview import run_preview
+from tests.preview.conftest import ROOT, preview_of, write_stack
+
+COMPONENT_TYPES = {"railyard:network:Network", "railyard:placement:Placement", "railyard:cluster:Cluster",
+                   "railyard:compute:NodePool", "railyard:storage:Storage"}
+
+
+def test_every_resource_is_parented_to_a_component_named_after_it(p5, hetero, dev_g6e, rail):
+    for result in (p5, hetero, dev_g6e, rail):
+        components = {r.urn: r for r in result.resources if r.is_component}
+        assert {c.type for c in components.values()} <= COMPONENT_TYPES
+        for resource in result.resources:
+            if resource.is_component or resource.type == "pulumi:providers:aws":
+                assert resource.parent.split("::")[-2] == "pulumi:pulumi:Stack"
+                continue
+            parent = components[resource.parent]
+            assert resource.name.startswith(parent.name + "-"), resource.name
+
+
+def _keys(value):
+    """Every mapping key at any depth, skipping user data (tags and labels), whose keys are the user's."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            if key not in ("tags", "labels"):
+                yield from _keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _keys(item)
+
+
+def test_inputs_use_the_engines_camel_case_names_at_every_depth(p5):
+    for resource in p5.resources:
+        assert not [key for key in _keys(resource.inputs) if "_" in key], resource.name
+    interface = p5.named("p5-train-prod-train-use1a-template").inputs["networkInterfaces"][1]
+    assert set(interface) == {"deleteOnTermination", "deviceIndex", "interfaceType", "networkCardIndex", "securityGroups"}
+
+
+def test_the_same_blueprint_gives_byte_identical_json(capsys):
+    path = str(ROOT / "blueprints/examples/heterogeneous.yaml")
+    assert main(["preview", path, "--json"]) == 0
+    first = capsys.readouterr().out
+    assert main(["preview", path, "--json"]) == 0
+    assert capsys.readouterr().out == first
+    document = json.loads(first)
+    assert set(document) == {"resources", "outputs"}
+    assert set(document["resources"][0]) == {"urn", "type", "name", "parent", "inputs"}
+
+
+@pytest.mark.parametrize("example", sorted(path.stem for path in (ROOT / "blueprints/examples").glob("*.yaml")))
+def test_every_example_previews(example):
+    result = preview_of(example)
+    assert result.ok and result.resources and result.outputs["clusterName"]
+
+
+def test_resources_grow_with_pools_and_domains_not_nodes(rail, tmp_path):
+    small = run_preview(None, "small", write_stack(tmp_path, "small", "rail-131k.yaml", "    pools: [{name: frontier, nodes: 2}]\n"))
+    assert small.ok
+    assert sorted((r.type, r.name) for r in small.resources) == sorted((r.type, r.name) for r in rail.resources)
+    assert small.named("rail131k-prod-frontier-campus").inputs["scalingConfig"]["maxSize"] == 2
+
+
+def test_outputs_name_the_cluster_node_groups_and_file_systems(p5):
+    outputs = p5.outputs
+    assert outputs["clusterName"] == "p5-train-prod" and outputs["clusterEndpoint"].startswith("https://")
+    assert outputs["kubeconfig"] == "[secret]"
+    assert outputs["nodeGroupNames"] == ["system", "train-use1a"]
+    assert set(outputs["fileSystems"]["lustre"]) == {"dnsName", "mountName", "mountPath"}
+
+
+@pytest.fixture
+def invalid_project(tmp_path):
+    # 65 instances is more than a Capacity Block holds.
+    return write_stack(tmp_path, "broken", "p5-capacity-block.yaml", "    pools: [{name: train, capacity: {instance_count: 65}}]\n")
+
+
+def test_an_invalid_blueprint_registers_zero_resources(invalid_project):
+    result = run_preview(None, "broken", invalid_project)
+    assert not result.ok and result.resources == [] and result.outputs == {}
+    assert "capacity.block-too-large" in {finding.code for finding in result.findings}
+
+
+def test_the_cli_prints_the_findings_and_exits_1(invalid_project, capsys):
+    assert main(["preview", "--stack", "broken", "--project-dir", str(invalid_project)]) == 1
+    out = capsys.readouterr().out
+    assert "[capacity.block-too-large]" in out and "no resource was registered" in out
+
+
+def test_a_preview_leaves_the_callers_pulumi_runtime_alone(p5):
+    before = settings.get_root_resource()
+    preview_of("dev-g6e")
+    assert settings.get_root_resource() is before
+
+
+def test_the_human_preview_groups_by_component_with_placement_reasons(capsys):
+    assert main(["preview", str(ROOT / "blueprints/examples/p5-capacity-block.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "railyard:compute:NodePool  p5-train-prod-train  (2 resources)" in out
+    assert "1 interface + 32 efa-only (cards 0-31)" in out
+    assert "placement decisions" in out and "Capacity Block cr-0a1b2c3d4e5f60718" in out
+
+
+def test_a_blueprint_that_cannot_be_compiled_is_refused_like_an_invalid_one(tmp_path):
+    project = write_stack(tmp_path, "sealed", "dev-g6e.yaml", "    kubernetes: {endpoint: {private: false}}\n")
+    result = run_preview(None, "sealed", project)
+    assert not result.ok and result.resources == []
+    (finding,) = [f for f in result.findings if f.code == "compile.plan"]
+    assert "nothing could reach the API server" in finding.message
