@@ -15,6 +15,7 @@ from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, has_errors, sort_findings, summarize
 from blueprints.loader import LoadResult, Overrides, load_blueprint
 from blueprints.source import SourceError
+from components.kubernetes import check_kubernetes
 from railyard.stack import read_stack
 from topology import DesignReport, check_design
 
@@ -87,4 +88,5 @@ def validate(path: str | None = None, stack: str | None = None, project_dir: str
     if loaded.blueprint is not None and not has_errors(loaded.findings):
         design = check_design(loaded.blueprint, catalog)
         findings += [loaded.source_map.place(finding) for finding in design.findings]
+        findings += [loaded.source_map.place(finding) for finding in check_kubernetes(loaded.blueprint, catalog)]
     return Validation(file, stack, loaded, design, sort_findings(findings))

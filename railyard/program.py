@@ -23,6 +23,7 @@ import pulumi_aws as aws
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error
 from components.cluster import Cluster, ClusterArgs
+from components.kubernetes import KubernetesLayer, KubernetesLayerArgs
 from components.network import Network, NetworkArgs
 from components.node_groups import NodePool, NodePoolArgs
 from components.placement import Placement, PlacementArgs
@@ -73,7 +74,7 @@ def plan_validated(validation: Validation) -> tuple[CompilePlan | None, list[Fin
 
 
 def build(plan: CompilePlan) -> ClusterHandles:
-    """Emit every component of `plan`: network, placement, cluster, node pools and storage.
+    """Emit every component of `plan`: network, placement, cluster, node pools, storage and the Kubernetes layer.
 
     Registers resources only (no stack exports; see `export`), so a caller can
     add layers on top of the returned handles.
@@ -88,14 +89,19 @@ def build(plan: CompilePlan) -> ClusterHandles:
     cluster = Cluster(f"{name}-eks", ClusterArgs(name, plan.kubernetes_version, plan.region, plan.partition, private_subnets,
                                                 plan.endpoint_private, plan.public_access_cidrs, plan.tags), opts)
     node_group_names: dict[str, pulumi.Output[str]] = {}
+    node_pools: list[NodePool] = []
     for pool in dict.fromkeys(group.pool for group in plan.node_groups):
         groups = tuple(group for group in plan.node_groups if group.pool == pool)
         node_pool = NodePool(f"{name}-{pool}", NodePoolArgs(
             cluster.cluster_name, cluster.node_role_arn, groups, network.subnet_ids, cluster.security_group_id,
             network.efa_security_group_id, placement.group_names, plan.tags), opts)
         node_group_names.update(node_pool.node_group_names)
+        node_pools.append(node_pool)
     storage = Storage(f"{name}-storage", StorageArgs(plan.file_systems, plan.buckets, network.vpc_id, network.subnet_ids,
                                                      cluster.security_group_id, plan.tags), opts)
+    # Kueue's controller and the plugins need nodes to run on, so the layer waits for the node pools.
+    KubernetesLayer(f"{name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=cluster.kubeconfig,
+                                                       file_systems=storage.file_systems, depends_on=node_pools))
     return ClusterHandles(plan, cluster.cluster_name, cluster.endpoint, cluster.certificate_authority, cluster.kubeconfig,
                           cluster.oidc_provider_arn, cluster.oidc_issuer_url, plan.node_groups, node_group_names,
                           storage.file_systems, plan.placements, provider)

@@ -1,34 +1,93 @@
-"""The Kubernetes layer a blueprint asks for: version, device plugins, topology-aware scheduling."""
+"""The Kubernetes layer a blueprint asks for: version, device plugins, storage mounts, Kueue.
+
+Every plugin is placed for you: it runs on exactly the pools that have its
+device, with exactly their taints tolerated. The optional `pools`,
+`node_selector` and `tolerations` fields narrow or replace that placement; the
+cross-layer check (`components/kubernetes/checks.py`) then proves the result
+still reaches every pool that needs the plugin and no pool that doesn't.
+Kueue flavors are derived per pool the same way; a `kueue.flavors` entry
+states what you expect (labels, quota, topology levels) and the check holds
+the cluster to it.
+"""
 
 from __future__ import annotations
 
 from ipaddress import IPv4Network
 from typing import Annotated, Literal, Union
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, model_validator
 
-from blueprints.models.base import Model
+from blueprints.models.base import Model, Name, violation
+from blueprints.models.pools import LabelKey, LabelValue
+
+HOSTNAME_LEVEL = "kubernetes.io/hostname"
 
 
-class NvidiaDevicePlugin(Model):
+class Toleration(Model):
+    """A toleration, in Kubernetes terms, carried by a plugin's pods."""
+
+    key: LabelKey = Field(description="The taint key tolerated, such as nvidia.com/gpu.")
+    operator: Literal["Equal", "Exists"] = Field(
+        default="Equal", description="`Equal` matches key and value; `Exists` matches any value of the key."
+    )
+    value: LabelValue = Field(default="", description="The taint value matched by `Equal` (empty with `Exists`).")
+    effect: Literal["NoSchedule", "NoExecute", "PreferNoSchedule"] | None = Field(
+        default=None, description="The taint effect matched; none = every effect."
+    )
+
+    @model_validator(mode="after")
+    def _exists_has_no_value(self):
+        if self.operator == "Exists" and self.value:
+            raise violation(
+                "k8s.toleration-value",
+                f"toleration for '{self.key}' uses operator Exists with value '{self.value}'; Exists matches any value",
+                "drop the value, or use operator: Equal",
+                field="value",
+            )
+        return self
+
+
+class _PlacedPlugin(Model):
+    """Placement overrides shared by the plugins that run as one DaemonSet per device."""
+
+    pools: list[Name] | None = Field(
+        default=None, description="The pools the plugin runs on; none = every pool that has its device (recommended)."
+    )
+    node_selector: dict[LabelKey, LabelValue] = Field(
+        default_factory=dict,
+        description="Extra node labels the plugin's pods require, on top of its pools; each must be set on every node of those pools.",
+    )
+    tolerations: list[Toleration] | None = Field(
+        default=None, description="Replaces the plugin's tolerations; none = exactly the taints of its pools (recommended)."
+    )
+
+
+class NvidiaDevicePlugin(_PlacedPlugin):
     """NVIDIA's k8s-device-plugin Helm chart: advertises `nvidia.com/gpu`."""
 
     kind: Literal["nvidia_device_plugin"] = Field(description="The NVIDIA k8s-device-plugin chart.")
 
 
 class GpuOperator(Model):
-    """NVIDIA's GPU Operator, with driver and toolkit off (EKS NVIDIA AMIs ship both)."""
+    """NVIDIA's GPU Operator, with driver and toolkit off (EKS NVIDIA AMIs ship both).
+
+    The operator finds GPU nodes by their PCI devices (node-feature-discovery),
+    so it has no pool selector; only its tolerations can be replaced.
+    """
 
     kind: Literal["gpu_operator"] = Field(description="The NVIDIA GPU Operator chart.")
+    tolerations: list[Toleration] | None = Field(
+        default=None, description="Replaces the operands' tolerations; none = exactly the taints of the GPU pools (recommended)."
+    )
 
 
-class EfaDevicePlugin(Model):
-    """AWS's EFA device plugin: advertises `vpc.amazonaws.com/efa`."""
+class EfaDevicePlugin(_PlacedPlugin):
+    """AWS's EFA device plugin: advertises `vpc.amazonaws.com/efa` on pools that join an EFA fabric."""
 
     kind: Literal["efa_device_plugin"] = Field(description="The AWS EFA k8s device plugin chart.")
 
 
-class NeuronDevicePlugin(Model):
+class NeuronDevicePlugin(_PlacedPlugin):
     """AWS's Neuron device plugin: advertises `aws.amazon.com/neuron` and neuron cores."""
 
     kind: Literal["neuron_device_plugin"] = Field(description="The AWS Neuron Helm chart's device plugin.")
@@ -41,6 +100,58 @@ DevicePlugin = Annotated[
     Union[NvidiaDevicePlugin, GpuOperator, EfaDevicePlugin, NeuronDevicePlugin],
     Field(discriminator="kind", description="A device plugin to install."),
 ]
+
+
+class KueueFlavor(Model):
+    """What you expect of one pool's Kueue ResourceFlavor; every field left out is derived."""
+
+    pool: Name = Field(description="The pool this flavor stands for.")
+    node_labels: dict[LabelKey, LabelValue] | None = Field(
+        default=None,
+        max_length=8,
+        description="Node labels that select the pool's nodes (Kueue allows 8); none = {railyard.dev/pool: <pool>}.",
+    )
+    accelerator_quota: int | None = Field(
+        default=None, ge=0, description="Accelerators the ClusterQueue grants on this flavor; none = the pool's maximum nodes x accelerators per node."
+    )
+    topology_levels: list[LabelKey] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=16,
+        description="Kueue Topology levels, broadest first; none = zone, failure domain, the instance type's AWS network layers, hostname.",
+    )
+
+    @model_validator(mode="after")
+    def _levels_well_formed(self):
+        levels = self.topology_levels or []
+        if len(set(levels)) != len(levels):
+            repeated = sorted({level for level in levels if levels.count(level) > 1})
+            raise violation("k8s.topology-levels", f"topology_levels repeats {repeated}", "list each label once", field="topology_levels")
+        if HOSTNAME_LEVEL in levels[:-1]:
+            raise violation(
+                "k8s.topology-levels",
+                f"'{HOSTNAME_LEVEL}' is level {levels.index(HOSTNAME_LEVEL) + 1} of {len(levels)}; Kueue allows it only as the last level",
+                f"move '{HOSTNAME_LEVEL}' to the end of topology_levels",
+                field="topology_levels",
+            )
+        return self
+
+
+class Kueue(Model):
+    """The Kueue objects generated when `topology_aware_scheduling` is on."""
+
+    cluster_queue: Name | None = Field(default=None, description="The ClusterQueue's (and LocalQueue's) name; none = the blueprint's metadata.name.")
+    flavors: list[KueueFlavor] = Field(
+        default_factory=list, description="Expectations for some pools' flavors; pools not listed get derived flavors."
+    )
+
+    @model_validator(mode="after")
+    def _one_entry_per_pool(self):
+        pools = [flavor.pool for flavor in self.flavors]
+        repeated = sorted({pool for pool in pools if pools.count(pool) > 1})
+        if repeated:
+            raise violation("k8s.duplicate-flavor", f"kueue.flavors lists pool(s) {repeated} more than once", "keep one entry per pool", field="flavors")
+        return self
 
 
 class Endpoint(Model):
@@ -65,4 +176,36 @@ class Kubernetes(Model):
     topology_aware_scheduling: bool = Field(
         default=True, description="Generate Kueue Topology, ResourceFlavors and a ClusterQueue from the blueprint."
     )
+    kueue: Kueue = Field(default_factory=Kueue, description="Names and expectations for the generated Kueue objects.")
+    workload_namespace: Name = Field(
+        default="default", description="The namespace for the Kueue LocalQueue and the FSx PersistentVolumeClaims."
+    )
     endpoint: Endpoint = Field(default_factory=Endpoint, description="API server endpoint access.")
+
+    @model_validator(mode="after")
+    def _plugins_distinct(self):
+        kinds = [plugin.kind for plugin in self.device_plugins]
+        repeated = sorted({kind for kind in kinds if kinds.count(kind) > 1})
+        if repeated:
+            raise violation(
+                "k8s.duplicate-plugin", f"device_plugins lists {repeated} more than once", "keep one entry per kind", field="device_plugins"
+            )
+        if {"nvidia_device_plugin", "gpu_operator"} <= set(kinds):
+            raise violation(
+                "k8s.plugin-conflict",
+                "device_plugins lists both nvidia_device_plugin and gpu_operator; the operator runs its own device plugin and the two fight over nvidia.com/gpu",
+                "keep one of them: nvidia_device_plugin (lighter) or gpu_operator (adds DCGM, GFD, MIG manager)",
+                field="device_plugins",
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _flavors_need_kueue(self):
+        if self.kueue.flavors and not self.topology_aware_scheduling:
+            raise violation(
+                "k8s.kueue-disabled",
+                f"kueue.flavors describes {len(self.kueue.flavors)} flavor(s), but topology_aware_scheduling is false, so no Kueue object is made",
+                "set topology_aware_scheduling: true, or remove kueue.flavors",
+                field="kueue",
+            )
+        return self

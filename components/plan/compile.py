@@ -13,6 +13,7 @@ from typing import Mapping
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.rules.context import Context
+from components.kubernetes.plan import KubernetesPlan, plan_kubernetes
 from components.plan.errors import PlanError
 from components.plan.node_groups import NodeGroupPlan, plan_node_groups
 from components.plan.placement import PlacementDecision, decide_placement
@@ -42,6 +43,7 @@ class CompilePlan:
     node_groups: tuple[NodeGroupPlan, ...]
     file_systems: tuple[FileSystemPlan, ...]
     buckets: tuple[BucketPlan, ...]
+    kubernetes: KubernetesPlan
 
     @property
     def needs_efa(self) -> bool:
@@ -131,4 +133,5 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog) -> CompilePlan:
         node_groups=node_groups,
         file_systems=file_systems,
         buckets=buckets,
+        kubernetes=plan_kubernetes(blueprint, catalog),
     )

@@ -10,7 +10,9 @@ from railyard.preview import run_preview
 from tests.preview.conftest import ROOT, preview_of, write_stack
 
 COMPONENT_TYPES = {"railyard:network:Network", "railyard:placement:Placement", "railyard:cluster:Cluster",
-                   "railyard:compute:NodePool", "railyard:storage:Storage"}
+                   "railyard:compute:NodePool", "railyard:storage:Storage", "railyard:kubernetes:KubernetesLayer",
+                   "railyard:kubernetes:DevicePlugins", "railyard:kubernetes:ClusterStorage",
+                   "railyard:kubernetes:KueueScheduling"}
 
 
 def test_every_resource_is_parented_to_a_component_named_after_it(p5, hetero, dev_g6e, rail):
@@ -18,7 +20,8 @@ def test_every_resource_is_parented_to_a_component_named_after_it(p5, hetero, de
         components = {r.urn: r for r in result.resources if r.is_component}
         assert {c.type for c in components.values()} <= COMPONENT_TYPES
         for resource in result.resources:
-            if resource.is_component or resource.type == "pulumi:providers:aws":
+            top_level = resource.is_component or resource.type == "pulumi:providers:aws"
+            if top_level and resource.parent not in components:
                 assert resource.parent.split("::")[-2] == "pulumi:pulumi:Stack"
                 continue
             parent = components[resource.parent]
@@ -62,7 +65,7 @@ def test_every_example_previews(example):
 
 
 def test_resources_grow_with_pools_and_domains_not_nodes(rail, tmp_path):
-    small = run_preview(None, "small", write_stack(tmp_path, "small", "rail-131k.yaml", "    pools: [{name: frontier, nodes: 2}]\n"))
+    small = run_preview(None, "small", write_stack(tmp_path, "small", "rail-131k.yaml", "    pools: [{name: frontier, nodes: 2, placement: {max_failure_share: 1.0}}]\n"))
     assert small.ok
     assert sorted((r.type, r.name) for r in small.resources) == sorted((r.type, r.name) for r in rail.resources)
     assert small.named("rail131k-prod-frontier-campus").inputs["scalingConfig"]["maxSize"] == 2

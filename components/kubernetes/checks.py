@@ -1,0 +1,319 @@
+"""The cross-layer check: the Kubernetes layer against the node groups it runs on.
+
+`check_kubernetes(blueprint, catalog)` plans the layer (`plan_kubernetes`,
+the same plan `KubernetesLayer` emits) and proves, node group by node group:
+every accelerator and EFA pool has its device plugin and no plugin serves a
+pool without its device (`k8s.missing-plugin`, `k8s.unused-plugin`); every
+label a plugin selector, a Kueue flavor or a Topology level names is set on
+the nodes it targets, by the node group or by AWS for that instance type
+(`k8s.label-not-set`); every blocking taint of a pool is tolerated by the
+plugins that must run there (`k8s.untolerated-taint`); each flavor's quota
+equals the accelerators its nodes hold (`k8s.quota-mismatch`). Names of pools
+that don't exist are `k8s.unknown-pool`; Kueue's 8-toleration limit is
+`k8s.flavor-limit`. Rules are registered in `RULES`; each is a pure function
+of the plan and returns findings with a path to the YAML to fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from blueprints.catalog import Catalog
+from blueprints.findings import Finding, error
+from blueprints.models import Blueprint
+from components.kubernetes.device_plugins import PluginPlan, needs
+from components.kubernetes.nodes import NodeGroupView, Placement
+from components.kubernetes.plan import KubernetesPlan, plan_kubernetes
+
+FAMILIES = {
+    "nvidia": ("nvidia_device_plugin", "gpu_operator"),
+    "aws": ("neuron_device_plugin",),
+    "efa": ("efa_device_plugin",),
+}
+KUEUE_MAX_TOLERATIONS = 8
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered cross-layer rule."""
+
+    name: str
+    codes: tuple[str, ...]
+    check: Callable[[Blueprint, KubernetesPlan], Iterable[Finding]]
+
+
+def _plugin_path(plugin: PluginPlan, *rest) -> tuple:
+    return ("kubernetes", "device_plugins", plugin.index, *rest)
+
+
+def _pools(plan: KubernetesPlan) -> dict[str, list[NodeGroupView]]:
+    """Node groups by pool, in blueprint order."""
+    found: dict[str, list[NodeGroupView]] = {}
+    for view in plan.nodes:
+        found.setdefault(view.pool, []).append(view)
+    return found
+
+
+def _device(view: NodeGroupView, family: str) -> str:
+    """What a node of `view` has that the family's plugin advertises, for messages."""
+    if family == "efa":
+        return f"{view.efa_interfaces} EFA interfaces (vpc.amazonaws.com/efa)"
+    accelerator = view.spec.accelerator
+    return f"{accelerator.count} {accelerator.model} per node ({view.spec.accelerator_resource})"
+
+
+def check_coverage(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]:
+    """Every pool with a device has a plugin listed for it; every plugin serves pools with its device."""
+    pools = _pools(plan)
+    for family, kinds in FAMILIES.items():
+        listed = [plugin for plugin in plan.plugins if plugin.kind in kinds]
+        for pool, views in pools.items():
+            view = views[0]
+            if not needs(kinds[0], view):
+                continue
+            if not listed:
+                field = "fabric" if family == "efa" else "instance_type"
+                yield error(
+                    "k8s.missing-plugin", ("pools", view.pool_index, field),
+                    f"pool '{pool}' ({view.spec.name}) has {_device(view, family)}, but kubernetes.device_plugins lists no {' or '.join(kinds)}; "
+                    "the device is never advertised and pods requesting it stay Pending",
+                    f"add `- kind: {kinds[0]}` to kubernetes.device_plugins", pool=pool, kinds=list(kinds),
+                )
+            elif not any(pool in plugin.pools for plugin in listed):
+                plugin = listed[0]
+                yield error(
+                    "k8s.missing-plugin", _plugin_path(plugin, "pools"),
+                    f"{plugin.kind} runs only on pools {list(plugin.pools)}, but pool '{pool}' ({view.spec.name}) has {_device(view, family)} and no plugin",
+                    f"add '{pool}' to the plugin's pools, or remove `pools` to serve every pool with the device", pool=pool,
+                )
+    yield from _unused(plan, pools)
+
+
+def _unused(plan: KubernetesPlan, pools: dict[str, list[NodeGroupView]]) -> Iterable[Finding]:
+    """Plugins that serve nothing, name unknown pools, or land on pools without their device."""
+    for plugin in plan.plugins:
+        unknown = [pool for pool in plugin.pools if pool not in pools]
+        if unknown:
+            yield error(
+                "k8s.unknown-pool", _plugin_path(plugin, "pools"),
+                f"{plugin.kind} names pool(s) {unknown}, which the blueprint doesn't have (pools: {list(pools)})",
+                "use names from `pools[].name`", unknown=unknown,
+            )
+        useless = [pool for pool in plugin.pools if pool in pools and not needs(plugin.kind, pools[pool][0])]
+        if not plugin.pools and "pools" in plugin.overridden:
+            yield error(
+                "k8s.unused-plugin", _plugin_path(plugin, "pools"),
+                f"{plugin.kind} is limited to no pool (pools: [])", "list the pools it serves, or remove `pools`", kind=plugin.kind,
+            )
+        elif not [pool for pool in plugin.pools if pool in pools]:
+            yield error(
+                "k8s.unused-plugin", _plugin_path(plugin),
+                f"{plugin.kind} has nothing to do: no pool has {plugin.resource}",
+                "remove it from kubernetes.device_plugins", kind=plugin.kind,
+            )
+        elif useless:
+            types = sorted({pools[pool][0].spec.name for pool in useless})
+            yield error(
+                "k8s.unused-plugin", _plugin_path(plugin, "pools"),
+                f"{plugin.kind} lands on pool(s) {useless} ({', '.join(types)}), whose nodes have no {plugin.resource}",
+                f"remove {useless} from the plugin's pools", pools=useless,
+            )
+
+
+def _served(plugin: PluginPlan, plan: KubernetesPlan) -> list[NodeGroupView]:
+    """The node groups a plugin must run on: those of its pools that have its device."""
+    return [view for view in plan.nodes if view.pool in plugin.pools and needs(plugin.kind, view)]
+
+
+def _selector_path(plugin: PluginPlan, unmet: list[str]) -> tuple:
+    """Point at the node_selector key that fails, when the user wrote one; else at the plugin."""
+    if "node_selector" in plugin.overridden:
+        key = next((item.split("=", 1)[0] for item in unmet if "=" in item), None)
+        if key is not None:
+            return _plugin_path(plugin, "node_selector", key)
+    return _plugin_path(plugin)
+
+
+def _label_finding(path: tuple, who: str, unmet: list[str], view: NodeGroupView, hint: str) -> Finding:
+    return error(
+        "k8s.label-not-set", path,
+        f"{who} requires {', '.join(unmet)}, but nodes of pool '{view.pool}' in '{view.domain}' ({view.spec.name}) don't carry it; "
+        f"their node group sets {', '.join(f'{key}={value}' for key, value in sorted(view.labels.items()))} (AWS adds instance type, zone, hostname)",
+        hint, node_group=view.name, unmet=unmet,
+    )
+
+
+def check_labels(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]:
+    """Plugin selectors, the FSx node plugin, flavor labels and topology levels name labels the nodes carry."""
+    for plugin in plan.plugins:
+        for view in _served(plugin, plan):
+            unmet = plugin.placement.unmet(view.all_labels())
+            if unmet:
+                hint = f"add the label to pools[{view.pool_index}].labels, or remove it from the plugin's node_selector"
+                yield _label_finding(_selector_path(plugin, unmet), plugin.kind, unmet, view, hint)
+    storage = plan.storage
+    for view in (view for view in plan.nodes if storage.placement and view.pool in storage.pools):
+        unmet = storage.placement.unmet(view.all_labels())
+        if unmet:
+            yield _label_finding(("pools", view.pool_index, "storage"), "the FSx CSI node plugin", unmet, view, "report this: railyard derived the selector")
+    yield from _flavor_labels(plan)
+
+
+def _flavor_labels(plan: KubernetesPlan) -> Iterable[Finding]:
+    """Each flavor's node labels and topology levels are set on every node group of its pool."""
+    if plan.kueue is None:
+        return
+    pools = _pools(plan)
+    for flavor in plan.kueue.flavors:
+        base = ("kubernetes", "kueue", "flavors", flavor.entry) if flavor.entry is not None else ("pools", flavor.pool_index)
+        for view in pools[flavor.pool]:
+            labels = view.all_labels()
+            unmet = Placement(flavor.node_labels).unmet(labels)
+            if unmet:
+                key = unmet[0].split("=", 1)[0]
+                path = (*base, "node_labels", key) if flavor.entry is not None else base
+                yield _label_finding(path, f"Kueue flavor '{flavor.name}'", unmet, view, "use labels the pool's nodes carry, e.g. railyard.dev/pool")
+            for index, level in enumerate(flavor.topology.levels):
+                if level not in labels:
+                    path = (*base, "topology_levels", index) if flavor.entry is not None else base
+                    yield _level_finding(path, flavor, level, view)
+
+
+def _level_finding(path: tuple, flavor, level: str, view: NodeGroupView) -> Finding:
+    layers = view.spec.topology_layers
+    aws = f"AWS labels {view.spec.name} with {layers} network-node layer(s)" if layers else f"AWS sets no network-node layers on {view.spec.name}"
+    return error(
+        "k8s.label-not-set", path,
+        f"Kueue Topology '{flavor.topology.name}' level '{level}' is not set on nodes of pool '{view.pool}' in '{view.domain}': {aws}, "
+        "so Kueue finds no topology domain at that level and the flavor's workloads never fit",
+        f"drop '{level}', or remove topology_levels to derive zone, failure domain, the type's network layers and hostname",
+        node_group=view.name, level=level, network_layers=layers,
+    )
+
+
+def _taint_path(plugin: PluginPlan, view: NodeGroupView) -> tuple:
+    if "tolerations" in plugin.overridden:
+        return _plugin_path(plugin, "tolerations")
+    return ("pools", view.pool_index, "taints")
+
+
+def check_taints(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]:
+    """Plugins tolerate every blocking taint of the node groups they must run on; flavors stay within Kueue's limit."""
+    for plugin in plan.plugins:
+        for view in _served(plugin, plan):
+            if not plugin.placement.selects(view.all_labels()):
+                continue  # reported as k8s.label-not-set
+            for taint in plugin.placement.untolerated(view.taints):
+                yield error(
+                    "k8s.untolerated-taint", _taint_path(plugin, view),
+                    f"{plugin.kind} doesn't tolerate taint {taint.key}={taint.value}:{taint.effect} of pool '{view.pool}' "
+                    f"(tolerates {[toleration.describe() for toleration in plugin.placement.tolerations]}); its pods never start there and "
+                    f"{plugin.resource} is never advertised",
+                    f"add {{key: {taint.key}, value: '{taint.value}', effect: {taint.effect}}} to the plugin's tolerations, or remove `tolerations` to derive them",
+                    node_group=view.name, taint=f"{taint.key}={taint.value}:{taint.effect}",
+                )
+    if plan.kueue is not None:
+        for flavor in plan.kueue.flavors:
+            if len(flavor.tolerations) > KUEUE_MAX_TOLERATIONS:
+                yield error(
+                    "k8s.flavor-limit", ("pools", flavor.pool_index, "taints"),
+                    f"pool '{flavor.pool}' has {len(flavor.tolerations)} taints; its Kueue flavor can carry at most {KUEUE_MAX_TOLERATIONS} tolerations",
+                    f"keep at most {KUEUE_MAX_TOLERATIONS - 1} extra taints on the pool", taints=len(flavor.tolerations),
+                )
+
+
+def check_quota(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]:
+    """Each flavor grants exactly the accelerators of the nodes its labels select."""
+    if plan.kueue is None:
+        return
+    for flavor in plan.kueue.flavors:
+        selector = Placement(flavor.node_labels)
+        chosen = [view for view in plan.nodes if selector.selects(view.all_labels())]
+        if not all(view in chosen for view in plan.nodes if view.pool == flavor.pool):
+            continue  # its own pool isn't selected: reported as k8s.label-not-set
+        capacity: dict[str, int] = {}
+        for view in chosen:
+            if view.spec.accelerator_resource:
+                capacity[view.spec.accelerator_resource] = capacity.get(view.spec.accelerator_resource, 0) + view.max_nodes * view.spec.accelerator_count
+        for resource in sorted(set(capacity) | ({flavor.accelerator_resource} - {None})):
+            granted, held = flavor.quotas.get(resource, 0), capacity.get(resource, 0)
+            if granted != held:
+                yield _quota_finding(plan, flavor, resource, granted, held, chosen)
+
+
+def _quota_path(flavor, resource: str) -> tuple:
+    """The declared quota when it is the one off, else the declared labels that select too much, else the pool's nodes."""
+    entry = ("kubernetes", "kueue", "flavors", flavor.entry)
+    if resource == flavor.accelerator_resource and "accelerator_quota" in flavor.declared:
+        return (*entry, "accelerator_quota")
+    if "node_labels" in flavor.declared:
+        return (*entry, "node_labels")
+    return ("pools", flavor.pool_index, "nodes")
+
+
+def _quota_finding(plan: KubernetesPlan, flavor, resource: str, granted: int, held: int, chosen: list[NodeGroupView]) -> Finding:
+    pools = list(dict.fromkeys(view.pool for view in chosen))
+    effect = (
+        f"workloads beyond {held} are admitted and stay Pending" if granted > held else f"Kueue never admits workloads onto {held - granted} of them"
+    )
+    path = _quota_path(flavor, resource)
+    return error(
+        "k8s.quota-mismatch", path,
+        f"ClusterQueue '{plan.kueue.cluster_queue}' grants {granted} {resource} on flavor '{flavor.name}', but the nodes it selects "
+        f"(pools {pools}) hold {held}; {effect}",
+        f"set accelerator_quota: {held} for pool '{flavor.pool}', or remove it to derive quota from the node groups"
+        if resource == flavor.accelerator_resource else f"narrow the flavor's node_labels to pool '{flavor.pool}'",
+        flavor=flavor.name, resource=resource, granted=granted, held=held,
+    )
+
+
+def check_flavor_pools(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]:
+    """`kueue.flavors` entries name pools that exist."""
+    names = [pool.name for pool in blueprint.pools]
+    for index, entry in enumerate(blueprint.kubernetes.kueue.flavors):
+        if entry.pool not in names:
+            yield error(
+                "k8s.unknown-pool", ("kubernetes", "kueue", "flavors", index, "pool"),
+                f"kueue.flavors[{index}] names pool '{entry.pool}', which the blueprint doesn't have (pools: {names})",
+                "use a name from `pools[].name`", unknown=entry.pool,
+            )
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("coverage", ("k8s.missing-plugin", "k8s.unused-plugin", "k8s.unknown-pool"), check_coverage),
+    Rule("labels", ("k8s.label-not-set",), check_labels),
+    Rule("taints", ("k8s.untolerated-taint", "k8s.flavor-limit"), check_taints),
+    Rule("quota", ("k8s.quota-mismatch",), check_quota),
+    Rule("flavor-pools", ("k8s.unknown-pool",), check_flavor_pools),
+)
+CODES: tuple[str, ...] = tuple(dict.fromkeys(code for rule in RULES for code in rule.codes))
+
+
+def _plannable(blueprint: Blueprint, catalog: Catalog) -> bool:
+    """True when the node groups can be planned: known instance types and domains, EFA only where supported.
+
+    Anything else is already a blueprint-rule error; the check is skipped then, never crashed.
+    """
+    domains = {zone.name for zone in blueprint.failure_domains.zones}
+    domains |= {block.name for zone in blueprint.failure_domains.zones for block in zone.blocks}
+    efa_fabrics = {fabric.name for fabric in blueprint.fabrics if fabric.transport == "efa"}
+    for pool in blueprint.pools:
+        spec = catalog.get(pool.instance_type)
+        if spec is None or not set(pool.placement.domains) <= domains:
+            return False
+        if pool.fabric in efa_fabrics and not spec.efa_supported:
+            return False
+    return True
+
+
+def check_kubernetes(blueprint: Blueprint, catalog: Catalog) -> list[Finding]:
+    """Every cross-layer finding for a validated blueprint, from the plan `KubernetesLayer` emits.
+
+    Returns no findings (the check is skipped) when the blueprint can't be
+    planned; the blueprint rules report why.
+    """
+    if not _plannable(blueprint, catalog):
+        return []
+    plan = plan_kubernetes(blueprint, catalog)
+    return [finding for rule in RULES for finding in rule.check(blueprint, plan)]

@@ -1,0 +1,79 @@
+"""`KubernetesLayer`: everything railyard installs inside the EKS cluster, as one component.
+
+It makes a `pulumi_kubernetes.Provider` from the cluster's kubeconfig (or uses
+the one given) and emits a `KubernetesPlan` (from `plan_kubernetes`, the plan
+the cross-layer check also reads) as three children: the device plugins, the
+storage (FSx CSI driver, volumes, claims) and Kueue. Child names
+derive from the layer's name: `<name>-provider`, `<name>-plugins`,
+`<name>-storage`, `<name>-kueue`, `<name>-namespace`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components.kubernetes.device_plugins import DevicePlugins
+from components.kubernetes.kueue import KueueScheduling
+from components.kubernetes.plan import KubernetesPlan
+from components.kubernetes.storage import ClusterStorage, FileSystemRef
+
+
+@dataclass
+class KubernetesLayerArgs:
+    """What the layer needs from the stages before it.
+
+    `plan` is `plan_kubernetes(blueprint, catalog)`. `kubeconfig` is the
+    cluster's kubeconfig (a string or Output); `provider`, when given, is used
+    instead. `file_systems` maps each FSx tier name to the storage component's
+    file system (anything with id, dns_name, mount_name). `depends_on` holds
+    resources the in-cluster objects wait for (the node groups: Kueue's
+    controller needs a node to become ready).
+    """
+
+    plan: KubernetesPlan
+    kubeconfig: pulumi.Input[str] | None = None
+    provider: pulumi.ProviderResource | None = None
+    file_systems: Mapping[str, FileSystemRef] = field(default_factory=dict)
+    depends_on: Sequence[pulumi.Resource] = ()
+
+
+class KubernetesLayer(pulumi.ComponentResource):
+    """Device plugins, storage and Kueue for one cluster (`railyard:kubernetes:KubernetesLayer`)."""
+
+    plan: KubernetesPlan
+
+    def __init__(self, name: str, args: KubernetesLayerArgs, opts: pulumi.ResourceOptions | None = None):
+        super().__init__("railyard:kubernetes:KubernetesLayer", name, None, opts)
+        if args.provider is None and args.kubeconfig is None:
+            raise ValueError("KubernetesLayerArgs needs the cluster's kubeconfig or a kubernetes provider")
+        self.plan = args.plan
+        self.provider = args.provider or k8s.Provider(
+            f"{name}-provider", kubeconfig=args.kubeconfig, opts=pulumi.ResourceOptions(parent=self)
+        )
+        child = pulumi.ResourceOptions(parent=self)
+        after = list(args.depends_on)
+        namespace = self.plan.workload_namespace
+        if namespace != "default" and (self.plan.storage.volumes or self.plan.kueue is not None):
+            after.append(
+                k8s.core.v1.Namespace(
+                    f"{name}-namespace",
+                    metadata=k8s.meta.v1.ObjectMetaArgs(name=namespace),
+                    opts=pulumi.ResourceOptions(parent=self, provider=self.provider),
+                )
+            )
+        self.plugins = DevicePlugins(f"{name}-plugins", self.plan.plugins, self.provider, child)
+        self.storage = ClusterStorage(f"{name}-storage", self.plan.storage, args.file_systems, self.provider, after, child)
+        self.kueue = (
+            KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child) if self.plan.kueue is not None else None
+        )
+        self.register_outputs(
+            {
+                "device_plugins": sorted(self.plugins.releases),
+                "claims": sorted(self.storage.claims),
+                "cluster_queue": self.plan.kueue.cluster_queue if self.plan.kueue else None,
+            }
+        )

@@ -1,0 +1,67 @@
+"""A planned Helm release, and its one-line emission as a `helm.v3.Release`.
+
+The plan is a plain value (chart, release name, namespace, values) so tests
+compare it without Pulumi; `emit_release` is the only place a release
+resource is made, so every chart is installed the same way: pinned version,
+explicit release name, and never fetched by a preview (see charts.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components.kubernetes.charts import Chart
+
+
+@dataclass(frozen=True)
+class ReleasePlan:
+    """One Helm release: `key` names the Pulumi child (`<component>-<key>`), `name` the Helm release."""
+
+    key: str
+    name: str
+    chart: Chart
+    values: Mapping = field(default_factory=dict)
+    namespace_labels: Mapping[str, str] | None = None
+
+    @property
+    def namespace(self) -> str:
+        """The namespace the release installs into."""
+        return self.chart.namespace
+
+
+def emit_release(
+    name: str,
+    parent: pulumi.Resource,
+    plan: ReleasePlan,
+    provider: pulumi.ProviderResource,
+    depends_on: Sequence[pulumi.Resource] = (),
+) -> k8s.helm.v3.Release:
+    """Make the release `<name>-<key>` (and, if the plan labels it, its namespace) under `parent`.
+
+    A namespace that needs labels (the GPU Operator's Pod Security level) is
+    made as its own resource; the others are created by Helm.
+    """
+    depends = list(depends_on)
+    if plan.namespace_labels is not None:
+        namespace = k8s.core.v1.Namespace(
+            f"{name}-{plan.key}-namespace",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name=plan.namespace, labels=dict(plan.namespace_labels)),
+            opts=pulumi.ResourceOptions(parent=parent, provider=provider),
+        )
+        depends.append(namespace)
+    repository = k8s.helm.v3.RepositoryOptsArgs(repo=plan.chart.repository) if plan.chart.repository else None
+    return k8s.helm.v3.Release(
+        f"{name}-{plan.key}",
+        name=plan.name,
+        chart=plan.chart.chart,
+        version=plan.chart.version,
+        repository_opts=repository,
+        namespace=plan.namespace,
+        create_namespace=plan.namespace_labels is None and plan.namespace != "kube-system",
+        values=dict(plan.values),
+        opts=pulumi.ResourceOptions(parent=parent, provider=provider, depends_on=depends),
+    )

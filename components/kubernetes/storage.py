@@ -1,0 +1,142 @@
+"""Storage in Kubernetes: the FSx CSI driver, and a bound PersistentVolume + claim per FSx tier.
+
+The storage component creates each FSx for Lustre file system; here each tier
+some pool mounts becomes a static PersistentVolume naming that file system
+(`volumeHandle` = its id, `dnsname`, `mountname`) and a PersistentVolumeClaim
+bound to it by name, so no StorageClass can provision a second file system
+behind the user's back. Static volumes need no AWS API calls from the driver,
+so its controller needs no IAM role. The driver's node plugin, which does the
+mounting, runs on exactly the pools that mount an FSx tier, tolerating their
+taints (aws-facts.md 3.8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Protocol, Sequence
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from blueprints.models import Blueprint
+from components.kubernetes import charts
+from components.kubernetes.nodes import Match, NodeGroupView, Placement, Toleration, tolerations_for
+from components.kubernetes.releases import ReleasePlan, emit_release
+from components.labels import POOL_LABEL
+
+# The chart adds this toleration itself when `node.tolerateAllTaints` is false.
+AGENT_NOT_READY = Toleration("fsx.csi.aws.com/agent-not-ready", "Exists")
+
+
+class FileSystemRef(Protocol):
+    """What the layer needs of a file system the storage component made (strings or Outputs)."""
+
+    id: pulumi.Input[str]
+    dns_name: pulumi.Input[str]
+    mount_name: pulumi.Input[str]
+
+
+@dataclass(frozen=True)
+class VolumePlan:
+    """One FSx tier as a PersistentVolume (`fsx-<tier>`) and a claim (`<tier>`) in the workload namespace."""
+
+    tier: str
+    capacity_gib: int
+    namespace: str
+
+    @property
+    def volume_name(self) -> str:
+        """The cluster-scoped PersistentVolume's name."""
+        return f"fsx-{self.tier}"
+
+    @property
+    def claim_name(self) -> str:
+        """The PersistentVolumeClaim's name; pods mount the tier by it."""
+        return self.tier
+
+
+@dataclass(frozen=True)
+class StoragePlan:
+    """The FSx CSI release (None without FSx mounts), its node plugin's placement, and the volumes."""
+
+    release: ReleasePlan | None
+    pools: tuple[str, ...]
+    placement: Placement | None
+    volumes: tuple[VolumePlan, ...]
+
+
+def plan_storage(blueprint: Blueprint, views: Sequence[NodeGroupView]) -> StoragePlan:
+    """Plan the driver and volumes for the FSx tiers that at least one pool mounts."""
+    mounters = [view for view in views if view.mounts]
+    if not mounters:
+        return StoragePlan(None, (), None, ())
+    pools = tuple(dict.fromkeys(view.pool for view in mounters))
+    mounted = {tier for view in mounters for tier in view.mounts}
+    placement = Placement({}, ((Match(POOL_LABEL, "In", pools),),), (*tolerations_for(mounters), AGENT_NOT_READY))
+    own = [toleration.as_k8s() for toleration in placement.tolerations if toleration != AGENT_NOT_READY]
+    values = {"node": {"affinity": placement.affinity(), "tolerateAllTaints": False, "tolerations": own}}
+    release = ReleasePlan("fsx-csi-driver", "aws-fsx-csi-driver", charts.FSX_CSI_DRIVER, values)
+    volumes = tuple(
+        VolumePlan(tier.name, tier.capacity_gib, blueprint.kubernetes.workload_namespace)
+        for tier in blueprint.storage
+        if tier.kind == "fsx_lustre" and tier.name in mounted
+    )
+    return StoragePlan(release, pools, placement, volumes)
+
+
+class ClusterStorage(pulumi.ComponentResource):
+    """The FSx CSI driver and the tiers' volumes and claims (`railyard:kubernetes:ClusterStorage`)."""
+
+    def __init__(
+        self,
+        name: str,
+        plan: StoragePlan,
+        file_systems: Mapping[str, FileSystemRef],
+        provider: pulumi.ProviderResource,
+        depends_on: Sequence[pulumi.Resource] = (),
+        opts: pulumi.ResourceOptions | None = None,
+    ):
+        super().__init__("railyard:kubernetes:ClusterStorage", name, None, opts)
+        missing = [volume.tier for volume in plan.volumes if volume.tier not in file_systems]
+        if missing:
+            raise ValueError(f"no file system handle for FSx tier(s) {missing}; pass the storage component's file systems")
+        self.driver = emit_release(name, self, plan.release, provider) if plan.release else None
+        self.claims = {}
+        depends = [*depends_on, *([self.driver] if self.driver else [])]
+        for volume in plan.volumes:
+            self.claims[volume.tier] = self._volume(name, volume, file_systems[volume.tier], provider, depends)
+        self.register_outputs({"claims": {tier: claim.metadata.name for tier, claim in self.claims.items()}})
+
+    def _volume(self, name: str, volume: VolumePlan, file_system: FileSystemRef, provider, depends_on):
+        """A static PersistentVolume for the file system and the claim bound to it."""
+        options = pulumi.ResourceOptions(parent=self, provider=provider, depends_on=depends_on)
+        size = f"{volume.capacity_gib}Gi"
+        persistent_volume = k8s.core.v1.PersistentVolume(
+            f"{name}-{volume.tier}-volume",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name=volume.volume_name),
+            spec=k8s.core.v1.PersistentVolumeSpecArgs(
+                capacity={"storage": size},
+                volume_mode="Filesystem",
+                access_modes=["ReadWriteMany"],
+                persistent_volume_reclaim_policy="Retain",
+                storage_class_name="",
+                mount_options=["flock"],
+                csi=k8s.core.v1.CSIPersistentVolumeSourceArgs(
+                    driver=charts.FSX_CSI_DRIVER_NAME,
+                    volume_handle=file_system.id,
+                    volume_attributes={"dnsname": file_system.dns_name, "mountname": file_system.mount_name},
+                ),
+            ),
+            opts=options,
+        )
+        return k8s.core.v1.PersistentVolumeClaim(
+            f"{name}-{volume.tier}-claim",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name=volume.claim_name, namespace=volume.namespace),
+            spec=k8s.core.v1.PersistentVolumeClaimSpecArgs(
+                access_modes=["ReadWriteMany"],
+                storage_class_name="",
+                volume_name=persistent_volume.metadata.name,
+                resources=k8s.core.v1.VolumeResourceRequirementsArgs(requests={"storage": size}),
+            ),
+            opts=options,
+        )

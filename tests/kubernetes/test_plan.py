@@ -1,0 +1,163 @@
+"""The planned layer on the examples: which plugins, where they land, Kueue levels and quotas."""
+
+from __future__ import annotations
+
+import pytest
+
+from blueprints.catalog import load_catalog
+from blueprints.loader import load_text
+from components.kubernetes import plan_kubernetes
+from components.kubernetes.device_plugins import CRITICAL_ADDONS_ONLY, needs
+from components.kubernetes.nodes import Toleration
+from components.labels import DOMAIN_LABEL, HOSTNAME_LABEL, POOL_LABEL, ZONE_LABEL
+from tests.kubernetes.fixtures import FABRIC, example, example_path, load, mutate, p6_b200_text
+
+CATALOG = load_catalog()
+LAYERS = [f"topology.k8s.aws/network-node-layer-{n}" for n in (1, 2, 3, 4)]
+
+
+def plan_of(name: str):
+    return plan_kubernetes(example(name), CATALOG)
+
+
+def test_heterogeneous_gets_nvidia_efa_and_neuron_plugins_and_nothing_else():
+    plan = plan_of("heterogeneous")
+    assert [plugin.kind for plugin in plan.plugins] == ["nvidia_device_plugin", "efa_device_plugin", "neuron_device_plugin"]
+    assert {release.name for release in plan.releases()} == {
+        "nvidia-device-plugin", "aws-efa-k8s-device-plugin", "neuron-helm-chart", "aws-fsx-csi-driver", "kueue",
+    }
+    assert {plugin.kind: plugin.pools for plugin in plan.plugins} == {
+        "nvidia_device_plugin": ("h200",),
+        "efa_device_plugin": ("h200", "trainium"),
+        "neuron_device_plugin": ("trainium", "serve"),
+    }
+
+
+def test_dev_example_gets_no_efa_plugin():
+    plan = plan_of("dev-g6e")
+    assert [plugin.kind for plugin in plan.plugins] == ["nvidia_device_plugin"]
+    assert all(not view.efa for view in plan.nodes)
+    assert "aws-efa-k8s-device-plugin" not in {release.name for release in plan.releases()}
+
+
+@pytest.mark.parametrize("name", ["heterogeneous", "dev-g6e", "p5-capacity-block"])
+def test_every_plugin_lands_on_exactly_the_node_groups_with_its_device(name):
+    plan = plan_of(name)
+    for plugin in plan.plugins:
+        landed = {view.name for view in plan.nodes if plugin.placement.lands_on(view)}
+        wanted = {view.name for view in plan.nodes if needs(plugin.kind, view)}
+        assert landed == wanted, plugin.kind
+
+
+@pytest.mark.parametrize("name", ["heterogeneous", "dev-g6e", "p5-capacity-block"])
+def test_every_plugin_tolerates_exactly_the_taints_of_its_pools(name):
+    plan = plan_of(name)
+    for plugin in plan.plugins:
+        taints = {Toleration.of_taint(taint) for view in plan.nodes if view.pool in plugin.pools for taint in view.taints}
+        extra = {CRITICAL_ADDONS_ONLY} if plugin.kind == "efa_device_plugin" else set()
+        assert set(plugin.placement.tolerations) == taints | extra, plugin.kind
+
+
+def test_heterogeneous_chart_values_select_the_pool_label_and_tolerate_the_vendor_taints():
+    values = {release.name: release.values for release in plan_of("heterogeneous").releases()}
+    nvidia = values["nvidia-device-plugin"]
+    terms = nvidia["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    assert terms == [{"matchExpressions": [{"key": POOL_LABEL, "operator": "In", "values": ["h200"]}]}]
+    assert nvidia["tolerations"] == [{"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}]
+    efa = values["aws-efa-k8s-device-plugin"]
+    assert efa["supportedInstanceLabels"] == {"keys": [POOL_LABEL], "values": ["h200", "trainium"]}
+    assert [toleration["key"] for toleration in efa["tolerations"]] == ["nvidia.com/gpu", "aws.amazon.com/neuron"]
+    neuron = values["neuron-helm-chart"]
+    assert neuron["neuronInstances"] == ["inf2.48xlarge", "trn2.48xlarge"]
+    assert neuron["devicePlugin"]["tolerations"] == [{"key": "aws.amazon.com/neuron", "operator": "Equal", "value": "true", "effect": "NoSchedule"}]
+    assert neuron["scheduler"] == {"enabled": False}
+    fsx = values["aws-fsx-csi-driver"]["node"]
+    assert fsx["tolerateAllTaints"] is False
+    assert fsx["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]["matchExpressions"][0]["values"] == ["h200"]
+
+
+def test_p5_topology_is_three_network_layers_then_hostname():
+    flavor = plan_of("p5-capacity-block").kueue.flavors[0]
+    assert list(flavor.topology.levels) == [*LAYERS[:3], HOSTNAME_LABEL]
+    assert flavor.topology.name == "aws-network-3"
+
+
+def test_p6_b200_topology_has_four_network_layers_and_quota_equals_its_gpus():
+    loaded = load_text(p6_b200_text(), "p6-b200.yaml")
+    assert loaded.ok, [finding.as_json() for finding in loaded.findings]
+    plan = plan_kubernetes(loaded.blueprint, CATALOG)
+    flavor = plan.kueue.flavors[0]
+    assert plan.nodes[0].spec.name == "p6-b200.48xlarge"
+    assert list(flavor.topology.levels) == [*LAYERS, HOSTNAME_LABEL]
+    assert flavor.accelerator_quota == 64 * 8
+
+
+def test_inf2_pool_topology_has_no_network_layers():
+    flavors = {flavor.pool: flavor for flavor in plan_of("heterogeneous").kueue.flavors}
+    assert list(flavors["serve"].topology.levels) == [ZONE_LABEL, HOSTNAME_LABEL]
+    assert flavors["serve"].topology.name == "zone-hostname"
+    assert flavors["trainium"].topology.name == flavors["h200"].topology.name == "aws-network-3"
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("heterogeneous", {"h200": ("nvidia.com/gpu", 32 * 8), "trainium": ("aws.amazon.com/neuron", 16 * 16), "serve": ("aws.amazon.com/neuron", 16 * 12)}),
+        ("p5-capacity-block", {"train": ("nvidia.com/gpu", 64 * 8)}),
+        ("dev-g6e", {"dev": ("nvidia.com/gpu", 1)}),
+    ],
+)
+def test_quota_equals_the_accelerators_provisioned(name, expected):
+    plan = plan_of(name)
+    assert {flavor.pool: (flavor.accelerator_resource, flavor.accelerator_quota) for flavor in plan.kueue.flavors} == expected
+    for flavor in plan.kueue.flavors:
+        held = sum(view.max_nodes * view.spec.accelerator_count for view in plan.nodes if view.pool == flavor.pool)
+        assert flavor.accelerator_quota == held
+
+
+def test_cluster_queue_lists_every_covered_resource_for_every_flavor_in_one_group():
+    plan = plan_of("heterogeneous").kueue
+    spec = plan.cluster_queue_spec()
+    assert spec["namespaceSelector"] == {}
+    (group,) = spec["resourceGroups"]
+    assert group["coveredResources"] == [
+        "cpu", "memory", "nvidia.com/gpu", "aws.amazon.com/neuron", "aws.amazon.com/neuroncore", "vpc.amazonaws.com/efa",
+    ]
+    quotas = {flavor["name"]: {r["name"]: r["nominalQuota"] for r in flavor["resources"]} for flavor in group["flavors"]}
+    assert all(list(resources) == group["coveredResources"] for resources in quotas.values())
+    assert quotas["h200"]["nvidia.com/gpu"] == "256" and quotas["h200"]["aws.amazon.com/neuron"] == "0"
+    assert quotas["h200"]["vpc.amazonaws.com/efa"] == str(32 * 16)
+    assert quotas["serve"]["aws.amazon.com/neuroncore"] == str(16 * 12 * 2)
+    assert quotas["h200"]["memory"].endswith("Mi")
+
+
+def test_flavors_select_their_pool_and_tolerate_its_taints():
+    for flavor in plan_of("heterogeneous").kueue.flavors:
+        assert flavor.spec()["nodeLabels"] == {POOL_LABEL: flavor.pool}
+        key = "nvidia.com/gpu" if flavor.pool == "h200" else "aws.amazon.com/neuron"
+        assert flavor.spec()["tolerations"] == [{"key": key, "operator": "Equal", "value": "true", "effect": "NoSchedule"}]
+
+
+def test_only_mounted_fsx_tiers_get_volumes_in_the_workload_namespace():
+    storage = plan_of("heterogeneous").storage
+    assert [(volume.tier, volume.volume_name, volume.claim_name, volume.namespace) for volume in storage.volumes] == [
+        ("lustre", "fsx-lustre", "lustre", "default")
+    ]
+    assert plan_of("dev-g6e").storage.release is None
+
+
+def test_topology_aware_scheduling_off_plans_no_kueue():
+    text = open(example_path("dev-g6e")).read().replace('version: "1.33"', 'version: "1.33"\n  topology_aware_scheduling: false')
+    loaded = load_text(text, "dev.yaml")
+    plan = plan_kubernetes(loaded.blueprint, CATALOG)
+    assert plan.kueue is None
+    assert "kueue" not in {release.name for release in plan.releases()}
+
+
+
+def test_gpu_operator_lands_where_feature_discovery_finds_nvidia_devices():
+    blueprint = load(mutate("    - kind: nvidia_device_plugin\n", "    - kind: gpu_operator\n", FABRIC)).blueprint
+    plan = plan_kubernetes(blueprint, CATALOG)
+    (operator,) = [plugin for plugin in plan.plugins if plugin.kind == "gpu_operator"]
+    assert {view.name for view in plan.nodes if operator.placement.lands_on(view)} == {"gpu/za-gpu"}
+    assert operator.pools == ("gpu",)
