@@ -19,6 +19,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.common import child_of, named_tags
+from components.plan.keys import volume_key_policy
 from components.plan.kubeconfig import render_kubeconfig
 
 CONTROL_PLANE_LOGS = ["api", "audit", "authenticator"]
@@ -57,6 +58,13 @@ class Cluster(pulumi.ComponentResource):
                           enable_key_rotation=True, tags=named_tags(args.tags, f"{name}-secrets"), opts=child_of(self))
         aws.kms.Alias(f"{name}-secrets", name=f"alias/{args.cluster_name}-secrets", target_key_id=key.key_id,
                       opts=child_of(self))
+        # Node root volumes get their own customer-managed key; Auto Scaling's service role must be able to use it.
+        account = aws.get_caller_identity_output(opts=pulumi.InvokeOutputOptions(parent=self))
+        volumes = aws.kms.Key(f"{name}-volumes", description=f"Encryption of {args.cluster_name}'s node volumes",
+                              enable_key_rotation=True, policy=account.account_id.apply(
+                                  lambda account_id: volume_key_policy(args.partition, account_id)),
+                              tags=named_tags(args.tags, f"{name}-volumes"), opts=child_of(self))
+        self.volume_key_arn = volumes.arn
         public = bool(args.public_access_cidrs)
         eks = aws.eks.Cluster(
             f"{name}-control-plane",
@@ -84,7 +92,7 @@ class Cluster(pulumi.ComponentResource):
         self.kubeconfig = pulumi.Output.secret(pulumi.Output.all(eks.name, eks.endpoint, self.certificate_authority).apply(
             lambda values: render_kubeconfig(values[0], values[1], values[2], args.region)))
         self.register_outputs({"clusterName": self.cluster_name, "endpoint": self.endpoint, "kubeconfig": self.kubeconfig,
-                               "nodeRoleArn": self.node_role_arn, "oidcProviderArn": self.oidc_provider_arn})
+                               "nodeRoleArn": self.node_role_arn, "volumeKeyArn": self.volume_key_arn, "oidcProviderArn": self.oidc_provider_arn})
 
     def _role(self, suffix: str, service: str, policies: tuple[str, ...]) -> pulumi.Output[str]:
         """An IAM role `service` may assume, with AWS managed `policies`; its ARN resolves after they are attached."""

@@ -12,7 +12,7 @@ What the launch template carries, and why (aws-facts.md 2.1, 4.1, 4.3):
 * the instance type, the reservation target and, for a Capacity Block, the
   `capacity-block` market type; the node group's capacity type matches;
 * the AL2023 user data that assembles local NVMe into RAID0;
-* an encrypted gp3 root volume (a node group with a template can't set `diskSize`).
+* a gp3 root volume encrypted with the cluster's node-volume KMS key (a node group with a template can't set `diskSize`).
 
 It never carries what a managed node group forbids in a custom template:
 subnets, an IAM instance profile, spot market options, hibernation or
@@ -48,6 +48,7 @@ class NodePoolArgs:
     efa_security_group_id: pulumi.Input[str] | None
     placement_group_names: Mapping[str, pulumi.Input[str]]
     tags: Mapping[str, str]
+    volume_key_arn: pulumi.Input[str]
 
 
 class NodePool(pulumi.ComponentResource):
@@ -118,7 +119,8 @@ class NodePool(pulumi.ComponentResource):
                 http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=2),
             block_device_mappings=[aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
                 device_name=ROOT_DEVICE, ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
-                    volume_size=group.root_volume_gib, volume_type="gp3", encrypted="true", delete_on_termination="true"))],
+                    volume_size=group.root_volume_gib, volume_type="gp3", encrypted="true", kms_key_id=args.volume_key_arn,
+                    delete_on_termination="true"))],
             user_data=encoded_user_data(group.raid0, group.local_mount_path),
             capacity_reservation_specification=reservation,
             instance_market_options=market,

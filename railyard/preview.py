@@ -182,9 +182,11 @@ class PreviewMocks(mocks.Mocks):
             return {"name": state.get("name", args.name)}
         return {}
 
-    def call(self, args: mocks.MockCallArgs) -> tuple[dict, None]:
-        """The program makes no provider calls: the preview can't answer one offline."""
-        raise NotImplementedError(f"the program called {args.token}; offline preview supports no provider calls")
+    def call(self, args: mocks.MockCallArgs) -> tuple[dict, list]:
+        """Answer the one provider call the program makes (the account, for key policies); refuse any other."""
+        if args.token == "aws:index/getCallerIdentity:getCallerIdentity":
+            return {"accountId": MOCK_ACCOUNT, "arn": f"arn:aws:iam::{MOCK_ACCOUNT}:user/preview", "userId": "PREVIEW", "id": MOCK_ACCOUNT}, []
+        raise NotImplementedError(f"the program called {args.token}; offline preview answers only getCallerIdentity")
 
 
 async def _resolve(value: Any) -> Any:

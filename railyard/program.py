@@ -94,7 +94,7 @@ def build(plan: CompilePlan) -> ClusterHandles:
         groups = tuple(group for group in plan.node_groups if group.pool == pool)
         node_pool = NodePool(f"{name}-{pool}", NodePoolArgs(
             cluster.cluster_name, cluster.node_role_arn, groups, network.subnet_ids, cluster.security_group_id,
-            network.efa_security_group_id, placement.group_names, plan.tags), opts)
+            network.efa_security_group_id, placement.group_names, plan.tags, cluster.volume_key_arn), opts)
         node_group_names.update(node_pool.node_group_names)
         node_pools.append(node_pool)
     storage = Storage(f"{name}-storage", StorageArgs(plan.file_systems, plan.buckets, network.vpc_id, network.subnet_ids,

@@ -130,3 +130,15 @@ def test_labels_and_taints_reach_the_node_group(hetero):
 def test_raid0_user_data_only_where_there_is_instance_store(hetero):
     assert "userData" in template(hetero, "h200-use2a-gpu")[0].inputs
     assert "userData" not in template(hetero, "serve-use2a-inf")[0].inputs
+
+
+def test_every_root_volume_is_encrypted_with_the_clusters_volume_key(p5, hetero):
+    for result in (p5, hetero):
+        (key,) = [r for r in result.of_type("aws:kms/key:Key") if r.name.endswith("-eks-volumes")]
+        assert "AWSServiceRoleForAutoScaling" in key.inputs["policy"]
+        templates = result.of_type("aws:ec2/launchTemplate:LaunchTemplate")
+        assert templates
+        for template in templates:
+            (mapping,) = template.inputs["blockDeviceMappings"]
+            assert mapping["ebs"]["encrypted"] == "true"
+            assert mapping["ebs"]["kmsKeyId"].endswith(":" + key.name), template.name
