@@ -60,6 +60,9 @@ class PreviewResource:
     name: str
     parent: str
     inputs: dict = field(hash=False)
+    id: str = ""
+    dependencies: tuple[str, ...] = ()
+    property_dependencies: dict = field(default_factory=dict, hash=False)
 
     @property
     def is_component(self) -> bool:
@@ -130,11 +133,15 @@ class RecordingMonitor(mocks.MockMonitor):
         self.registrations: list[PreviewResource] = []
 
     def RegisterResource(self, request):  # noqa: N802 - the gRPC method's name
+        response = super().RegisterResource(request)
         if request.type != STACK_TYPE:
             inputs = _plain(rpc.deserialize_properties(request.object, keep_unknowns=True))
-            urn = self.make_urn(request.parent, request.type, request.name)
-            self.registrations.append(PreviewResource(urn, request.type, request.name, request.parent, inputs))
-        return super().RegisterResource(request)
+            # Stack policies link resources by id and dependency (node group -> launch template), as the engine does.
+            depends = {key: sorted(value.urns) for key, value in sorted(request.propertyDependencies.items())}
+            self.registrations.append(PreviewResource(
+                response.urn, request.type, request.name, request.parent, inputs, response.id,
+                tuple(sorted(request.dependencies)), depends))
+        return response
 
 
 def _digest(type_token: str, name: str, length: int) -> str:

@@ -1,17 +1,20 @@
-"""`railyard preview FILE [--stack ENV] [--json]`: what the Pulumi program would register, offline.
+"""`railyard preview FILE [--stack ENV] [--json] [--policies]`: what the Pulumi program would register, offline.
 
 The program runs in-process under Pulumi mocks (see `railyard.preview`). The
 human output groups resources by component, with the properties a reviewer
 checks, counts per type and the placement decisions with their reasons;
 `--json` prints `{"resources": [...], "outputs": {...}}` with inputs under the
 engine's (camelCase) names. An invalid blueprint prints its findings, registers
-nothing, and exits 1, like `validate`.
+nothing, and exits 1, like `validate`. `--policies` then runs the CrossGuard
+pack's rules over those resources, exactly as `pulumi preview --policy-pack
+policies` would, and exits 1 on a mandatory violation.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 from railyard.preview import STACK_TYPE, PreviewResource, PreviewResult, run_preview
 from railyard.render import findings_report, table
@@ -26,23 +29,45 @@ def add_arguments(parser) -> None:
     parser.add_argument("--stack", help="apply this stack's overrides from Pulumi.<stack>.yaml")
     parser.add_argument("--project-dir", default=".", help="where Pulumi.<stack>.yaml lives (default: .)")
     parser.add_argument("--json", action="store_true", help="print resources and outputs as one JSON object")
+    parser.add_argument("--policies", action="store_true",
+                        help="run the policy pack over the previewed resources; exit 1 on a mandatory violation")
+    parser.add_argument("--policy-config", metavar="FILE",
+                        help="policy-pack config JSON (the `pulumi preview --policy-pack-config` format)")
+
+
+def _policy_report(args, result: PreviewResult):
+    """The policy pack's verdict on the previewed resources, or None without --policies."""
+    if not (args.policies and result.ok):
+        return None
+    from policies.runner import run_policies  # the pack is optional for a plain preview
+
+    config = json.loads(Path(args.policy_config).read_text(encoding="utf-8")) if args.policy_config else None
+    return run_policies(result, config=config)
 
 
 def run(args) -> int:
-    """Preview and print; exit 1 when the blueprint has an error (and nothing was registered)."""
+    """Preview (and police) and print; exit 1 on a blueprint error or a mandatory policy violation."""
     result = run_preview(args.file, args.stack, args.project_dir)
+    report = _policy_report(args, result)
+    failed = not result.ok or (report is not None and report.mandatory_failed)
     if args.json:
         document = result.as_json()
         if not result.ok:
             document["findings"] = [finding.as_json() for finding in result.findings]
+        if report is not None:
+            document["policies"] = report.as_json()
         print(json.dumps(document, indent=2, sort_keys=True))
-        return 0 if result.ok else 1
+        return 1 if failed else 0
     if not result.ok:
         print(findings_report(result.findings, result.validation.load.source_map))
         print("\nFAILED: fix the errors above; no resource was registered")
         return 1
     print(render(result))
-    return 0
+    if report is not None:
+        from policies.runner import render_text
+
+        print("\n" + render_text(report))
+    return 1 if failed else 0
 
 
 def short_type(type_token: str) -> str:

@@ -1,0 +1,125 @@
+"""The pack's configuration knobs: defaults, JSON schemas, and how a rule reads them.
+
+CrossGuard configures each policy separately, keyed by the policy's name
+(`pulumi preview --policy-pack policies --policy-pack-config cfg.json`):
+
+    {
+      "all": "mandatory",
+      "instance-type-allowed": {"allowedInstanceTypes": ["p5.48xlarge"]},
+      "accelerator-ceiling": {"enforcementLevel": "advisory", "maxAcceleratorsPerStack": 4096}
+    }
+
+A rule names the knobs it reads; its `config_schema` is built from them here,
+and `settings_for` fills in the defaults for the knobs the file leaves out (the
+CLI validates values against the schema, but railyard never relies on it
+filling defaults). `policies.runner.run_policies(config=...)` takes the same
+document, so one file drives both the offline run and `pulumi preview`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+ENFORCEMENT_LEVELS = ("advisory", "mandatory", "disabled")
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One configuration property: its camelCase key, JSON schema, default and meaning."""
+
+    key: str
+    schema: Mapping[str, Any]
+    default: Any
+    description: str
+
+    def json_schema(self) -> dict[str, Any]:
+        """The property's JSON schema for `PolicyConfigSchema`, with its description and default."""
+        return {**self.schema, "description": self.description, "default": self.default}
+
+
+# Current-generation training and inference types, every size of g6e for dev boxes,
+# and the general-purpose type of railyard's system node group. Older generations
+# (p4d/p4de, g5, g6, trn1) and anything not listed need an explicit allow: they are
+# slower per dollar and their capacity is scarce.
+DEFAULT_INSTANCE_TYPES = (
+    "m7i.large", "m7i.xlarge", "m7i.2xlarge",
+    "g6e.xlarge", "g6e.2xlarge", "g6e.4xlarge", "g6e.8xlarge", "g6e.12xlarge", "g6e.16xlarge",
+    "g6e.24xlarge", "g6e.48xlarge",
+    "inf2.xlarge", "inf2.8xlarge", "inf2.24xlarge", "inf2.48xlarge",
+    "p5.4xlarge", "p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge",
+    "p6-b200.48xlarge", "p6-b300.48xlarge",
+    "trn2.3xlarge", "trn2.48xlarge", "trn2u.48xlarge",
+)
+
+ALLOWED_INSTANCE_TYPES = Knob(
+    "allowedInstanceTypes",
+    {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+    list(DEFAULT_INSTANCE_TYPES),
+    "EC2 instance types node groups and launch templates may use.",
+)
+SPOT_ALLOWED_ROLES = Knob(
+    "spotAllowedRoles",
+    {"type": "array", "items": {"type": "string", "enum": ["training", "inference", "dev"]}, "uniqueItems": True},
+    ["dev"],
+    "Pool roles (node label railyard.dev/role) that may run on spot capacity.",
+)
+REQUIRED_TAGS = Knob(
+    "requiredTags",
+    {"type": "array", "items": {"type": "string", "minLength": 1}, "uniqueItems": True},
+    ["owner", "cost-center", "environment"],
+    "Tags every taggable resource must carry with a non-empty value.",
+)
+MAX_ACCELERATORS = Knob(
+    "maxAcceleratorsPerStack",
+    {"type": "integer", "minimum": 0},
+    131072,
+    "The most accelerators (GPUs or Neuron devices) one stack may scale to, summed over node groups at max size.",
+)
+EKS_PUBLIC_CIDRS = Knob(
+    "eksPublicAccessCidrs",
+    {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+    [],
+    "CIDRs a public EKS API endpoint may be opened to; empty = the endpoint must be private.",
+)
+
+KNOBS: tuple[Knob, ...] = (
+    ALLOWED_INSTANCE_TYPES, SPOT_ALLOWED_ROLES, REQUIRED_TAGS, MAX_ACCELERATORS, EKS_PUBLIC_CIDRS,
+)
+
+
+def config_schema_properties(knobs: tuple[Knob, ...]) -> dict[str, dict[str, Any]]:
+    """The `PolicyConfigSchema.properties` of a rule reading `knobs`."""
+    return {knob.key: knob.json_schema() for knob in knobs}
+
+
+def settings_for(knobs: tuple[Knob, ...], policy_config: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The knob values one rule sees: its policy config over the knobs' defaults.
+
+    Keys the rule does not declare (and `enforcementLevel`) are ignored, so a
+    typo in a config file never silently changes another rule.
+    """
+    given = dict(policy_config or {})
+    return MappingProxyType({knob.key: given.get(knob.key, knob.default) for knob in knobs})
+
+
+def policy_entry(config: Mapping[str, Any] | None, policy_name: str) -> tuple[str | None, dict[str, Any]]:
+    """(enforcement level or None, properties) for one policy from a pack config document.
+
+    Understands the CLI's file format: a policy's value is either a level
+    string or an object with an optional `enforcementLevel` and properties; the
+    key `all` sets the level of every policy that has none of its own.
+    """
+    config = config or {}
+    entry = config.get(policy_name)
+    level = config.get("all") if isinstance(config.get("all"), str) else None
+    properties: dict[str, Any] = {}
+    if isinstance(entry, str):
+        level = entry
+    elif isinstance(entry, Mapping):
+        properties = {key: value for key, value in entry.items() if key != "enforcementLevel"}
+        level = entry.get("enforcementLevel", level)
+    if level is not None and level not in ENFORCEMENT_LEVELS:
+        raise ValueError(f"policy config for '{policy_name}': enforcement level {level!r} is not one of {ENFORCEMENT_LEVELS}")
+    return level, properties

@@ -1,0 +1,1 @@
+"""Correctness rules: what AWS needs for EFA, placement, AMIs and FSx to work as designed."""

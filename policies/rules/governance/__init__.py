@@ -1,0 +1,1 @@
+"""Governance rules: what the organisation allows (instance types, spot, tags, size)."""

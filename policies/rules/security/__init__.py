@@ -1,0 +1,1 @@
+"""Security rules: encryption, network exposure, identity."""

@@ -1,0 +1,43 @@
+"""The shipped blueprints against the whole pack: examples and stacks pass, insecure.yaml fails as designed."""
+
+from __future__ import annotations
+
+import pytest
+
+from policies.runner import run_policies
+from tests.policies.previews import EXAMPLES, ROOT, example, preview
+
+SOUND_EXAMPLES = sorted(path.stem for path in EXAMPLES.glob("*.yaml") if path.stem != "insecure")
+STACKS = tuple(sorted(path.name[len("Pulumi."):-len(".yaml")] for path in ROOT.glob("Pulumi.*.yaml")))
+INSECURE_RULES = {"SEC003", "SEC006", "GOV001", "GOV002", "GOV004"}
+
+
+@pytest.mark.parametrize("name", SOUND_EXAMPLES)
+def test_example_passes_every_rule(name):
+    report = run_policies(example(name))
+    assert report.errors == [] and report.unverified == [] and report.notes == []
+    assert report.violations == [] and not report.mandatory_failed
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_environment_passes_every_rule(stack):
+    report = run_policies(preview(stack=stack))
+    assert report.errors == [] and report.unverified == []
+    assert report.violations == [] and not report.mandatory_failed
+
+
+def test_insecure_example_fails_with_exactly_the_expected_rules():
+    report = run_policies(example("insecure"))
+    assert report.mandatory_failed
+    assert report.rule_ids() == report.rule_ids("mandatory") == INSECURE_RULES
+
+
+def test_insecure_example_names_each_offending_resource():
+    by_rule = {}
+    for violation in run_policies(example("insecure")).violations:
+        by_rule.setdefault(violation.rule_id, set()).add(violation.urn.rsplit("::", 1)[-1] if violation.urn else None)
+    assert by_rule["SEC003"] == {"insecure-dev-storage-scratch"}
+    assert by_rule["SEC006"] == {"insecure-dev-eks-control-plane"}
+    assert by_rule["GOV001"] == {"insecure-dev-cheap-train-usw2a-template"}
+    assert by_rule["GOV002"] == {"insecure-dev-cheap-train-usw2a"}
+    assert by_rule["GOV004"] == {None}
