@@ -203,13 +203,8 @@ def test_check_is_skipped_not_crashed_when_the_node_groups_cant_be_planned():
 
 
 def test_validate_reports_cross_layer_findings_at_their_yaml_line(tmp_path):
-    import inspect
-
-    import railyard.pipeline
     from railyard.pipeline import validate
 
-    if "check_kubernetes" not in inspect.getsource(railyard.pipeline):
-        pytest.skip("check_kubernetes is not wired into railyard.pipeline.validate yet")
     text = with_kueue("      - pool: gpu\n        accelerator_quota: 40\n")
     path = tmp_path / FILE
     path.write_text(text)

@@ -3,18 +3,15 @@
 Each test reads two sides of one offline `run_preview`: the EKS node groups
 (labels, taints, max size, as the AWS provider would receive them) and the
 Kubernetes layer (Helm release values, Kueue objects), and checks one against
-the other with its own small evaluator, not railyard's. They skip until the
-layer is wired into `railyard.program.build`.
+the other with its own small evaluator, not railyard's.
 """
 
 from __future__ import annotations
 
-import inspect
 from functools import lru_cache
 
 import pytest
 
-import railyard.program
 from blueprints.catalog import load_catalog
 from components.labels import DOMAIN_LABEL, HOSTNAME_LABEL, POOL_LABEL, ZONE_LABEL
 from railyard.preview import PreviewResult, run_preview
@@ -26,10 +23,6 @@ KUEUE = "kubernetes:kueue.x-k8s.io/v1beta2:"
 LAYERS = [f"topology.k8s.aws/network-node-layer-{n}" for n in (1, 2, 3, 4)]
 EKS_EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
 DEVICE_CHARTS = {"nvidia-device-plugin", "gpu-operator", "aws-efa-k8s-device-plugin", "oci://public.ecr.aws/neuron/neuron-helm-chart"}
-
-
-WIRED = "KubernetesLayer" in inspect.getsource(railyard.program)
-pytestmark = pytest.mark.skipif(not WIRED, reason="KubernetesLayer is not wired into railyard.program.build yet")
 
 
 @lru_cache(maxsize=None)
