@@ -135,7 +135,7 @@ class Storage(pulumi.ComponentResource):
             file_system_type_version=tier.file_system_type_version,
             data_compression_type="LZ4",
             kms_key_id=key_arn if plan.persistent else None,
-            tags=named_tags(self._args.tags, name),
+            tags={**named_tags(self._args.tags, name), **plan.tags},
             opts=child_of(self))
         for repository in plan.data_repositories:
             self._data_repository(name, file_system, repository)

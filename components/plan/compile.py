@@ -113,7 +113,7 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog) -> CompilePlan:
     cluster_name = f"{metadata.name}-{metadata.environment}"
     node_groups = plan_node_groups(blueprint, catalog)
     subnets = carve_subnets(blueprint.cloud.vpc_cidr, _subnet_demands(blueprint, node_groups))
-    file_systems, buckets = plan_storage(blueprint, cluster_name, node_groups)
+    file_systems, buckets = plan_storage(blueprint, catalog, cluster_name, node_groups)
     endpoint = blueprint.kubernetes.endpoint
     if not endpoint.private and not endpoint.public_access_cidrs:
         raise PlanError("kubernetes.endpoint has private: false and no public_access_cidrs, so nothing could reach "

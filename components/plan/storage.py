@@ -6,17 +6,25 @@ lists the tier - that group's EFA subnet when the file system is EFA-enabled
 and the group is on EFA (EFA traffic stays in one subnet), otherwise the
 private subnet of that group's zone. A tier no pool mounts goes in the private
 subnet of the first zone.
+
+The plan also carries what the blueprint declares the tier must deliver, for the
+policy pack (which sees only resources) to check against the file system's
+throughput: the pools' reads at once (accelerators at their most nodes x read
+MB/s each) or the largest single checkpoint burst (size / time allowed),
+whichever is more. These are the two demands the topology checker proves.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.models.storage import DataRepository, FsxLustre, S3Bucket
 from components.plan.node_groups import NodeGroupPlan
 
 BUCKET_NAME_LIMIT = 63
+MEGABYTES_PER_GIB = 1073.741824
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,7 @@ class FileSystemPlan:
     subnet_key: str
     client_pools: tuple[str, ...]
     reason: str
+    demand_mb_per_s: float = 0.0
 
     @property
     def name(self) -> str:
@@ -38,6 +47,11 @@ class FileSystemPlan:
     def persistent(self) -> bool:
         """True for PERSISTENT_1 and PERSISTENT_2 (which take a KMS key and a throughput per TiB)."""
         return self.tier.deployment_type.startswith("PERSISTENT")
+
+    @property
+    def tags(self) -> dict[str, str]:
+        """Tags naming the client pools and the declared demand (MB/s), which the policy pack reads."""
+        return {"railyard:mounted-by": " ".join(self.client_pools), "railyard:demand-mbps": str(round(self.demand_mb_per_s))}
 
     @property
     def data_repositories(self) -> tuple[DataRepository, ...]:
@@ -61,24 +75,40 @@ def bucket_name(cluster_name: str, tier: S3Bucket) -> str:
     return f"{cluster_name}-{tier.name}"[:BUCKET_NAME_LIMIT].rstrip("-.")
 
 
-def place_file_system(tier: FsxLustre, blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> FileSystemPlan:
+def declared_demand(tier_name: str, blueprint: Blueprint, catalog: Catalog) -> float:
+    """MB/s the blueprint asks of a tier: all pools' reads together, or the largest checkpoint burst."""
+    reads, bursts = 0.0, [0.0]
+    for pool in blueprint.pools:
+        spec = catalog.get(pool.instance_type)
+        accelerators = pool.max_nodes * (spec.accelerator_count if spec else 0)
+        for use in pool.storage:
+            if use.tier != tier_name:
+                continue
+            reads += accelerators * use.read_mbps_per_accelerator
+            if use.checkpoint is not None:
+                bursts.append(use.checkpoint.size_gib * MEGABYTES_PER_GIB / use.checkpoint.max_write_seconds)
+    return max(reads, max(bursts))
+
+
+def place_file_system(tier: FsxLustre, blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeGroupPlan, ...]) -> FileSystemPlan:
     """Put one FSx tier in the subnet of the pools that mount it (see the module docstring)."""
     clients = tuple(pool.name for pool in blueprint.pools if any(use.tier == tier.name for use in pool.storage))
     groups = [group for group in node_groups if group.pool in clients]
+    demand = declared_demand(tier.name, blueprint, catalog)
     if not groups:
         zone = blueprint.cloud.availability_zones[0]
-        return FileSystemPlan(tier, zone, f"private-{zone}", (), f"no pool mounts '{tier.name}': first zone {zone}")
+        return FileSystemPlan(tier, zone, f"private-{zone}", (), f"no pool mounts '{tier.name}': first zone {zone}", demand)
     first = groups[0]
     zone = first.availability_zones[0]
     efa_subnet = tier.efa and first.efa_interfaces > 0
     subnet = first.subnet_keys[0] if efa_subnet else f"private-{zone}"
     why = "the EFA subnet of" if efa_subnet else "the zone of"
-    return FileSystemPlan(tier, zone, subnet, clients, f"{why} pool '{first.pool}' ({first.name}) in {zone}")
+    return FileSystemPlan(tier, zone, subnet, clients, f"{why} pool '{first.pool}' ({first.name}) in {zone}", demand)
 
 
-def plan_storage(blueprint: Blueprint, cluster_name: str, node_groups: tuple[NodeGroupPlan, ...]):
+def plan_storage(blueprint: Blueprint, catalog: Catalog, cluster_name: str, node_groups: tuple[NodeGroupPlan, ...]):
     """(file systems, buckets) for every FSx and S3 tier, in blueprint order."""
-    file_systems = tuple(place_file_system(tier, blueprint, node_groups)
+    file_systems = tuple(place_file_system(tier, blueprint, catalog, node_groups)
                          for tier in blueprint.storage if isinstance(tier, FsxLustre))
     buckets = tuple(BucketPlan(tier.name, bucket_name(cluster_name, tier), tier.versioning)
                     for tier in blueprint.storage if isinstance(tier, S3Bucket))

@@ -11,7 +11,7 @@ def test_insecure_example_fails_with_its_expected_rule_ids(capsys):
     assert main(["preview", "blueprints/examples/insecure.yaml", "--policies", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)["policies"]
     ids = {violation["rule_id"] for violation in report["violations"] if violation["enforcement"] == "mandatory"}
-    assert ids == {"SEC003", "SEC006", "GOV001", "GOV002", "GOV004"}
+    assert ids == {"SEC003", "SEC006", "COR006", "GOV001", "GOV002", "GOV004"}
 
 
 def test_compliant_example_passes_and_prints_the_summary(capsys):

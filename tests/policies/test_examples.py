@@ -9,7 +9,7 @@ from tests.policies.previews import EXAMPLES, ROOT, example, preview
 
 SOUND_EXAMPLES = sorted(path.stem for path in EXAMPLES.glob("*.yaml") if path.stem != "insecure")
 STACKS = tuple(sorted(path.name[len("Pulumi."):-len(".yaml")] for path in ROOT.glob("Pulumi.*.yaml")))
-INSECURE_RULES = {"SEC003", "SEC006", "GOV001", "GOV002", "GOV004"}
+INSECURE_RULES = {"SEC003", "SEC006", "COR006", "GOV001", "GOV002", "GOV004"}
 
 
 @pytest.mark.parametrize("name", SOUND_EXAMPLES)
@@ -41,3 +41,4 @@ def test_insecure_example_names_each_offending_resource():
     assert by_rule["GOV001"] == {"insecure-dev-cheap-train-usw2a-template"}
     assert by_rule["GOV002"] == {"insecure-dev-cheap-train-usw2a"}
     assert by_rule["GOV004"] == {None}
+    assert by_rule["COR006"] == {"insecure-dev-storage-scratch"}

@@ -95,3 +95,12 @@ def test_buckets_block_public_access(p5, dev_g6e):
         assert len(blocks) == len(result.of_type("aws:s3/bucket:Bucket")) > 0
         for block in blocks:
             assert all(block.inputs[key] is True for key in ("blockPublicAcls", "blockPublicPolicy", "ignorePublicAcls", "restrictPublicBuckets"))
+
+
+def test_file_system_tags_name_its_client_pools_and_declared_demand(p5, hetero):
+    (lustre,) = p5.of_type("aws:fsx/lustreFileSystem:LustreFileSystem")
+    # 64 nodes x 8 GPUs x 40 MB/s of reads outweighs the 2,000 GiB / 600 s checkpoint burst (3,579 MB/s).
+    assert lustre.inputs["tags"]["railyard:mounted-by"] == "train"
+    assert lustre.inputs["tags"]["railyard:demand-mbps"] == "20480"
+    (shared,) = hetero.of_type("aws:fsx/lustreFileSystem:LustreFileSystem")
+    assert shared.inputs["tags"]["railyard:mounted-by"] == "h200"
