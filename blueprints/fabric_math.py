@@ -1,12 +1,26 @@
 """Closed formulas for fabric sizing, shared by the blueprint rules and the topology checker.
 
-These are the sizing rules real designs use: a switch of radix k splits its
-ports between downlinks and uplinks by the tier's oversubscription o
-(down = floor(k * o / (1 + o)), up = k - down); a spine can reach at most k
-leaves (one port each), a core at most k pods. So a two-tier Clos holds at most
-k * down_leaf endpoints and a three-tier one k * down_spine * down_leaf; the
-classic k-ary fat tree holds k^3/4. The topology checker builds the actual
-graph and its tests check these formulas against it.
+These are the sizing rules real designs use, written once:
+
+* **Port split.** A switch of radix k splits its ports between downlinks and
+  uplinks by the tier's oversubscription o: down = floor(k * o / (1 + o)),
+  up = k - down (`port_split`).
+* **Even striping.** Every leaf has the same number of links to every spine of
+  its group, so the spine count S divides the leaf's uplinks; S is the smallest
+  such divisor that gives the spines enough ports (`spine_count`,
+  `pod_spine_count`). The third tier is striped the same way: spine j of every
+  pod goes to core group j, whose size is the smallest divisor of the spine's
+  uplinks that gives the cores enough ports (`core_group_size`).
+* **Capacity.** A spine has one port per leaf at most, a core one port per pod,
+  so a two-tier Clos holds at most k * down_leaf host ports per plane and a
+  three-tier one k * down_spine * down_leaf (`clos_max_endpoints`); the classic
+  k-ary fat tree holds k^3/4 hosts on 5k^2/4 switches.
+* **Rails.** NIC n of a host with N NICs sits on rail floor(n * R / N) and serves
+  accelerator floor(n * A / N); with fewer NICs than accelerators, A / N
+  accelerators share one (`nic_rail`, `nic_accelerators`, `accelerator_rails`).
+
+The topology checker builds the actual graph from these rules; its tests
+(tests/topology/test_sizing.py) check every formula here against that graph.
 """
 
 from __future__ import annotations
@@ -63,3 +77,79 @@ def fabric_max_endpoints(kind: str, radix: int, tiers: int, leaf_over: float, sp
     if kind == "rail_only":
         return clos_max_endpoints(radix, tiers, leaf_over, spine_over) * rails * planes
     return clos_max_endpoints(radix, tiers, leaf_over, spine_over) * planes
+
+
+def striping_divisor(uplinks: int, minimum: int) -> int | None:
+    """The smallest divisor of `uplinks` that is at least `minimum`, or None when there is none.
+
+    A switch group striped evenly needs a member count that divides the
+    uplinks of the tier below (each lower switch sends uplinks / members links
+    to every member).
+    """
+    for members in range(max(1, minimum), uplinks + 1):
+        if uplinks % members == 0:
+            return members
+    return None
+
+
+def spine_count(leaves: int, leaf_uplinks: int, radix: int) -> int:
+    """Spines of a two-tier group: the smallest even striping whose spines have the ports.
+
+    Each of the `leaves` leaves sends leaf_uplinks / S links to each of the S
+    spines, so a spine uses leaves * leaf_uplinks / S ports; S is the smallest
+    divisor of leaf_uplinks keeping that within `radix`. When no divisor does
+    (more leaves than the radix), every uplink goes to its own spine and the
+    spines overflow: the checker reports that as a port-budget finding.
+    """
+    needed = math.ceil(leaves * leaf_uplinks / radix)
+    return striping_divisor(leaf_uplinks, needed) or leaf_uplinks
+
+
+def pod_spine_count(leaves_per_pod: int, leaf_uplinks: int, spine_downlinks: int) -> int:
+    """Spines per pod of a three-tier Clos: as `spine_count`, within the spines' downlinks."""
+    needed = math.ceil(leaves_per_pod * leaf_uplinks / spine_downlinks)
+    return striping_divisor(leaf_uplinks, needed) or leaf_uplinks
+
+
+def core_group_size(pods: int, spine_uplinks: int, radix: int) -> int:
+    """Cores per core group (one group per spine index) of a three-tier Clos.
+
+    Spine j of every pod sends spine_uplinks / C links to each of the C cores of
+    group j, so a core uses pods * spine_uplinks / C ports; C is the smallest
+    divisor of spine_uplinks keeping that within `radix` (one port per pod at
+    most, so at most `radix` pods).
+    """
+    needed = math.ceil(pods * spine_uplinks / radix)
+    return striping_divisor(spine_uplinks, needed) or spine_uplinks
+
+
+def positions_per_pod(spine_downlinks: int, leaves_per_position: int) -> int:
+    """Leaf positions (one leaf per rail each) a pod holds: a spine reaches every leaf of its pod."""
+    return max(1, spine_downlinks // max(1, leaves_per_position))
+
+
+def nic_rail(nic: int, nics: int, rails: int) -> int:
+    """The rail of NIC `nic` of a host with `nics` NICs on a fabric of `rails` rails."""
+    return nic * rails // nics
+
+
+def nic_accelerators(nic: int, nics: int, accelerators: int) -> range:
+    """The accelerators NIC `nic` serves: floor(n * A / N) alone, or the A / N that share it when N < A."""
+    if nics >= accelerators:
+        first = nic * accelerators // nics
+        return range(first, first + 1)
+    return range(-(-nic * accelerators // nics), -(-(nic + 1) * accelerators // nics))
+
+
+def accelerator_rails(accelerators: int, nics: int, rails: int) -> list[frozenset[int]]:
+    """For each accelerator of a host, the rails of the NICs it sends through (see `nic_accelerators`)."""
+    served: list[set[int]] = [set() for _ in range(accelerators)]
+    for nic in range(nics):
+        for accelerator in nic_accelerators(nic, nics, accelerators):
+            served[accelerator].add(nic_rail(nic, nics, rails))
+    return [frozenset(rails_of) for rails_of in served]
+
+
+def clos_diameter_hops(tiers: int) -> int:
+    """Switches on the longest shortest path between two hosts of a full Clos: 2 * tiers - 1."""
+    return 2 * tiers - 1

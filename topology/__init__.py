@@ -1,33 +1,45 @@
-"""The topology checker (under construction by the topology work; this interface is the contract).
+"""The topology checker: from a validated blueprint, build the design graph and check it.
 
-`check_design(blueprint, catalog) -> DesignReport`: build the design graph and
-run every check; `DesignReport.findings` are `Finding`s, `as_json()` the
-figures `validate --json` prints, `tables()` the human tables.
+`check_design(blueprint, catalog) -> DesignReport` places every pool's hosts in
+racks, builds the facility graph (site -> zones -> blocks -> feeds -> racks ->
+hosts), one merged networkx graph per fabric (hosts, NICs per rail and plane,
+leaf / spine / core switches, scale-up domains) and the storage network, then
+runs every check. Findings use the blueprint rules' `Finding` type, so
+`railyard validate` reports both; the figures are what `validate --json` adds.
+
+Layout: `placement` (hosts into racks), `facility` and `power` (what powers
+what, kW against budgets), `layout` (fabric sizing rules), `fabric` (the
+merged graph), `expand` (the explicit graph, for tests and small designs),
+`connectivity`, `hops`, `bandwidth` (ports, oversubscription, bisection),
+`blast` (blast radius and spread), `storage`, `design` (builds it all),
+`checks` (runs it all) and `report` (JSON and tables).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from topology.checks import blast_report, fabric_report, placement_report, power_report, storage_report
+from topology.design import Design, FabricDesign, build_design
+from topology.expand import expand_fabric
+from topology.report import DesignReport
 
-from blueprints.findings import Finding
-
-
-@dataclass
-class DesignReport:
-    """Findings and figures from checking one blueprint's design graph."""
-
-    findings: list[Finding] = field(default_factory=list)
-    figures: dict = field(default_factory=dict)
-
-    def as_json(self) -> dict:
-        """Figures for `validate --json`: fabrics, power, blast_radius, storage."""
-        return dict(self.figures)
-
-    def tables(self) -> list[tuple[str, list[str], list[list]]]:
-        """Human tables: (title, headers, rows)."""
-        return []
+__all__ = ["DesignReport", "Design", "FabricDesign", "build_design", "check_design", "expand_fabric"]
 
 
 def check_design(blueprint, catalog) -> DesignReport:
-    """Check a validated blueprint's design graph."""
-    return DesignReport()
+    """Build the design graph of a validated blueprint and run every check on it."""
+    design = build_design(blueprint, catalog)
+    findings = list(design.findings)
+    fabrics = []
+    for fabric in design.fabrics:
+        figures, problems = fabric_report(fabric)
+        fabrics.append(figures)
+        findings += problems
+    power, problems = power_report(design)
+    findings += problems
+    blast, problems = blast_report(design)
+    findings += problems
+    storage, problems = storage_report(design)
+    findings += problems
+    figures = {"fabrics": sorted(fabrics, key=lambda fabric: fabric["name"]), "power": power, "blast_radius": blast,
+               "storage": storage, "placement": placement_report(design)}
+    return DesignReport(findings, figures)

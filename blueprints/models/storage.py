@@ -54,7 +54,7 @@ class FsxLustre(Model):
     storage_type: Literal["SSD", "HDD"] = Field(default="SSD", description="SSD, or HDD (PERSISTENT_1 only).")
     capacity_gib: int = Field(ge=1, description="Storage capacity in GiB, on the deployment type's legal steps.")
     throughput_mbps_per_tib: int | None = Field(
-        default=None, description="Throughput per TiB of storage (persistent types only): PERSISTENT_2 125/250/500/1000."
+        default=None, description="Throughput in megabytes per second per TiB of storage (persistent types only): PERSISTENT_2 125/250/500/1000."
     )
     efa: bool = Field(default=False, description="EFA-enabled file system (PERSISTENT_2 with metadata configuration).")
     metadata: MetadataConfig | None = Field(default=None, description="Metadata configuration (PERSISTENT_2 only).")

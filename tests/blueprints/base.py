@@ -62,7 +62,7 @@ pools:
     fabric: efa
     storage:
       - tier: lustre
-        read_mbps_per_accelerator: 10
+        read_mbps_per_accelerator: 5
   - name: serve
     instance_type: inf2.48xlarge
     role: inference

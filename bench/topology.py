@@ -1,0 +1,170 @@
+"""Benchmark: `validate` end to end, from 1,024 to 1,048,576 accelerators, against bare networkx edge insertion.
+
+    python -m bench.topology [--sizes 1024,16384,131072,1048576] [--repeats 5]
+
+For each size a blueprint is generated (p5en.48xlarge hosts of 8 GPUs, 2 NICs
+per GPU on 8 rails, 200 Gb/s links, a rail-optimized Clos with the smallest
+radix of 64/128/256 that holds it, racks of 4 hosts, blocks of 256 racks, an
+FSx tier sized for the pool's reads) and written to a temporary file. A fresh
+child process imports railyard, loads the catalog, calls
+`railyard.pipeline.validate` (YAML load, schema, rules and `check_design`)
+once cold, then `--repeats` more times, and reports the cold call, the median
+of the others and its peak RSS (`getrusage` of the child). Another fresh child times inserting one edge per accelerator (the
+accelerator-host edge) into an empty `networkx.Graph`: the floor no checker
+that puts every accelerator in a networkx graph can beat. Prints a markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DEFAULT_SIZES = (1024, 16384, 131072, 1048576)
+HOSTS_PER_RACK, RACKS_PER_BLOCK, GPUS_PER_HOST = 4, 256, 8
+
+
+def radix_for(accelerators: int) -> int:
+    """The smallest radix of 64, 128, 256 whose three-tier rail-optimized Clos holds the ports (one plane)."""
+    from blueprints.fabric_math import clos_max_endpoints
+
+    ports = accelerators * 2
+    return next(radix for radix in (64, 128, 256, 512) if clos_max_endpoints(radix, 3, 1.0, 1.0) >= ports * 1.25)
+
+
+def blueprint_yaml(accelerators: int) -> str:
+    """A valid blueprint of `accelerators` p5en GPUs on a rail-optimized Clos."""
+    hosts = accelerators // GPUS_PER_HOST
+    racks = math.ceil(hosts / HOSTS_PER_RACK)
+    blocks = [min(RACKS_PER_BLOCK, racks - first) for first in range(0, racks, RACKS_PER_BLOCK)]
+    capacity = math.ceil(accelerators * 20 / 8 / 1000 * 1024 / 2400) * 2400
+    lines = [
+        "version: 1",
+        "metadata: {name: bench, environment: bench, owner: bench, cost_center: cc-bench}",
+        "cloud: {kind: aws, region: us-east-1, availability_zones: [us-east-1a, us-east-1b], vpc_cidr: 10.0.0.0/16}",
+        "failure_domains:",
+        "  zones:",
+        "    - name: site",
+        "      availability_zone: us-east-1a",
+        "      blocks:",
+    ]
+    lines += [f"        - {{name: b{index:04d}, racks: {count}, hosts_per_rack: {HOSTS_PER_RACK}, power_feeds: 4}}" for index, count in enumerate(blocks)]
+    lines += [
+        "fabrics:",
+        f"  - {{name: rails, kind: rail_optimized_clos, link_gbps: 200, switch_radix: {radix_for(accelerators)}, nics_per_accelerator: 2,",
+        "     max_switch_hops: {same_rail: 5, cross_rail: 5}, min_bisection_gbps_per_accelerator: 200}",
+        "pools:",
+        f"  - name: train",
+        "    instance_type: p5en.48xlarge",
+        "    role: training",
+        f"    nodes: {hosts}",
+        "    placement: {domains: [site], spread: racks, max_failure_share: 0.1}",
+        "    fabric: rails",
+        "    storage: [{tier: lustre, read_mbps_per_accelerator: 20, checkpoint: {size_gib: 1000, max_write_seconds: 900}}]",
+        "storage:",
+        f"  - {{kind: fsx_lustre, name: lustre, deployment_type: PERSISTENT_2, capacity_gib: {capacity}, throughput_mbps_per_tib: 1000, metadata: {{mode: automatic}}}}",
+        "power: {pue: 1.2, rack_budget_kw: 50}",
+        "kubernetes: {device_plugins: [{kind: nvidia_device_plugin}, {kind: efa_device_plugin}]}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def child_validate(accelerators: int, repeats: int) -> dict:
+    """In a fresh process: median seconds of `validate` on the generated blueprint, its peak RSS and graph size."""
+    from blueprints.catalog import load_catalog
+    from railyard.pipeline import validate
+
+    load_catalog()
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "bench.yaml"
+        path.write_text(blueprint_yaml(accelerators))
+        start = time.perf_counter()
+        result = validate(str(path))
+        first = time.perf_counter() - start
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            result = validate(str(path))
+            times.append(time.perf_counter() - start)
+    fabric = result.as_json()["fabrics"][0]
+    errors = [finding.code for finding in result.findings if finding.is_error]
+    return {"seconds": statistics.median(times), "first_seconds": first, "peak_mib": _peak_mib(), "errors": errors,
+            "graph": fabric["graph"], "tiers": fabric["tiers"], "radix": fabric["switch_radix"]}
+
+
+def child_floor(accelerators: int, repeats: int) -> dict:
+    """In a fresh process: median seconds to insert one accelerator-host edge per accelerator into an empty Graph."""
+    import networkx as nx
+
+    edges = [(accelerator, accelerators + accelerator // GPUS_PER_HOST) for accelerator in range(accelerators)]
+    times = []
+    for _ in range(repeats):
+        graph = nx.Graph()
+        start = time.perf_counter()
+        graph.add_edges_from(edges)
+        times.append(time.perf_counter() - start)
+        del graph
+    return {"seconds": statistics.median(times), "peak_mib": _peak_mib()}
+
+
+def _run_child(role: str, accelerators: int, repeats: int) -> dict:
+    command = [sys.executable, "-m", "bench.topology", "--child", role, "--sizes", str(accelerators), "--repeats", str(repeats)]
+    output = subprocess.run(command, check=True, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1]).stdout
+    return json.loads(output)
+
+
+def table(rows: list[dict]) -> str:
+    """The markdown table of results."""
+    lines = [
+        "| accelerators | tiers (radix) | graph nodes / edges (explicit design) | validate first s | validate median s | validate peak MiB | edge floor s | ratio | floor peak MiB |",
+        "| ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        graph = row["validate"]["graph"]
+        lines.append(
+            f"| {row['accelerators']:,} | {row['validate']['tiers']} ({row['validate']['radix']}) | "
+            f"{graph['nodes']:,} / {graph['edges']:,} ({graph['expanded_nodes']:,} / {graph['expanded_edges']:,}) | "
+            f"{row['validate']['first_seconds']:.3f} | {row['validate']['seconds']:.3f} | {row['validate']['peak_mib']:,.0f} | {row['floor']['seconds']:.3f} | "
+            f"{row['validate']['seconds'] / row['floor']['seconds']:.2f} | {row['floor']['peak_mib']:,.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark (or, with --child, one measurement) and print the table."""
+    parser = argparse.ArgumentParser(prog="python -m bench.topology", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default=",".join(str(size) for size in DEFAULT_SIZES), help="accelerator counts, comma-separated")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per size (median reported)")
+    parser.add_argument("--child", choices=("validate", "floor"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    sizes = [int(size) for size in args.sizes.split(",")]
+    if args.child:
+        measure = child_validate if args.child == "validate" else child_floor
+        print(json.dumps(measure(sizes[0], args.repeats)))
+        return 0
+    rows = []
+    for accelerators in sizes:
+        row = {"accelerators": accelerators, "validate": _run_child("validate", accelerators, args.repeats),
+               "floor": _run_child("floor", accelerators, args.repeats)}
+        if row["validate"]["errors"]:
+            print(f"warning: {accelerators:,} accelerators: validate reported {row['validate']['errors']}", file=sys.stderr)
+        rows.append(row)
+        print(f"measured {accelerators:,} accelerators", file=sys.stderr)
+    print(f"python -m bench.topology --sizes {args.sizes} --repeats {args.repeats}   ({sys.platform}, Python {sys.version.split()[0]})\n")
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

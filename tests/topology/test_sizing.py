@@ -1,0 +1,137 @@
+"""The closed formulas of `blueprints.fabric_math` hold on the graphs the checker builds.
+
+Each test builds a fabric, counts in the merged graph (and, where it is small,
+the explicit one), and compares with the formula: the k-ary fat tree's k^3/4
+hosts and 5k^2/4 switches, the port split, the Clos capacities, the smallest
+even striping, the NIC-to-rail mapping and the Clos diameter.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from blueprints import fabric_math
+from tests.topology.factory import block, blueprint, check, codes, design, fabric, pool, zone
+from tests.topology.fixtures import fat_tree, rail_three_tier, rail_two_tier
+from topology.expand import expand_fabric, expanded_size
+from topology.hops import worst_case_hops
+
+CATALOG_COUNTS = {"p5en.48xlarge": 8, "p4d.24xlarge": 8, "trn2.48xlarge": 16}
+
+
+def switch_count(graph) -> int:
+    return sum(data["count"] for _, data in graph.nodes(data=True) if data["kind"] == "switch")
+
+
+def used_ports(explicit, node) -> int:
+    return sum(edge.get("links", 0) for edge in explicit[node].values())
+
+
+@pytest.mark.parametrize("k", [4, 8, 48])
+def test_k_ary_fat_tree_has_k_cubed_over_4_hosts_on_5_k_squared_over_4_switches(k):
+    built = design(fat_tree(k)).fabrics[0]
+    hosts = sum(data["count"] for _, data in built.graph.nodes(data=True) if data["kind"] == "endpoint")
+    assert hosts == fabric_math.fat_tree_endpoints(k) == k**3 // 4
+    assert switch_count(built.graph) == fabric_math.fat_tree_switches(k) == 5 * k**2 // 4
+    assert built.plan.tiers == 3 and built.plan.pods == k
+
+
+@pytest.mark.parametrize("k", [4, 8])
+def test_every_switch_of_a_full_fat_tree_uses_all_k_ports_in_the_explicit_graph(k):
+    explicit = expand_fabric(design(fat_tree(k)).fabrics[0].graph)
+    switches = [node for node, kind in explicit.nodes(data="kind") if kind == "switch"]
+    hosts = [node for node, kind in explicit.nodes(data="kind") if kind == "scaleup"]
+    assert len(switches) == 5 * k**2 // 4 and len(hosts) == k**3 // 4
+    assert {used_ports(explicit, node) for node in switches} == {k}
+
+
+@pytest.mark.parametrize("oversubscription", [1.0, 2.0, 3.0, 7.0])
+def test_leaf_ports_split_by_the_declared_oversubscription(oversubscription):
+    model = blueprint([zone("z", [block("b", racks=4, hosts_per_rack=8)])], [pool("p", "g6e.8xlarge", 32, ["b"], fabric="f")],
+                      [fabric("f", "rail_optimized_clos", 16, oversubscription={"leaf": oversubscription})])
+    explicit = expand_fabric(design(model).fabrics[0].graph)
+    down, up = fabric_math.port_split(16, oversubscription)
+    full_leaf = next(node for node, data in explicit.nodes(data=True) if data.get("tier") == "leaf")
+    to_hosts = sum(edge["links"] for other, edge in explicit[full_leaf].items() if explicit.nodes[other]["kind"] == "nic")
+    to_spines = sum(edge["links"] for other, edge in explicit[full_leaf].items() if explicit.nodes[other]["kind"] == "switch")
+    assert (to_hosts, to_spines) == (down, up)
+
+
+def one_nic_clos(hosts: int, tiers: int):
+    """`hosts` single-NIC hosts in one block on a radix-8 rail-optimized Clos with one rail."""
+    return blueprint([zone("z", [block("b", racks=hosts, hosts_per_rack=1)])], [pool("p", "g6e.8xlarge", hosts, ["b"], fabric="f")],
+                     [fabric("f", "rail_optimized_clos", 8, tiers=tiers)])
+
+
+@pytest.mark.parametrize("tiers", [2, 3])
+def test_clos_max_endpoints_is_exactly_what_fits_within_the_radix(tiers):
+    room = fabric_math.clos_max_endpoints(8, tiers, 1.0, 1.0)
+    assert "topology.port-budget" not in codes(check(one_nic_clos(room, tiers)))
+    assert "topology.port-budget" in codes(check(one_nic_clos(room + 1, tiers)))
+
+
+def test_spine_count_is_the_smallest_even_striping_and_every_leaf_reaches_every_spine_equally():
+    built = design(rail_two_tier()).fabrics[0]
+    explicit = expand_fabric(built.graph)
+    leaves = [node for node, data in explicit.nodes(data=True) if data.get("tier") == "leaf"]
+    spines = [node for node, data in explicit.nodes(data=True) if data.get("tier") == "spine"]
+    assert len(spines) == fabric_math.spine_count(len(leaves), 4, 8) == 2
+    assert {explicit[leaf][spine]["links"] for leaf in leaves for spine in spines} == {2}
+    assert all(len(leaves) * 4 / smaller > 8 for smaller in range(1, len(spines)) if 4 % smaller == 0)
+
+
+def test_three_tier_pods_spines_and_core_groups_follow_the_striping_rules():
+    built = design(rail_three_tier()).fabrics[0]
+    plan, explicit = built.plan, expand_fabric(built.graph)
+    assert (plan.pods, plan.pod_spines, plan.core_group) == (2, 4, 1)
+    assert plan.pod_spines == fabric_math.pod_spine_count(4, 4, 4)
+    assert plan.core_group == fabric_math.core_group_size(2, 4, 8)
+    cores = [node for node, data in explicit.nodes(data=True) if data.get("tier") == "core"]
+    # core j hears from spine j of each pod, with spine_up / group = 4 links each
+    for core in cores:
+        assert sorted((neighbour[0][3], neighbour[1], edge["links"]) for neighbour, edge in explicit[core].items()) == [(0, core[1], 4), (1, core[1], 4)]
+
+
+@pytest.mark.parametrize("instance, nics_per_accelerator, rails", [("p5en.48xlarge", 2, 8), ("p5en.48xlarge", 2, 16), ("p4d.24xlarge", 0.5, 4), ("trn2.48xlarge", 1, 8)])
+def test_each_accelerator_sends_through_the_nics_of_the_rails_the_formula_gives(instance, nics_per_accelerator, rails):
+    model = blueprint([zone("z", [block("b", racks=1, hosts_per_rack=2)])], [pool("p", instance, 2, ["b"], fabric="f")],
+                      [fabric("f", "rail_optimized_clos", 64, nics_per_accelerator=nics_per_accelerator, rails=rails)])
+    explicit = expand_fabric(design(model).fabrics[0].graph)
+    accelerators = CATALOG_COUNTS[instance]
+    nics = int(accelerators * nics_per_accelerator)
+    expected = fabric_math.accelerator_rails(accelerators, nics, rails)
+    for node, kind in explicit.nodes(data="kind"):
+        if kind == "accelerator":
+            found = {explicit.nodes[nic]["rail"] for nic in explicit[node] if explicit.nodes[nic]["kind"] == "nic"}
+            assert found == set(expected[node[3]])
+        if kind == "nic":
+            leaf_rails = {explicit.nodes[leaf]["rail"] for leaf in explicit[node] if explicit.nodes[leaf]["kind"] == "switch"}
+            assert leaf_rails == {explicit.nodes[node]["rail"]}
+
+
+@pytest.mark.parametrize("make, tiers", [(rail_two_tier, 2), (rail_three_tier, 3), (fat_tree, 3)])
+def test_clos_diameter_is_two_tiers_minus_one_switches(make, tiers):
+    built = design(make()).fabrics[0]
+    hops = worst_case_hops(built.graph, built.pools[0][1].name)
+    assert hops.same_rail == fabric_math.clos_diameter_hops(tiers)
+
+
+def test_the_expanded_size_formula_counts_the_explicit_graph():
+    for make in (rail_two_tier, rail_three_tier, fat_tree):
+        graph = design(make()).fabrics[0].graph
+        explicit = expand_fabric(graph)
+        assert expanded_size(graph) == (explicit.number_of_nodes(), explicit.number_of_edges())
+
+
+def test_a_one_tier_rail_only_fabric_puts_every_host_on_one_leaf_per_rail():
+    """rail_only with `tiers: 1`: 4 p4d hosts x 2 ports per rail fill a radix-8 rail switch; a fifth overflows it."""
+    def rail_switches(hosts):
+        model = blueprint([zone("z", [block("b", racks=3, hosts_per_rack=2)])], [pool("p", "p4d.24xlarge", hosts, ["b"], fabric="f")],
+                          [fabric("f", "rail_only", 8, nics_per_accelerator=0.5, rails=2, tiers=1)])
+        return model, design(model).fabrics[0]
+
+    model, built = rail_switches(4)
+    assert (built.plan.tiers, len(built.plan.positions), switch_count(built.graph)) == (1, 1, 2)
+    assert "topology.port-budget" not in codes(check(model))
+    model, built = rail_switches(5)
+    assert len(built.plan.positions) == 1 and "topology.port-budget" in codes(check(model))

@@ -1,0 +1,154 @@
+"""Ports, oversubscription and bisection bandwidth, read from the merged fabric graph.
+
+* **Ports.** A member of a switch group uses (sum of its group's links) / count
+  ports; down ports face the tier below (hosts for a leaf), up ports the tier above.
+* **Oversubscription** of a switch is down ports / up ports; a tier's figure is
+  its worst switch.
+* **Bisection.** The pool's hosts, in fabric order, are cut into a first and a
+  second half (the split that crosses the most upper-tier links of a Clos);
+  the bisection bandwidth is the max-flow between the halves, and per
+  accelerator it is that flow over the first half's accelerators. The flow runs
+  on the merged graph, contracted further by putting each half's hosts behind
+  a source and a sink; it equals the explicit graph's max-flow because the
+  merged groups are symmetric (docs/topology.md gives the argument, the tests
+  check it on small and medium fabrics). The minimum cut is the certificate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from topology.fabric import fabric_order, pool_endpoints
+
+__all__ = ["SwitchPorts", "switch_ports", "oversubscription", "Bisection", "bisection"]
+
+_BELOW = {"leaf": "endpoint", "spine": "leaf", "core": "spine"}
+
+
+@dataclass(frozen=True)
+class SwitchPorts:
+    """Ports one member of a switch group uses: towards the tier below, towards the tier above."""
+
+    node: tuple
+    tier: str
+    down: float
+    up: float
+
+    @property
+    def total(self) -> float:
+        """All ports in use."""
+        return self.down + self.up
+
+
+def _tier_of(graph: nx.Graph, node) -> str:
+    data = graph.nodes[node]
+    return data["tier"] if data["kind"] == "switch" else "endpoint"
+
+
+def switch_ports(graph: nx.Graph) -> list[SwitchPorts]:
+    """Ports per member of every switch group, in graph order."""
+    found = []
+    for node, data in graph.nodes(data=True):
+        if data["kind"] != "switch":
+            continue
+        down = up = 0
+        for neighbour, edge in graph[node].items():
+            if _tier_of(graph, neighbour) == _BELOW[data["tier"]]:
+                down += edge["links"]
+            else:
+                up += edge["links"]
+        found.append(SwitchPorts(node, data["tier"], down / data["count"], up / data["count"]))
+    return found
+
+
+def oversubscription(graph: nx.Graph) -> dict[str, tuple[float, tuple] | None]:
+    """Per tier with uplinks ("leaf", "spine"): (worst down/up ratio, the switch group), or None."""
+    worst: dict[str, tuple[float, tuple] | None] = {"leaf": None, "spine": None}
+    for ports in switch_ports(graph):
+        if ports.tier in worst and ports.up > 0:
+            ratio = ports.down / ports.up
+            if worst[ports.tier] is None or ratio > worst[ports.tier][0] + 1e-12:
+                worst[ports.tier] = (ratio, ports.node)
+    return worst
+
+
+@dataclass(frozen=True)
+class Bisection:
+    """Max-flow between the halves, per accelerator of the first half, and the minimum cut by tier."""
+
+    gbps: float
+    per_accelerator_gbps: float
+    hosts: tuple[int, int]
+    accelerators: tuple[int, int]
+    cut_gbps: dict[str, float]
+
+
+def _halves(graph: nx.Graph, endpoints: list) -> dict:
+    """For each endpoint group, the hosts that fall in the first half (fabric order, by position)."""
+    hosts_at: dict[tuple, int] = {}
+    for node in endpoints:
+        hosts_at[(node[2], node[1])] = graph.nodes[node]["count"]
+    half, seen, first = sum(hosts_at.values()) // 2, 0, {}
+    for key in sorted(hosts_at):
+        first[key] = min(hosts_at[key], max(0, half - seen))
+        seen += hosts_at[key]
+    return {node: first[(node[2], node[1])] for node in endpoints}
+
+
+def _flow_network(graph: nx.Graph, endpoints: list, first: dict) -> nx.DiGraph:
+    gbps = graph.graph["link_gbps"]
+    network = nx.DiGraph()
+    chosen = set(endpoints)
+    for u, v, data in graph.edges(data=True):
+        ends = [node for node in (u, v) if graph.nodes[node]["kind"] == "endpoint"]
+        if not ends:
+            network.add_edge(u, v, capacity=data["links"] * gbps)
+            network.add_edge(v, u, capacity=data["links"] * gbps)
+            continue
+        endpoint = ends[0]
+        if endpoint not in chosen:
+            continue
+        leaf = v if endpoint == u else u
+        count = graph.nodes[endpoint]["count"]
+        for side, hosts in (("A", first[endpoint]), ("B", count - first[endpoint])):
+            if hosts:
+                capacity = data["links"] * gbps * hosts / count
+                network.add_edge((side, endpoint), leaf, capacity=capacity)
+                network.add_edge(leaf, (side, endpoint), capacity=capacity)
+                if side == "A":
+                    network.add_edge("source", ("A", endpoint))
+                else:
+                    network.add_edge(("B", endpoint), "sink")
+    return network
+
+
+def _cut_by_tier(graph: nx.Graph, network: nx.DiGraph, reachable: set) -> dict[str, float]:
+    def tier(node):
+        return "host" if node[0] in ("A", "B") else graph.nodes[node]["tier"]
+
+    cut: dict[str, float] = {}
+    for u in reachable:
+        for v, data in network[u].items():
+            if v not in reachable and "capacity" in data:
+                key = "-".join(sorted((tier(u), tier(v)), key=["host", "leaf", "spine", "core"].index))
+                cut[key] = cut.get(key, 0.0) + data["capacity"]
+    return dict(sorted(cut.items()))
+
+
+def bisection(graph: nx.Graph, pool: str | None = None) -> Bisection | None:
+    """The bisection of a pool (or of every host on the fabric); None with fewer than two hosts."""
+    endpoints = pool_endpoints(graph, pool) if pool is not None else fabric_order(graph)
+    first = _halves(graph, endpoints)
+    hosts_a = sum(first[node] for node in endpoints if node[3] == 0)
+    hosts = sum(graph.nodes[node]["count"] for node in endpoints if node[3] == 0)
+    if hosts_a == 0 or hosts - hosts_a == 0:
+        return None
+    network = _flow_network(graph, endpoints, first)
+    value, (reachable, _) = nx.minimum_cut(network, "source", "sink")
+    accelerators_a = sum(first[node] * graph.nodes[node]["accelerators"] for node in endpoints)
+    accelerators = sum(graph.nodes[node]["count"] * graph.nodes[node]["accelerators"] for node in endpoints)
+    return Bisection(value, value / accelerators_a, (hosts_a, hosts - hosts_a), (accelerators_a, accelerators - accelerators_a),
+                     _cut_by_tier(graph, network, reachable))
+

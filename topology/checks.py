@@ -1,0 +1,210 @@
+"""Every check on a built design, each returning (figures for `validate --json`, findings).
+
+One function per area: fabrics (connectivity, rails, ports, oversubscription,
+hops, bisection), power, blast radius and spread, storage. Each quotes the bad
+figure, the limit and the certificate, and points at the blueprint field that
+sets the limit. A check whose inputs failed to build is skipped.
+"""
+
+from __future__ import annotations
+
+from blueprints.findings import Finding, error
+from topology.bandwidth import bisection, oversubscription, switch_ports
+from topology.blast import KINDS, Outage, blast_findings, checked_kinds, spread_findings, worst_physical, worst_switch
+from topology.connectivity import connectivity_findings, pool_components
+from topology.design import Design, FabricDesign
+from topology.expand import expanded_size
+from topology.fabric import node_name
+from topology.facility import physical_outages
+from topology.hops import worst_case_hops
+from topology.power import power_figures, power_findings
+from topology.storage import storage_report as tier_reports
+
+__all__ = ["fabric_report", "power_report", "blast_report", "storage_report", "placement_report"]
+
+
+def _round(value: float | None, digits: int = 3) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _port_findings(fabric: FabricDesign) -> list[Finding]:
+    graph, radix = fabric.graph, fabric.graph.graph["radix"]
+    over = [ports for ports in switch_ports(graph) if ports.total > radix]
+    findings = []
+    for tier in ("leaf", "spine", "core"):
+        in_tier = [ports for ports in over if ports.tier == tier]
+        if not in_tier:
+            continue
+        worst = max(in_tier, key=lambda ports: ports.total)
+        switches = sum(graph.nodes[ports.node]["count"] for ports in in_tier)
+        findings.append(error(
+            "topology.port-budget", ("fabrics", fabric.index, "switch_radix"),
+            f"{node_name(graph, worst.node)} needs {worst.total:g} ports ({worst.down:g} down, {worst.up:g} up) but has {radix}; "
+            f"{switches} {tier} switch(es) of fabric '{graph.graph['name']}' are over",
+            "raise switch_radix, add a tier (tiers: 3), or put fewer hosts behind each leaf",
+            switch=node_name(graph, worst.node), tier=tier, ports=worst.total, down=worst.down, up=worst.up, radix=radix, switches_over=switches,
+        ))
+    return findings
+
+
+def _oversubscription(fabric: FabricDesign) -> tuple[dict, list[Finding]]:
+    graph, declared = fabric.graph, fabric.graph.graph["declared_oversubscription"]
+    worst = oversubscription(graph)
+    findings = []
+    for tier, found in worst.items():
+        if found is not None and found[0] > declared[tier] + 1e-9:
+            ratio, node = found
+            findings.append(error(
+                "topology.oversubscription", ("fabrics", fabric.index, "oversubscription", tier),
+                f"{node_name(graph, node)} is {ratio:.2f}:1 oversubscribed (down:up ports); the fabric allows {declared[tier]:g}:1 at the {tier} tier",
+                "put fewer hosts behind each leaf (fewer hosts per rack for a ToR Clos), or allow more oversubscription",
+                switch=node_name(graph, node), tier=tier, ratio=round(ratio, 3), allowed=declared[tier],
+            ))
+    return {tier: (_round(found[0]) if found else None) for tier, found in worst.items()}, findings
+
+
+def _pool_fabric(fabric: FabricDesign, pool_index: int, pool) -> tuple[dict, list[Finding], object]:
+    graph, model = fabric.graph, fabric.plan.fabric
+    figures = {"name": pool.name, "connected": len(pool_components(graph, pool.name)) == 1}
+    findings = []
+    hops = worst_case_hops(graph, pool.name) if figures["connected"] else None
+    figures["max_switch_hops"] = {"same_rail": hops.same_rail if hops else None, "cross_rail": hops.cross_rail if hops else None}
+    for key in ("same_rail", "cross_rail"):
+        bound = getattr(model.max_switch_hops, key)
+        if hops is not None and bound is not None and getattr(hops, key) > bound:
+            pair = getattr(hops, key + "_pair")
+            findings.append(error(
+                "topology.hops", ("fabrics", fabric.index, "max_switch_hops", key),
+                f"pool '{pool.name}' needs {getattr(hops, key)} switch hops from rail {pair['from']['rail']} at position {pair['from']['position']} ({pair['from']['block']}) "
+                f"to rail {pair['to']['rail']} at position {pair['to']['position']} ({pair['to']['block']}), via {' > '.join(pair['switches'])}; max_switch_hops.{key} is {bound}",
+                "keep the pool within fewer pods or blocks (fewer tiers between its hosts), or relax the bound",
+                pool=pool.name, hops=getattr(hops, key), bound=bound, pair=pair,
+            ))
+    cut = bisection(graph, pool.name) if figures["connected"] else None
+    figures["bisection_gbps_per_accelerator"] = _round(cut.per_accelerator_gbps, 1) if cut else None
+    minimum = model.min_bisection_gbps_per_accelerator
+    if cut is not None and minimum is not None and cut.per_accelerator_gbps < minimum - 1e-9:
+        findings.append(error(
+            "topology.bisection", ("fabrics", fabric.index, "min_bisection_gbps_per_accelerator"),
+            f"pool '{pool.name}' gets {cut.per_accelerator_gbps:,.1f} Gbps of bisection per accelerator: {cut.gbps:,.0f} Gbps between its first {cut.hosts[0]} "
+            f"and last {cut.hosts[1]} hosts, limited by the cut {cut.cut_gbps}; the fabric asks {minimum:g}",
+            "lower the leaf or spine oversubscription, add NICs per accelerator, or relax min_bisection_gbps_per_accelerator",
+            pool=pool.name, gbps_per_accelerator=round(cut.per_accelerator_gbps, 1), bisection_gbps=round(cut.gbps, 1),
+            hosts=list(cut.hosts), cut_gbps={key: round(value, 1) for key, value in cut.cut_gbps.items()}, required=minimum,
+        ))
+    return figures, findings, cut
+
+
+def _counts(graph) -> tuple[dict, dict]:
+    switches = {"leaf": 0, "spine": 0, "core": 0}
+    for _, data in graph.nodes(data=True):
+        if data["kind"] == "switch":
+            switches[data["tier"]] += data["count"]
+    links = {"host_leaf": 0, "leaf_spine": 0, "spine_core": 0}
+    for u, v, data in graph.edges(data=True):
+        tiers = {graph.nodes[node].get("tier", "host") for node in (u, v)}
+        key = "host_leaf" if "host" in tiers else ("spine_core" if "core" in tiers else "leaf_spine")
+        links[key] += data["links"]
+    return switches, links
+
+
+def fabric_report(fabric: FabricDesign) -> tuple[dict, list[Finding]]:
+    """One fabric's figures and findings: sizes, oversubscription, bisection, hops, ports, connectivity."""
+    graph = fabric.graph
+    findings = connectivity_findings(graph, list(fabric.pools)) + _port_findings(fabric)
+    over, problems = _oversubscription(fabric)
+    findings += problems
+    pools, cuts = [], []
+    for pool_index, pool in fabric.pools:
+        figures, problems, cut = _pool_fabric(fabric, pool_index, pool)
+        pools.append(figures)
+        cuts.append(cut)
+        findings += problems
+    switches, links = _counts(graph)
+    endpoints = [data for _, data in graph.nodes(data=True) if data["kind"] == "endpoint"]
+    # One pool on the fabric: its halves are the fabric's, so its cut is the fabric's.
+    whole = cuts[0] if len(cuts) == 1 else (bisection(graph) if all(pool["connected"] for pool in pools) else None)
+    hops = {key: max((pool["max_switch_hops"][key] for pool in pools if pool["max_switch_hops"][key] is not None), default=None)
+            for key in ("same_rail", "cross_rail")}
+    nodes, edges = expanded_size(graph)
+    figures = {
+        "name": graph.graph["name"], "kind": graph.graph["kind"], "tiers": graph.graph["tiers"], "rails": graph.graph["rails"],
+        "planes": graph.graph["planes"], "link_gbps": graph.graph["link_gbps"], "switch_radix": graph.graph["radix"],
+        "accelerators": sum(data["count"] * data["accelerators"] for data in endpoints),
+        "hosts": sum(data["count"] for data in endpoints if data["part"] == 0),
+        "switches": switches, "links": links, "oversubscription": over,
+        "bisection_tbps": _round(whole.gbps / 1000) if whole else None, "max_switch_hops": hops,
+        "graph": {"nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(), "expanded_nodes": nodes, "expanded_edges": edges},
+        "pools": sorted(pools, key=lambda pool: pool["name"]),
+    }
+    return figures, findings
+
+
+def power_report(design: Design) -> tuple[dict, list[Finding]]:
+    """IT and facility kW for the site, every zone and block, and every rack (run-length encoded per block)."""
+    figures = power_figures(design.facility)
+    zones = []
+    for zone in design.blueprint.failure_domains.zones:
+        blocks = []
+        for block in zone.blocks:
+            racks = [round(figures.rack_kw[("rack", block.name, index)], 2) for index in range(block.racks)]
+            runs = []
+            for index, kw in enumerate(racks):
+                if runs and runs[-1]["it_kw"] == kw:
+                    runs[-1]["count"] += 1
+                else:
+                    runs.append({"first": index, "count": 1, "it_kw": kw})
+            data = design.facility.nodes[("block", block.name)]
+            blocks.append({"name": block.name, "it_kw": round(figures.block_kw[block.name], 2), "budget_kw": block.budget_kw,
+                           "rack_budget_kw": data["rack_budget_kw"], "max_rack_kw": max(racks, default=0.0), "racks": runs})
+        zones.append({"name": zone.name, "it_kw": round(figures.zone_kw[zone.name], 2), "budget_kw": zone.budget_kw, "blocks": blocks})
+    power = design.blueprint.power
+    site = {"it_kw": round(figures.it_kw, 2), "facility_kw": round(figures.facility_kw, 2), "pue": power.pue,
+            "site_budget_kw": power.site_budget_kw, "zones": zones}
+    return site, power_findings(design.blueprint, design.facility, figures)
+
+
+def _outage_json(outage: Outage) -> dict:
+    return {"kind": outage.kind, "element": outage.element, "accelerators": _round(outage.accelerators, 2), "share": _round(outage.share, 4)}
+
+
+def blast_report(design: Design) -> tuple[list, list[Finding]]:
+    """Per pool, the worst element of each kind and the worst checked one; blast-radius and spread findings."""
+    outages = physical_outages(design.facility)
+    report, findings = [], []
+    for pool_index, pool in enumerate(design.blueprint.pools):
+        hosts = design.placement.placed.get(pool_index, 0)
+        per_host = design.accelerators_per_host(pool_index)
+        if not hosts or not per_host:
+            continue
+        total = hosts * per_host
+        by_kind = worst_physical(outages, pool_index, per_host, total)
+        fabric = design.fabric_of(pool_index)
+        switch = worst_switch(fabric.graph, pool.name, total) if fabric is not None else Outage("switch", None, 0, 0.0)
+        if switch is not None:
+            by_kind["switch"] = switch
+        checked = [kind for kind in checked_kinds(pool.placement.spread) if kind in by_kind]
+        worst = max((by_kind[kind] for kind in checked), key=lambda outage: outage.share)
+        report.append({"pool": pool.name, "accelerators": total, "max_failure_share": pool.placement.max_failure_share,
+                       "spread": pool.placement.spread, "checked": checked, "worst": _outage_json(worst),
+                       "by_kind": {kind: _outage_json(by_kind[kind]) for kind in KINDS if kind in by_kind}})
+        findings += blast_findings(pool_index, pool, by_kind)
+        level = {"zones": "zone", "blocks": "block", "racks": "rack"}.get(pool.placement.spread)
+        if level:
+            findings += spread_findings(pool_index, pool, design.placement.hosts_by(pool_index, level))
+    return sorted(report, key=lambda entry: entry["pool"]), findings
+
+
+def storage_report(design: Design) -> tuple[list, list[Finding]]:
+    """Per tier: throughput, read demand and what is served, and every checkpoint's write rate and time."""
+    return tier_reports(design.blueprint, design.storage)
+
+
+def placement_report(design: Design) -> list:
+    """Per pool: hosts requested and placed, and hosts per zone and per block."""
+    report = []
+    for pool_index, wanted in design.placement.requested.items():
+        report.append({"pool": design.blueprint.pools[pool_index].name, "requested": wanted, "placed": design.placement.placed[pool_index],
+                       "zones": design.placement.hosts_by(pool_index, "zone"), "blocks": design.placement.hosts_by(pool_index, "block")})
+    return sorted(report, key=lambda entry: entry["pool"])
+

@@ -1,0 +1,74 @@
+"""The design graph of a blueprint: placement, facility graph, one merged graph per fabric, and the storage network.
+
+`build_design` is the one place that turns a validated blueprint into graphs;
+every check reads them and none modifies them. Problems found while building
+(hosts without a rack, a misaligned pool, a fabric whose planes can't split)
+are kept as findings, and what they concern is left out of the graphs, so the
+checks that need it are skipped instead of crashing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from blueprints.findings import Finding
+from topology.facility import build_facility
+from topology.fabric import build_fabric_graph
+from topology.layout import FabricPlan, plan_fabric
+from topology.placement import Placement, place_pools
+from topology.storage import storage_network
+
+__all__ = ["Design", "FabricDesign", "build_design"]
+
+
+@dataclass(frozen=True)
+class FabricDesign:
+    """One fabric: its sizing plan, its merged graph, and the (index, pool) pairs on it."""
+
+    plan: FabricPlan
+    graph: nx.Graph
+    pools: tuple[tuple[int, object], ...]
+
+    @property
+    def index(self) -> int:
+        """The fabric's index in `blueprint.fabrics`."""
+        return self.plan.index
+
+
+@dataclass
+class Design:
+    """Everything the checks read: the blueprint, the placement and the graphs built from them."""
+
+    blueprint: object
+    catalog: object
+    placement: Placement
+    facility: nx.DiGraph
+    fabrics: list[FabricDesign]
+    storage: nx.DiGraph
+    findings: list[Finding] = field(default_factory=list)
+
+    def accelerators_per_host(self, pool_index: int) -> int:
+        """Accelerators on one host of a pool (0 for an unknown instance type)."""
+        spec = self.catalog.get(self.blueprint.pools[pool_index].instance_type)
+        return spec.accelerator_count if spec else 0
+
+    def fabric_of(self, pool_index: int) -> FabricDesign | None:
+        """The fabric a pool is on, when that fabric was built and the pool is part of it."""
+        return next((fabric for fabric in self.fabrics if any(index == pool_index for index, _ in fabric.pools)), None)
+
+
+def build_design(blueprint, catalog) -> Design:
+    """Place the pools and build the facility graph, every fabric's graph and the storage network."""
+    placement = place_pools(blueprint, catalog)
+    findings = list(placement.findings)
+    fabrics = []
+    for index in range(len(blueprint.fabrics)):
+        plan, problems = plan_fabric(blueprint, catalog, placement, index)
+        findings += problems
+        if plan is not None:
+            pools = tuple((pool_index, blueprint.pools[pool_index]) for pool_index in sorted(plan.shapes))
+            fabrics.append(FabricDesign(plan, build_fabric_graph(plan), pools))
+    facility = build_facility(blueprint, catalog, placement)
+    return Design(blueprint, catalog, placement, facility, fabrics, storage_network(blueprint, catalog, placement), findings)

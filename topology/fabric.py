@@ -1,0 +1,147 @@
+"""The fabric graph: one networkx Graph per fabric, with interchangeable members merged by symmetry.
+
+A fabric of 131,072 accelerators has hundreds of thousands of cables, but
+almost all of its switches and hosts come in groups whose members are wired
+identically. This graph keeps one node per such group, with its member
+`count`, and one edge per pair of groups, with the total `links` between them:
+
+==============================  =====================================================  =============
+node                            stands for                                             count
+==============================  =====================================================  =============
+("endpoint", pool, pos, part)   hosts of one pool at one leaf position (one scale-up   hosts
+                                part of each: the accelerators that share NVLink /
+                                NeuronLink and the NICs they send through)
+("leaf", plane, pos, rail)      that position's leaves of one rail block (one leaf     rails in block
+                                per rail; a ToR or fat-tree edge switch has one)
+("spine", plane, "all")         the spines of a two-tier fabric                         spines
+("spine", plane, "rail", r)     the spines of rail r of a two-tier rail-only fabric     spines
+("spine", plane, "pod", k)      the spines of pod k of a three-tier fabric              spines per pod
+("core", plane)                 the cores of a three-tier fabric (one group per spine   spines per pod
+                                index)                                                  x group size
+==============================  =====================================================  =============
+
+Wiring is uniform between two groups: with ``wiring="complete"`` every member
+of one has links / (count_u * count_v) links to every member of the other
+(hosts to their rail leaves, leaves to their spines); with ``wiring="aligned"``
+spine j of a pod goes to the j-th core group only (spine_up / group links to
+each of its cores). Link capacity is `links` x the fabric's `link_gbps`.
+
+`topology.expand.expand_fabric` rebuilds the explicit graph (every host,
+accelerator, NIC and switch); the tests check every figure computed here
+against it. The arguments that make the merged graph exact are in
+docs/topology.md ("Why the merged graph gives the same answers").
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from topology.layout import RAIL_KINDS, FabricPlan
+
+__all__ = ["build_fabric_graph", "is_switch", "pool_endpoints", "node_name", "fabric_order"]
+
+
+def _leaf_attributes(plan: FabricPlan, position, plane: int, block: tuple[int, ...]) -> dict:
+    return {
+        "kind": "switch", "tier": "leaf", "count": len(block) if plan.fabric.kind in RAIL_KINDS else 1,
+        "plane": plane, "position": position.index, "pod": position.pod, "block": position.block,
+        "rack": position.rack, "rails": block,
+    }
+
+
+def _add_positions(graph: nx.Graph, plan: FabricPlan) -> None:
+    """Endpoints, their leaves, and the host-leaf links."""
+    planes = plan.fabric.planes
+    for position in plan.positions:
+        for plane in range(planes):
+            for block in plan.rail_blocks:
+                graph.add_node(("leaf", plane, position.index, block[0]), **_leaf_attributes(plan, position, plane, block))
+        hosts_of: dict[int, int] = {}
+        for pool_index, hosts in position.hosts:
+            hosts_of[pool_index] = hosts_of.get(pool_index, 0) + hosts
+        for pool_index, hosts in hosts_of.items():
+            shape = plan.shapes[pool_index]
+            for index, part in enumerate(shape.parts):
+                endpoint = ("endpoint", shape.pool, position.index, index)
+                graph.add_node(endpoint, kind="endpoint", count=hosts, pool=shape.pool, pool_index=pool_index,
+                               position=position.index, pod=position.pod, block=position.block, part=index,
+                               accelerators=len(part.accelerators), rails=part.rails, accelerator_rails=part.accelerator_rails,
+                               rail_ports=part.rail_ports, scale_up=shape.scale_up, hop_cost=shape.scale_up_switches)
+                ports = dict(part.rail_ports)
+                for plane in range(planes):
+                    for block in plan.rail_blocks:
+                        if block[0] in ports:
+                            leaf = ("leaf", plane, position.index, block[0])
+                            graph.add_edge(endpoint, leaf, links=hosts * len(block) * ports[block[0]], wiring="complete")
+
+
+def _add_upper_tiers(graph: nx.Graph, plan: FabricPlan) -> None:
+    """Spines (and cores), striped evenly over the leaves below them."""
+    rail_only = plan.fabric.kind == "rail_only"
+    for plane in range(plan.fabric.planes):
+        if plan.tiers == 3:
+            core = ("core", plane)
+            graph.add_node(core, kind="switch", tier="core", count=plan.pod_spines * plan.core_group, plane=plane)
+        for node, data in list(graph.nodes(data=True)):
+            if data.get("tier") != "leaf" or data["plane"] != plane or plan.tiers == 1:
+                continue
+            if plan.tiers == 2:
+                spine = ("spine", plane, "rail", data["rails"][0]) if rail_only else ("spine", plane, "all")
+                count = plan.spines
+            else:
+                spine, count = ("spine", plane, "pod", data["pod"]), plan.pod_spines
+            if spine not in graph:
+                graph.add_node(spine, kind="switch", tier="spine", count=count, plane=plane, pod=spine[3] if spine[2] == "pod" else None,
+                               rails=(spine[3],) if spine[2] == "rail" else None)
+                if plan.tiers == 3:
+                    graph.add_edge(spine, ("core", plane), links=plan.pod_spines * plan.spine_up, wiring="aligned")
+            graph.add_edge(node, spine, links=data["count"] * plan.leaf_up, wiring="complete")
+
+
+def build_fabric_graph(plan: FabricPlan) -> nx.Graph:
+    """Build the merged fabric graph of one planned fabric (see the module docstring for its shape)."""
+    fabric = plan.fabric
+    over = fabric.oversubscription
+    graph = nx.Graph(
+        name=fabric.name, index=plan.index, kind=fabric.kind, tiers=plan.tiers, planes=fabric.planes, rails=plan.rails,
+        link_gbps=fabric.link_gbps, radix=fabric.switch_radix, leaf_down=plan.leaf_down, leaf_up=plan.leaf_up,
+        spine_down=plan.spine_down, spine_up=plan.spine_up, core_group=plan.core_group,
+        declared_oversubscription={"leaf": over.leaf, "spine": over.spine},
+    )
+    _add_positions(graph, plan)
+    _add_upper_tiers(graph, plan)
+    return graph
+
+
+def is_switch(graph: nx.Graph, node) -> bool:
+    """True for leaf, spine and core groups."""
+    return graph.nodes[node]["kind"] == "switch"
+
+
+def pool_endpoints(graph: nx.Graph, pool: str) -> list:
+    """The endpoint groups of one pool, in fabric order (position, then part)."""
+    return sorted((node for node, data in graph.nodes(data=True) if data["kind"] == "endpoint" and data["pool"] == pool),
+                  key=lambda node: (node[2], node[3]))
+
+
+def fabric_order(graph: nx.Graph) -> list:
+    """Every endpoint group in fabric order."""
+    return sorted((node for node, kind in graph.nodes(data="kind") if kind == "endpoint"), key=lambda node: (node[2], node[1], node[3]))
+
+
+def node_name(graph: nx.Graph, node, member: int = 0) -> str:
+    """One member of a group as users read it: `rails: leaf p0/pos12 rail 3 (b01)`, `rails: spine p0/pod 3 #0`."""
+    data, fabric = graph.nodes[node], graph.graph["name"]
+    if data["kind"] == "endpoint":
+        part = f" part {data['part']}" if node[3] else ""
+        return f"{fabric}: {data['count']} {data['pool']} host(s){part} at position {data['position']} ({data['block']})"
+    tier, plane = data["tier"], f"p{data['plane']}"
+    if tier == "leaf":
+        if data["rack"] is not None:
+            return f"{fabric}: ToR {plane}/{data['block']}/rack-{data['rack']:04d}"
+        rail = f" rail {data['rails'][member]}" if graph.graph["kind"] in RAIL_KINDS else ""
+        return f"{fabric}: leaf {plane}/pos{data['position']}{rail} ({data['block']})"
+    if tier == "spine":
+        group = f"/{node[2]} {node[3]}" if len(node) > 3 else ""
+        return f"{fabric}: spine {plane}{group} #{member}"
+    return f"{fabric}: core {plane} #{member}"

@@ -1,0 +1,118 @@
+"""The facility graph: what powers what, from the site down to the hosts placed in each rack.
+
+A networkx DiGraph whose edges point from a supply to what it supplies::
+
+    ("site",) -> ("zone", z) -> ("block", b) -> ("feed", b, f) -> ("rack", b, i) -> ("hosts", pool, b, i)
+
+A block's racks draw from `feeds_per_rack` of its `power_feeds`: rack i from
+feed i mod F (and, dual-corded, also from feed (i + 1) mod F, so the A and B
+cords of neighbouring racks land on different feeds). A ``hosts`` node stands
+for the `count` hosts one pool has in one rack, with their accelerators and
+per-node draw; racks, feeds, blocks and zones are single elements.
+
+An element takes down exactly the hosts it dominates: every supply path from
+the site to them passes through it. `physical_outages` reads that from
+networkx's dominator tree.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from topology.placement import Placement, rack_name
+
+__all__ = ["ROOT", "build_facility", "rack_feeds", "physical_outages", "element_name"]
+
+ROOT = ("site",)
+
+
+def rack_feeds(rack_index: int, power_feeds: int, feeds_per_rack: int) -> tuple[int, ...]:
+    """The feeds rack `rack_index` draws from: i mod F, and (i + 1) mod F when dual-corded."""
+    first = rack_index % power_feeds
+    return (first,) if feeds_per_rack == 1 else (first, (rack_index + 1) % power_feeds)
+
+
+def node_kw(pool, spec) -> float | None:
+    """Per-node IT draw: the pool's `node_power_kw`, else the catalog's typical draw, else None."""
+    if pool.node_power_kw is not None:
+        return pool.node_power_kw
+    return spec.typical_node_kw if spec is not None else None
+
+
+def build_facility(blueprint, catalog, placement: Placement) -> nx.DiGraph:
+    """Build the facility DiGraph of a placed blueprint (see the module docstring for its shape)."""
+    graph = nx.DiGraph(pue=blueprint.power.pue, site_budget_kw=blueprint.power.site_budget_kw)
+    graph.add_node(ROOT, kind="site")
+    pools = blueprint.pools
+    specs = [catalog.get(pool.instance_type) for pool in pools]
+    for site in placement.sites:
+        zone, block = site.zone, site.block
+        zone_node, block_node = ("zone", zone.name), ("block", block.name)
+        if zone_node not in graph:
+            zone_path = ("failure_domains", "zones", site.zone_index)
+            graph.add_node(zone_node, kind="zone", name=zone.name, budget_kw=zone.budget_kw, path=zone_path)
+            graph.add_edge(ROOT, zone_node)
+        rack_budget = block.rack_budget_kw or blueprint.power.rack_budget_kw
+        graph.add_node(block_node, kind="block", name=block.name, zone=zone.name, budget_kw=block.budget_kw,
+                       rack_budget_kw=rack_budget, path=site.path)
+        graph.add_edge(zone_node, block_node)
+        feeds = [("feed", block.name, index) for index in range(block.power_feeds)]
+        graph.add_nodes_from(feeds, kind="feed", block=block.name)
+        graph.add_edges_from((block_node, feed) for feed in feeds)
+        graph.add_nodes_from(((("rack", block.name, index), {"kind": "rack", "block": block.name, "index": index})
+                              for index in range(block.racks)))
+        graph.add_edges_from((feeds[feed], ("rack", block.name, index))
+                             for index in range(block.racks)
+                             for feed in rack_feeds(index, block.power_feeds, block.feeds_per_rack))
+        for index, contents in enumerate(site.racks):
+            for pool_index, count in contents:
+                pool, spec = pools[pool_index], specs[pool_index]
+                hosts = ("hosts", pool.name, block.name, index)
+                graph.add_node(hosts, kind="hosts", pool=pool_index, count=count, block=block.name, rack=index,
+                               accelerators=spec.accelerator_count if spec else 0, node_kw=node_kw(pool, spec))
+                graph.add_edge(("rack", block.name, index), hosts)
+    return graph
+
+
+def element_name(node: tuple) -> str:
+    """A facility element as users read it: `zone campus`, `block b01`, `b01/feed-1`, `b01/rack-0007`."""
+    kind = node[0]
+    if kind in ("zone", "block"):
+        return node[1]
+    if kind == "feed":
+        return f"{node[1]}/feed-{node[2]}"
+    if kind == "rack":
+        return rack_name(node[1], node[2])
+    return str(node)
+
+
+def physical_outages(graph: nx.DiGraph) -> dict[tuple, dict[int, int]]:
+    """For every zone, block, feed and rack, the hosts per pool index it takes down.
+
+    An element takes a host down when it dominates it: every supply path from
+    the site to the host passes through the element. This walks the dominator
+    tree (`networkx.immediate_dominators`) up from each hosts node, so the cost
+    is linear in the graph. Elements that take nothing down are absent.
+
+    Examples
+    --------
+    A dual-corded rack survives either feed; a single-corded one does not.
+    >>> G = nx.DiGraph([(ROOT, ("zone", "z")), (("zone", "z"), ("block", "b")),
+    ...                 (("block", "b"), ("feed", "b", 0)), (("block", "b"), ("feed", "b", 1)),
+    ...                 (("feed", "b", 0), ("rack", "b", 0)), (("feed", "b", 1), ("rack", "b", 0))])
+    >>> G.add_node(("hosts", "p", "b", 0), kind="hosts", pool=0, count=4)
+    >>> G.add_edge(("rack", "b", 0), ("hosts", "p", "b", 0))
+    >>> sorted(physical_outages(G))
+    [('block', 'b'), ('rack', 'b', 0), ('zone', 'z')]
+    """
+    dominator = nx.immediate_dominators(graph, ROOT)
+    outages: dict[tuple, dict[int, int]] = {}
+    for node, data in graph.nodes(data=True):
+        if data.get("kind") != "hosts" or node not in dominator:
+            continue
+        above = dominator[node]
+        while above != ROOT:
+            per_pool = outages.setdefault(above, {})
+            per_pool[data["pool"]] = per_pool.get(data["pool"], 0) + data["count"]
+            above = dominator[above]
+    return outages

@@ -1,0 +1,174 @@
+"""Worst-case switch hops between two accelerators of a pool, on the same rail and across rails.
+
+A pair is the NIC of rail r on one host of the pool and the NIC of rail s on
+another; its hops are the switches a packet crosses between them: leaves,
+spines and cores, plus `hop_cost` when it crosses a scale-up domain (an
+NVSwitch or PCIe switch counts 1, NeuronLink's direct torus 0).
+
+* same rail (r = s): over the fabric only;
+* across rails (r != s): the fewest of the fabric route from the rail-r leaf to
+  the rail-s leaf (up to a spine that joins both rails) and a hop through the
+  scale-up domain at either end followed by the same-rail route. In a
+  rail-only fabric the fabric route does not exist, so every cross-rail packet
+  crosses the scale-up domain.
+
+In fabrics without rails (fat tree, ToR Clos) every NIC is on the one rail, so
+the cross-rail figure equals the same-rail one.
+
+Why one source is enough: the switch distance between two leaf positions
+depends only on the lowest tier they share (the same leaf, the same spine
+group or pod, or only the cores), which makes it an ultrametric; then no pair
+of positions is farther apart than the farthest position from any one of them.
+So breadth-first searches from the leaves of the pool's first position give
+the worst case over all pairs, in time linear in the merged graph. The tests
+check this against every pair of the explicit graph.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import networkx as nx
+
+from topology.fabric import node_name, pool_endpoints
+
+__all__ = ["Hops", "switch_distances", "worst_case_hops"]
+
+
+@dataclass(frozen=True)
+class Hops:
+    """The worst same-rail and cross-rail hop counts of a pool, each with the pair that reaches it."""
+
+    same_rail: int
+    cross_rail: int
+    same_rail_pair: dict
+    cross_rail_pair: dict
+
+
+def switch_distances(graph: nx.Graph, source) -> tuple[dict, dict]:
+    """Breadth-first (distance, parent) maps from switch group `source`, through switch groups only."""
+    distance, parent = {source: 0}, {source: None}
+    queue = deque([source])
+    nodes = graph.nodes
+    while queue:
+        node = queue.popleft()
+        for neighbour in graph.adj[node]:
+            if neighbour not in distance and nodes[neighbour]["kind"] == "switch":
+                distance[neighbour] = distance[node] + 1
+                parent[neighbour] = node
+                queue.append(neighbour)
+    return distance, parent
+
+
+class _Pool:
+    """What the hop computation needs about one pool: its positions, parts, leaves and the searches from its first position."""
+
+    def __init__(self, graph: nx.Graph, endpoints: list):
+        self.graph = graph
+        self.hosts_at = {node[2]: graph.nodes[node]["count"] for node in endpoints}
+        self.origin = endpoints[0][2]
+        self.parts = [set(graph.nodes[node]["rails"]) for node in endpoints if node[2] == self.origin]
+        self.cost = graph.nodes[endpoints[0]]["hop_cost"]
+        self.scale_up = graph.nodes[endpoints[0]]["scale_up"]
+        self.rails = sorted(set().union(*self.parts))
+        self.leaf_at = {}
+        for endpoint in endpoints:
+            for leaf in graph[endpoint]:
+                data = graph.nodes[leaf]
+                if data["plane"] == 0:
+                    for rail in data["rails"]:
+                        self.leaf_at[(data["position"], rail)] = leaf
+        self.search = {leaf: switch_distances(graph, leaf) for leaf in {self.leaf_at[(self.origin, rail)] for rail in self.rails}}
+
+    def fabric(self, rail: int, other: int, position: int) -> float:
+        """Switches on the fabric route from the origin's rail-`rail` NIC to the rail-`other` NIC at `position`."""
+        start, end = self.leaf_at[(self.origin, rail)], self.leaf_at.get((position, other))
+        if start == end:
+            upper = any(self.graph.nodes[node]["kind"] == "switch" for node in self.graph[start])
+            return 1 if rail == other else (3 if upper else math.inf)
+        distance = self.search[start][0].get(end)
+        return math.inf if distance is None else distance + 1
+
+    def shares_part(self, rail: int, other: int) -> bool:
+        """True when one scale-up domain of the host holds accelerators of both rails."""
+        return any(rail in part and other in part for part in self.parts)
+
+    def hops(self, rail: int, other: int, position: int) -> tuple[float, str]:
+        """(switches, route kind) of the best route for one pair."""
+        if rail == other:
+            return self.fabric(rail, rail, position), "fabric"
+        options = [(self.fabric(rail, other, position), "fabric")]
+        if self.shares_part(rail, other):
+            options.append((self.cost + self.fabric(other, other, position), "scale-up first"))
+            options.append((self.fabric(rail, rail, position) + self.cost, "scale-up last"))
+        return min(options, key=lambda option: option[0])
+
+    def route(self, rail: int, other: int, position: int) -> list[str]:
+        """The switch groups of the fabric route between two leaves, as names."""
+        start, end = self.leaf_at[(self.origin, rail)], self.leaf_at[(position, other)]
+        if start == end and rail == other:
+            nodes = [start]
+        elif start == end:
+            upper = next(node for node in self.graph[start] if self.graph.nodes[node]["kind"] == "switch")
+            nodes = [start, upper, end]
+        else:
+            parents, nodes = self.search[start][1], [end]
+            while nodes[-1] != start:
+                nodes.append(parents[nodes[-1]])
+            nodes.reverse()
+        names = [node_name(self.graph, node) for node in nodes]
+        names[0] = node_name(self.graph, start, self.graph.nodes[start]["rails"].index(rail))
+        names[-1] = node_name(self.graph, end, self.graph.nodes[end]["rails"].index(other))
+        return names
+
+    def certificate(self, rail: int, other: int, position: int, hops: float, kind: str) -> dict:
+        """The pair reaching a worst case, with its route."""
+        route_rails = (rail, other) if kind == "fabric" else ((other, other) if kind == "scale-up first" else (rail, rail))
+        switches = self.route(route_rails[0], route_rails[1], position)
+        if kind == "scale-up first":
+            switches.insert(0, f"{self.scale_up} of the first host")
+        elif kind == "scale-up last":
+            switches.append(f"{self.scale_up} of the second host")
+        return {
+            "from": {"position": self.origin, "block": self.graph.nodes[self.leaf_at[(self.origin, rail)]]["block"], "rail": rail},
+            "to": {"position": position, "block": self.graph.nodes[self.leaf_at[(position, other)]]["block"], "rail": other},
+            "hops": int(hops), "route": kind, "switches": switches,
+        }
+
+
+def _worst(pool: _Pool, pairs: list[tuple[int, int]]) -> tuple[float, dict | None]:
+    targets = [position for position in sorted(pool.hosts_at) if position != pool.origin or pool.hosts_at[position] >= 2]
+    worst, best_pair = -1.0, None
+    for rail, other in pairs:
+        for position in targets:
+            hops, kind = pool.hops(rail, other, position)
+            if hops > worst:
+                worst, best_pair = hops, (rail, other, position, hops, kind)
+    if best_pair is None or math.isinf(worst):
+        return worst, None
+    return worst, pool.certificate(*best_pair)
+
+
+def worst_case_hops(graph: nx.Graph, pool: str) -> Hops | None:
+    """The pool's worst same-rail and cross-rail hops with their certificates.
+
+    None when the pool has fewer than two hosts on the fabric (no pair) or is
+    disconnected (the connectivity check reports that).
+    """
+    endpoints = pool_endpoints(graph, pool)
+    if not endpoints or sum({node[2]: graph.nodes[node]["count"] for node in endpoints}.values()) < 2:
+        return None
+    state = _Pool(graph, endpoints)
+    blocks: dict = {}
+    for rail in state.rails:
+        blocks.setdefault(state.leaf_at[(state.origin, rail)], []).append(rail)
+    firsts = [rails[0] for rails in blocks.values()]
+    same, same_pair = _worst(state, [(rail, rail) for rail in firsts])
+    cross_pairs = [(rail, other) for rail in firsts for other in firsts if other != rail]
+    cross_pairs += [(rails[0], rails[1]) for rails in blocks.values() if len(rails) > 1]
+    cross, cross_pair = _worst(state, cross_pairs) if cross_pairs else (same, same_pair)
+    if same_pair is None or cross_pair is None:
+        return None
+    return Hops(int(same), int(cross), same_pair, cross_pair)

@@ -1,0 +1,300 @@
+"""Sizing one fabric: how its pools' hosts meet it, where they sit on its leaves, and how many switches it needs.
+
+The rules (the formulas live in `blueprints.fabric_math`):
+
+* **Rails.** A rail fabric (`rail_optimized_clos`, `rail_only`) has `rails` rails, or
+  one per accelerator of its first pool's hosts (one per NIC if fewer). NIC n of
+  a host with N NICs is on rail floor(n * R / N); a pool whose NICs don't cover
+  every rail evenly is rail-misaligned and left off the fabric. Fat trees and
+  ToR Clos have no rails: every port of a host is on "rail 0".
+* **Planes.** Each NIC's `ports_per_nic` ports split evenly over the `planes`.
+* **Scale-up parts.** A host whose scale-up domain (the fabric's `scale_up`, else
+  the catalog's) is smaller than the host splits into parts that reach each
+  other only over the fabric; accelerators behind one shared NIC stay in one
+  part (the NIC's PCIe switch joins them), so every NIC port belongs to one part.
+* **Positions.** A leaf position is one leaf per rail (per plane) serving the
+  same hosts. Hosts fill positions in physical order (block by block, rack by
+  rack, slot by slot) until a leaf's `down` ports are used (a ToR Clos has one
+  position per rack instead); positions never cross a block. A one-tier
+  rail-only fabric has a single position whose leaves use every port.
+* **Tiers.** Declared, or the fewest that hold the leaves: two while a spine can
+  reach every leaf (leaves <= radix), else three. Fat trees always have three.
+  In three tiers, pods take `positions_per_pod` positions, never crossing a block.
+* **Spines and cores.** Even striping (`spine_count`, `pod_spine_count`,
+  `core_group_size`); a group that cannot fit overflows and is reported by the
+  port-budget check rather than silently resized.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from blueprints import fabric_math
+from blueprints.findings import Finding, error
+from topology.placement import Placement
+
+__all__ = ["Part", "PoolShape", "Position", "FabricPlan", "plan_fabric", "SCALE_UP_SWITCHES", "RAIL_KINDS"]
+
+RAIL_KINDS = ("rail_optimized_clos", "rail_only")
+SCALE_UP_SWITCHES = {"nvlink": 1, "pcie": 1, "neuronlink": 0}
+"""Switches a packet crosses inside a scale-up domain: an NVSwitch or a PCIe switch; NeuronLink is a direct torus."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One scale-up part of a host: its accelerators, the rails each sends through, and its NIC ports per rail and plane."""
+
+    accelerators: tuple[int, ...]
+    accelerator_rails: tuple[tuple[int, ...], ...]
+    rail_ports: tuple[tuple[int, int], ...]
+
+    @property
+    def rails(self) -> tuple[int, ...]:
+        """The rails this part has NIC ports on."""
+        return tuple(rail for rail, _ in self.rail_ports)
+
+
+@dataclass(frozen=True)
+class PoolShape:
+    """How one pool's hosts meet a fabric: a host's ports per rail leaf, and its scale-up parts."""
+
+    pool_index: int
+    pool: str
+    instance_type: str
+    accelerators: int
+    nics: int
+    ports_per_leaf: int
+    parts: tuple[Part, ...]
+    scale_up: str
+    scale_up_switches: int
+
+    @property
+    def rails(self) -> frozenset[int]:
+        """Every rail the host has a NIC on."""
+        return frozenset(rail for part in self.parts for rail in part.rails)
+
+
+@dataclass(frozen=True)
+class Position:
+    """One leaf position: the hosts (pool index, hosts) in fabric order, its block, pod and used ports per leaf."""
+
+    index: int
+    block: str
+    pod: int
+    hosts: tuple[tuple[int, int], ...]
+    ports: int
+    rack: int | None = None
+
+
+@dataclass(frozen=True)
+class FabricPlan:
+    """Everything needed to build one fabric's graph: shapes, positions, tiers and switch counts."""
+
+    index: int
+    fabric: object
+    rails: int
+    rail_blocks: tuple[tuple[int, ...], ...]
+    tiers: int
+    leaf_down: int
+    leaf_up: int
+    spine_down: int
+    spine_up: int
+    spines: int
+    pod_spines: int
+    core_group: int
+    positions: tuple[Position, ...]
+    pods: int
+    shapes: dict[int, PoolShape]
+
+    @property
+    def name(self) -> str:
+        """The fabric's name."""
+        return self.fabric.name
+
+
+def _scale_up(fabric, spec) -> tuple[str, int]:
+    declared = fabric.scale_up
+    kind = declared.kind if declared else (spec.scale_up.kind if spec.scale_up else "pcie")
+    size = (declared.domain_size if declared else None) or (spec.scale_up.domain_size if spec.scale_up else 1)
+    return kind, max(1, min(size, spec.accelerator_count))
+
+
+def _shape(fabric, fabric_index: int, pool_index: int, pool, spec, rails: int) -> tuple[PoolShape | None, list[Finding]]:
+    """The pool's shape on the fabric, or None (with a finding when the rails are misaligned)."""
+    accelerators = spec.accelerator_count
+    nics = accelerators * fabric.nics_per_accelerator
+    if nics != int(nics) or nics < 1:
+        return None, []  # fabric.fractional-nics reports it
+    nics = int(nics)
+    per_rail = [0] * rails
+    for nic in range(nics):
+        per_rail[fabric_math.nic_rail(nic, nics, rails)] += 1
+    if len(set(per_rail)) > 1:
+        missing = [rail for rail, count in enumerate(per_rail) if count == 0]
+        return None, [error(
+            "topology.rail-misaligned", ("fabrics", fabric_index, "rails"),
+            f"pool '{pool.name}' ({pool.instance_type}, {nics} NICs) can't put the same number of NICs on each of the {rails} rails of fabric '{fabric.name}' "
+            f"(NICs per rail: {per_rail}); rails {missing} have none, so those accelerators reach no rail-aligned leaf",
+            f"set rails to a divisor of {nics}, or give this pool its own fabric",
+            pool=pool.name, nics=nics, rails=rails, nics_per_rail=per_rail, rails_without_nic=missing,
+        )]
+    ports_per_leaf = per_rail[0] * fabric.ports_per_nic // fabric.planes
+    kind, size = _scale_up(fabric, spec)
+    parts = _parts(accelerators, nics, rails, size, fabric.ports_per_nic // fabric.planes)
+    return PoolShape(pool_index, pool.name, pool.instance_type, accelerators, nics, ports_per_leaf,
+                     parts, kind, SCALE_UP_SWITCHES.get(kind, 1)), []
+
+
+def _parts(accelerators: int, nics: int, rails: int, size: int, ports_per_plane: int) -> tuple[Part, ...]:
+    """Split a host into parts: accelerators in one scale-up domain, or behind one shared NIC, stay together."""
+    label = [accelerator // size for accelerator in range(accelerators)]
+    for nic in range(nics):
+        sharing = {label[accelerator] for accelerator in fabric_math.nic_accelerators(nic, nics, accelerators)}
+        label = [min(sharing) if old in sharing else old for old in label]
+    accelerator_rails = fabric_math.accelerator_rails(accelerators, nics, rails)
+    parts = []
+    for group in sorted(set(label)):
+        members = tuple(accelerator for accelerator in range(accelerators) if label[accelerator] == group)
+        ports: dict[int, int] = {}
+        for nic in range(nics):
+            if fabric_math.nic_accelerators(nic, nics, accelerators)[0] in members:
+                rail = fabric_math.nic_rail(nic, nics, rails)
+                ports[rail] = ports.get(rail, 0) + ports_per_plane
+        parts.append(Part(members, tuple(tuple(sorted(accelerator_rails[a])) for a in members), tuple(sorted(ports.items()))))
+    return tuple(parts)
+
+
+def _rail_blocks(kind: str, rails: int, shapes: dict[int, PoolShape]) -> tuple[tuple[int, ...], ...]:
+    """Group rails whose leaves are interchangeable: every part of every pool has the same ports on each of them."""
+    if kind == "rail_only":
+        return tuple((rail,) for rail in range(rails))
+    layouts = sorted({part.rail_ports for shape in shapes.values() for part in shape.parts})
+    blocks: dict[tuple, list[int]] = {}
+    for rail in range(rails):
+        blocks.setdefault(tuple(dict(layout).get(rail, 0) for layout in layouts), []).append(rail)
+    return tuple(sorted(tuple(block) for block in blocks.values()))
+
+
+def _runs(placement: Placement, shapes: dict[int, PoolShape]):
+    """(block, rack, pool index, hosts) of the fabric's hosts in physical order."""
+    for site in placement.sites:
+        for rack, contents in enumerate(site.racks):
+            for pool_index, count in contents:
+                if pool_index in shapes:
+                    yield site.name, rack, pool_index, count
+
+
+def _fill_positions(runs, shapes: dict[int, PoolShape], capacity: int, single: bool) -> list[list]:
+    """Fill leaf positions of `capacity` ports in order; returns [block, used ports, [[pool, hosts], ...]] each."""
+    positions: list[list] = []
+    for block, _, pool_index, count in runs:
+        cost = shapes[pool_index].ports_per_leaf
+        while count:
+            current = positions[-1] if positions else None
+            if current is None or (not single and current[0] != block):
+                current = [block, 0, []]
+                positions.append(current)
+            room = count if single else (capacity - current[1]) // cost  # one tier: every host on the one leaf per rail
+            if room <= 0 and current[1] > 0:
+                positions.append([block, 0, []])
+                continue
+            take = min(max(room, 1), count)  # a host bigger than a leaf sits alone and overflows it
+            if current[2] and current[2][-1][0] == pool_index:
+                current[2][-1][1] += take
+            else:
+                current[2].append([pool_index, take])
+            current[1] += take * cost
+            count -= take
+    return positions
+
+
+def _tor_positions(runs, shapes: dict[int, PoolShape]) -> list[list]:
+    """One position per rack holding fabric hosts (a ToR per rack)."""
+    positions: dict[tuple, list] = {}
+    for block, rack, pool_index, count in runs:
+        current = positions.setdefault((block, rack), [block, 0, [], rack])
+        current[1] += count * shapes[pool_index].ports_per_leaf
+        current[2].append([pool_index, count])
+    return list(positions.values())
+
+
+def _pods(raw: list[list], per_pod: int) -> list[int]:
+    """Pod index of each position: consecutive positions of one block, `per_pod` at a time."""
+    pods, pod, in_pod, block = [], -1, per_pod, None
+    for position in raw:
+        if position[0] != block or in_pod == per_pod:
+            pod, in_pod, block = pod + 1, 0, position[0]
+        pods.append(pod)
+        in_pod += 1
+    return pods
+
+
+def _tiers(fabric, leaves: int) -> int:
+    if fabric.kind == "fat_tree":
+        return 3
+    declared = getattr(fabric, "tiers", None)
+    return declared or (2 if leaves <= fabric.switch_radix else 3)
+
+
+def plan_fabric(blueprint, catalog, placement: Placement, fabric_index: int) -> tuple[FabricPlan | None, list[Finding]]:
+    """Size one fabric for the pools that join it; None (and why) when it can't be built."""
+    fabric = blueprint.fabrics[fabric_index]
+    if fabric.ports_per_nic % fabric.planes:
+        return None, [error(
+            "topology.planes", ("fabrics", fabric_index, "ports_per_nic"),
+            f"fabric '{fabric.name}' has {fabric.planes} planes but {fabric.ports_per_nic} port(s) per NIC; each NIC's ports must split evenly across the planes",
+            f"set ports_per_nic to a multiple of {fabric.planes}, or use one plane",
+            planes=fabric.planes, ports_per_nic=fabric.ports_per_nic,
+        )]
+    members = [(index, pool, catalog.get(pool.instance_type)) for index, pool in enumerate(blueprint.pools)
+               if pool.fabric == fabric.name and placement.placed.get(index)]
+    members = [(index, pool, spec) for index, pool, spec in members if spec is not None and spec.accelerator_count]
+    rails = 1
+    if fabric.kind in RAIL_KINDS and members:
+        first = members[0][2]
+        nics = max(1, int(first.accelerator_count * fabric.nics_per_accelerator))
+        rails = fabric.rails or fabric_math.default_rails(first.accelerator_count, nics)
+    shapes, findings = {}, []
+    for index, pool, spec in members:
+        shape, problems = _shape(fabric, fabric_index, index, pool, spec, rails)
+        findings += problems
+        if shape is not None:
+            shapes[index] = shape
+    if not shapes:
+        return None, findings
+    return _size(fabric, fabric_index, placement, shapes, rails), findings
+
+
+def _size(fabric, fabric_index: int, placement: Placement, shapes: dict[int, PoolShape], rails: int) -> FabricPlan:
+    radix = fabric.switch_radix
+    leaf_down, leaf_up = fabric_math.port_split(radix, fabric.oversubscription.leaf)
+    spine_down, spine_up = fabric_math.port_split(radix, fabric.oversubscription.spine)
+    per_position = rails if fabric.kind in RAIL_KINDS else 1
+    runs = list(_runs(placement, shapes))
+    if fabric.kind == "rail_only":
+        demand = sum(count * shapes[pool].ports_per_leaf for _, _, pool, count in runs)
+        tiers = fabric.tiers or (1 if demand <= radix else 2)
+        raw = _fill_positions(runs, shapes, radix if tiers == 1 else leaf_down, single=tiers == 1)
+    else:
+        raw = _tor_positions(runs, shapes) if fabric.kind == "tor_clos" else _fill_positions(runs, shapes, leaf_down, False)
+        tiers = _tiers(fabric, len(raw) * per_position)
+    pods = _pods(raw, fabric_math.positions_per_pod(spine_down, per_position)) if tiers == 3 else [0] * len(raw)
+    positions = tuple(
+        Position(index, item[0], pod, tuple((pool, hosts) for pool, hosts in item[2]), item[1], item[3] if len(item) > 3 else None)
+        for index, (item, pod) in enumerate(zip(raw, pods))
+    )
+    pod_count = (pods[-1] + 1) if pods else 0
+    spines = pod_spines = core_group = 0
+    if tiers == 2:
+        leaves = len(positions) * (1 if fabric.kind == "rail_only" else per_position)
+        spines = fabric_math.spine_count(leaves, leaf_up, radix)
+    elif tiers == 3:
+        fullest = max(Counter(pods).values()) * per_position
+        pod_spines = fabric_math.pod_spine_count(fullest, leaf_up, spine_down)
+        core_group = fabric_math.core_group_size(pod_count, spine_up, radix)
+    return FabricPlan(
+        fabric_index, fabric, rails, _rail_blocks(fabric.kind, rails, shapes), tiers, leaf_down if tiers > 1 else radix,
+        leaf_up if tiers > 1 else 0, spine_down, spine_up, spines, pod_spines, core_group, positions, pod_count, shapes,
+    )
+

@@ -1,0 +1,192 @@
+"""Where pools land: a deterministic placement of every pool's hosts into racks.
+
+Pools are placed in blueprint order, each into the free slots its failure
+domains still have (`placement.domains`: zones expand to their blocks, in the
+order listed). Within a rack, hosts take the lowest free slots, so a rack's
+contents read as runs of (pool, hosts) in slot order. The `spread` setting
+decides how a pool's hosts are dealt:
+
+* ``packed``: racks are filled in order, each before the next (best locality);
+* ``racks``: hosts are dealt round-robin across every rack, skipping full ones;
+* ``blocks`` / ``zones``: hosts are dealt round-robin across the blocks (zones),
+  and inside each block (zone) fill its racks in order.
+
+A pool is placed at its largest size (`Pool.max_nodes`), the size the fabric,
+power and blast-radius checks must hold. Hosts that find no free slot are
+reported as a ``topology.placement`` finding; the rest are still placed, so the
+other checks run on what fits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from blueprints.findings import Finding, error
+from blueprints.models.domains import Block, Zone
+from blueprints.rules.context import Context
+
+__all__ = ["BlockSite", "Placement", "place_pools", "round_robin", "fill_in_order"]
+
+
+@dataclass
+class BlockSite:
+    """One block of the site: its racks' free slots and, per rack, the (pool index, hosts) runs in slot order."""
+
+    zone_index: int
+    block_index: int
+    zone: Zone
+    block: Block
+    free: list[int]
+    racks: list[list[tuple[int, int]]]
+
+    @property
+    def name(self) -> str:
+        """The block's name."""
+        return self.block.name
+
+    @property
+    def path(self) -> tuple:
+        """The block's path in the blueprint."""
+        return ("failure_domains", "zones", self.zone_index, "blocks", self.block_index)
+
+
+@dataclass
+class Placement:
+    """Every block's racks with the pools placed in them, and how many hosts of each pool found a slot."""
+
+    sites: list[BlockSite]
+    requested: dict[int, int] = field(default_factory=dict)
+    placed: dict[int, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+    def site(self, block_name: str) -> BlockSite | None:
+        """The site of the block called `block_name`."""
+        return next((site for site in self.sites if site.name == block_name), None)
+
+    def hosts_by(self, pool_index: int, level: str) -> dict[str, int]:
+        """Hosts of a pool per zone, block or rack (`level`), keyed by name, in site order; empty units left out."""
+        counts: dict[str, int] = {}
+        for site in self.sites:
+            for rack_index, contents in enumerate(site.racks):
+                hosts = sum(count for pool, count in contents if pool == pool_index)
+                if hosts:
+                    key = {"zone": site.zone.name, "block": site.name}.get(level) or rack_name(site.name, rack_index)
+                    counts[key] = counts.get(key, 0) + hosts
+        return counts
+
+
+def rack_name(block_name: str, rack_index: int) -> str:
+    """How racks are named in messages and JSON: `b01/rack-0007`."""
+    return f"{block_name}/rack-{rack_index:04d}"
+
+
+def fill_in_order(hosts: int, capacities: list[int]) -> list[int]:
+    """Deal `hosts` into units in order, filling each before the next; returns the count per unit."""
+    counts = []
+    for capacity in capacities:
+        take = min(capacity, hosts)
+        counts.append(take)
+        hosts -= take
+    return counts
+
+
+def round_robin(hosts: int, capacities: list[int]) -> list[int]:
+    """Deal `hosts` one at a time to the units in order, skipping full ones; returns the count per unit.
+
+    Computed without dealing: after t full rounds unit u holds min(c_u, t), so
+    t is the largest level with sum(min(c_u, t)) <= hosts, and the remaining
+    hosts go one each to the first units in order that still have room.
+    """
+    hosts = min(hosts, sum(capacities))
+    low, high = 0, max(capacities, default=0)
+    while low < high:  # largest t with dealt(t) <= hosts
+        middle = (low + high + 1) // 2
+        if sum(min(capacity, middle) for capacity in capacities) <= hosts:
+            low = middle
+        else:
+            high = middle - 1
+    counts = [min(capacity, low) for capacity in capacities]
+    remaining = hosts - sum(counts)
+    for unit, capacity in enumerate(capacities):
+        if remaining == 0:
+            break
+        if capacity > low:
+            counts[unit] += 1
+            remaining -= 1
+    return counts
+
+
+def _sites(blueprint) -> list[BlockSite]:
+    sites = []
+    for zone_index, zone in enumerate(blueprint.failure_domains.zones):
+        for block_index, block in enumerate(zone.blocks):
+            free = [block.hosts_per_rack] * block.racks
+            sites.append(BlockSite(zone_index, block_index, zone, block, free, [[] for _ in range(block.racks)]))
+    return sites
+
+
+def _deal(pool, hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
+    """(site, rack index, hosts) for one pool, following its `spread`."""
+    racks = [(site, index) for site in sites for index in range(len(site.free))]
+    spread = pool.placement.spread
+    if spread == "packed":
+        counts = fill_in_order(hosts, [site.free[index] for site, index in racks])
+        return [(site, index, count) for (site, index), count in zip(racks, counts) if count]
+    if spread == "racks":
+        counts = round_robin(hosts, [site.free[index] for site, index in racks])
+        return [(site, index, count) for (site, index), count in zip(racks, counts) if count]
+    unit_of = (lambda site: site.zone.name) if spread == "zones" else (lambda site: site.name)
+    units: dict[str, list[BlockSite]] = {}
+    for site in sites:
+        units.setdefault(unit_of(site), []).append(site)
+    shares = round_robin(hosts, [sum(sum(site.free) for site in group) for group in units.values()])
+    dealt = []
+    for group, share in zip(units.values(), shares):
+        group_racks = [(site, index) for site in group for index in range(len(site.free))]
+        counts = fill_in_order(share, [site.free[index] for site, index in group_racks])
+        dealt += [(site, index, count) for (site, index), count in zip(group_racks, counts) if count]
+    return dealt
+
+
+def place_pools(blueprint, catalog) -> Placement:
+    """Place every pool's hosts (at their largest size) into racks, in blueprint order.
+
+    Pools whose domains name no known zone or block are left out (the
+    references rule reports those). Returns the `Placement`, with a
+    ``topology.placement`` finding per pool that did not fit.
+    """
+    ctx = Context(blueprint, catalog)
+    sites = _sites(blueprint)
+    by_key = {(site.zone.name, site.name): site for site in sites}
+    placement = Placement(sites)
+    for pool_index, pool in enumerate(blueprint.pools):
+        pool_sites = [by_key[(zone.name, block.name)] for zone, block in ctx.pool_blocks(pool)]
+        if not pool_sites:
+            continue
+        wanted = pool.max_nodes
+        free_before = sum(sum(site.free) for site in pool_sites)
+        for site, rack_index, count in _deal(pool, wanted, pool_sites):
+            site.free[rack_index] -= count
+            site.racks[rack_index].append((pool_index, count))
+        placed = min(wanted, free_before)
+        placement.requested[pool_index] = wanted
+        placement.placed[pool_index] = placed
+        if placed < wanted:
+            placement.findings.append(_unplaced(blueprint, pool_index, pool_sites, wanted, placed))
+    return placement
+
+
+def _unplaced(blueprint, pool_index: int, sites: list[BlockSite], wanted: int, placed: int) -> Finding:
+    pool = blueprint.pools[pool_index]
+    earlier = sorted({blueprint.pools[other].name for site in sites for rack in site.racks for other, _ in rack if other < pool_index})
+    taken = f", after pools {earlier} took their slots" if earlier else ""
+    return error(
+        "topology.placement",
+        ("pools", pool_index, "nodes"),
+        f"pool '{pool.name}' needs {wanted} hosts, but only {placed} free slots are left in {pool.placement.domains}{taken}; {wanted - placed} hosts have no rack",
+        "add racks to those domains, place the pool in more domains, or shrink it",
+        requested=wanted,
+        placed=placed,
+        domains=list(pool.placement.domains),
+        sharing_with=earlier,
+    )
