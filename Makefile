@@ -6,21 +6,30 @@ VENV := .venv
 PY := $(VENV)/bin/python
 EXAMPLE ?= blueprints/examples/p5-capacity-block.yaml
 
-.PHONY: run test validate bench catalog catalog-check clean
+.PHONY: run test validate bench bench-quick catalog catalog-check clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt policies/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -c constraints.txt
 	touch $@
 
+# The main job: validate, compile under Pulumi mocks, and police the resources, all offline.
 run: $(VENV)/.installed
-	$(PY) -m railyard validate $(EXAMPLE)
+	$(PY) -m railyard preview $(EXAMPLE) --policies
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -q
 
 validate: $(VENV)/.installed
 	@for f in blueprints/examples/*.yaml; do $(PY) -m railyard validate $$f > /dev/null && echo "ok   $$f" || { echo "FAIL $$f"; exit 1; }; done
+
+bench: $(VENV)/.installed
+	$(PY) -m bench.topology --sizes 1024,16384,131072,1048576 --repeats 5
+	$(PY) -m bench.preview
+	$(PY) -m bench.policies
+
+bench-quick: $(VENV)/.installed
+	$(PY) -m bench.topology --sizes 1024,16384,131072 --repeats 3
 
 catalog: $(VENV)/.installed
 	$(PY) -m blueprints.catalog.generate --source moto

@@ -29,7 +29,7 @@ def _small_rail_project(directory: Path) -> Path:
     """A throwaway project whose `small` stack cuts rail-131k to 2 nodes."""
     (directory / "Pulumi.small.yaml").write_text(
         f"config:\n  railyard:blueprint: {EXAMPLES / 'rail-131k.yaml'}\n"
-        "  railyard:overrides:\n    pools: [{name: frontier, nodes: 2}]\n")
+        "  railyard:overrides:\n    pools: [{name: frontier, nodes: 2, placement: {max_failure_share: 1.0}}]\n")
     return directory
 
 

@@ -67,7 +67,7 @@ def blueprint_yaml(accelerators: int) -> str:
         f"    nodes: {hosts}",
         "    placement: {domains: [site], spread: racks, max_failure_share: 0.1}",
         "    fabric: rails",
-        "    storage: [{tier: lustre, read_mbps_per_accelerator: 20, checkpoint: {size_gib: 1000, max_write_seconds: 900}}]",
+        "    storage: [{tier: lustre, read_mbps_per_accelerator: 2, checkpoint: {size_gib: 1000, max_write_seconds: 900}}]",
         "storage:",
         f"  - {{kind: fsx_lustre, name: lustre, deployment_type: PERSISTENT_2, capacity_gib: {capacity}, throughput_mbps_per_tib: 1000, metadata: {{mode: automatic}}}}",
         "power: {pue: 1.2, rack_budget_kw: 50}",

@@ -16,6 +16,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from railyard.commands.arguments import add_blueprint_arguments
 from railyard.preview import STACK_TYPE, PreviewResource, PreviewResult, run_preview
 from railyard.render import findings_report, table
 
@@ -24,11 +25,8 @@ HELP = "Preview the resources the Pulumi program would register, offline (Pulumi
 
 
 def add_arguments(parser) -> None:
-    """FILE, --stack, --project-dir, --json."""
-    parser.add_argument("file", nargs="?", help="the blueprint YAML (default: the stack's railyard:blueprint)")
-    parser.add_argument("--stack", help="apply this stack's overrides from Pulumi.<stack>.yaml")
-    parser.add_argument("--project-dir", default=".", help="where Pulumi.<stack>.yaml lives (default: .)")
-    parser.add_argument("--json", action="store_true", help="print resources and outputs as one JSON object")
+    """FILE, --stack, --project-dir, --json, --policies, --policy-config."""
+    add_blueprint_arguments(parser)
     parser.add_argument("--policies", action="store_true",
                         help="run the policy pack over the previewed resources; exit 1 on a mandatory violation")
     parser.add_argument("--policy-config", metavar="FILE",

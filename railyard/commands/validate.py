@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from railyard.commands.arguments import add_blueprint_arguments
 from railyard.pipeline import validate
 from railyard.render import findings_report, table
 
@@ -13,10 +14,7 @@ HELP = "Validate a blueprint (schema, cross-field rules, topology) and print fin
 
 def add_arguments(parser) -> None:
     """FILE, --stack, --project-dir, --json."""
-    parser.add_argument("file", nargs="?", help="the blueprint YAML (default: the stack's railyard:blueprint)")
-    parser.add_argument("--stack", help="apply this stack's overrides from Pulumi.<stack>.yaml")
-    parser.add_argument("--project-dir", default=".", help="where Pulumi.<stack>.yaml lives (default: .)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    add_blueprint_arguments(parser)
 
 
 def run(args) -> int:

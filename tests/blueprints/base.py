@@ -10,6 +10,7 @@ by hand.
 from __future__ import annotations
 
 from blueprints.loader import LoadResult, load_text
+from tests.yaml_text import line_of, replace_once  # noqa: F401 - line_of is re-exported to the tests
 
 BASE = """\
 version: 1
@@ -93,16 +94,8 @@ FILE = "testbed.yaml"
 
 
 def mutate(old: str, new: str) -> str:
-    """BASE with the one occurrence of `old` replaced by `new` (fails loudly if not unique)."""
-    assert BASE.count(old) == 1, f"snippet {old!r} must occur exactly once in BASE"
-    return BASE.replace(old, new)
-
-
-def line_of(text: str, anchor: str) -> int:
-    """The 1-based line of the one line containing `anchor`."""
-    lines = [number for number, line in enumerate(text.splitlines(), 1) if anchor in line]
-    assert len(lines) == 1, f"anchor {anchor!r} must be on exactly one line, found {lines}"
-    return lines[0]
+    """BASE with the one occurrence of `old` replaced by `new`."""
+    return replace_once(BASE, old, new)
 
 
 def load(text: str) -> LoadResult:

@@ -23,6 +23,8 @@ from blueprints.findings import Finding, has_errors
 from blueprints.loader import LoadResult, load_blueprint, load_text
 from components.kubernetes import check_kubernetes
 
+from tests.yaml_text import line_of, replace_once  # noqa: F401 - line_of is re-exported to the tests
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "blueprints" / "examples"
 FILE = "fabric.yaml"
 
@@ -93,16 +95,8 @@ kubernetes:
 
 
 def mutate(old: str, new: str, text: str = FABRIC) -> str:
-    """`text` with the one occurrence of `old` replaced by `new` (fails loudly if not unique)."""
-    assert text.count(old) == 1, f"snippet {old!r} must occur exactly once"
-    return text.replace(old, new)
-
-
-def line_of(text: str, anchor: str) -> int:
-    """The 1-based line of the one line containing `anchor`."""
-    lines = [number for number, line in enumerate(text.splitlines(), 1) if anchor in line]
-    assert len(lines) == 1, f"anchor {anchor!r} must be on exactly one line, found {lines}"
-    return lines[0]
+    """`text` (FABRIC by default) with the one occurrence of `old` replaced by `new`."""
+    return replace_once(text, old, new)
 
 
 def load(text: str, file: str = FILE) -> LoadResult:
