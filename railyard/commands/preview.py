@@ -123,9 +123,45 @@ def _file_system(inputs: dict) -> str:
             + f"  efa={bool(inputs.get('efaEnabled'))}  subnet={inputs.get('subnetIds')}")
 
 
+def _quotas(spec: dict) -> str:
+    """A ClusterQueue's accelerator quotas per flavor (cpu, memory and zero quotas left out)."""
+    parts = []
+    for group in spec.get("resourceGroups", []):
+        for flavor in group.get("flavors", []):
+            granted = [f"{r['name']}={r['nominalQuota']}" for r in flavor.get("resources", [])
+                       if r["name"] not in ("cpu", "memory") and str(r.get("nominalQuota")) not in ("0", "0Mi")]
+            parts.append(f"{flavor['name']}: {', '.join(granted) or 'none'}")
+    return "; ".join(parts)
+
+
+def _kubernetes(resource: PreviewResource) -> str:
+    """One line for a Kubernetes object: chart and version, Kueue levels, labels, quotas, volume binding."""
+    inputs, kind = resource.inputs, resource.type.rsplit(":", 1)[-1]
+    spec = inputs.get("spec", {})
+    if kind == "Release":
+        return f"{inputs.get('chart')} {inputs.get('version')} in {inputs.get('namespace')}"
+    if kind == "Topology":
+        return " > ".join(level["nodeLabel"] for level in spec.get("levels", []))
+    if kind == "ResourceFlavor":
+        labels = ",".join(f"{key}={value}" for key, value in spec.get("nodeLabels", {}).items())
+        tolerates = ",".join(toleration["key"] for toleration in spec.get("tolerations", [])) or "nothing"
+        return f"{labels}  topology={spec.get('topologyName')}  tolerates={tolerates}"
+    if kind == "ClusterQueue":
+        return _quotas(spec)
+    if kind == "LocalQueue":
+        return f"{inputs.get('metadata', {}).get('namespace')} -> {spec.get('clusterQueue')}"
+    if kind == "PersistentVolume":
+        return f"{spec.get('csi', {}).get('volumeHandle')}  {spec.get('capacity', {}).get('storage')}"
+    if kind == "PersistentVolumeClaim":
+        return f"{inputs.get('metadata', {}).get('namespace')}/{inputs.get('metadata', {}).get('name')} -> {spec.get('volumeName')}"
+    return ""
+
+
 def highlights(resource: PreviewResource) -> str:
     """The few properties of a resource a reviewer checks, on one line."""
     inputs = resource.inputs
+    if resource.type.startswith("kubernetes:"):
+        return _kubernetes(resource)
     describe = {
         "pulumi:providers:aws": lambda: f"region={inputs.get('region')}",
         "aws:ec2/vpc:Vpc": lambda: inputs.get("cidrBlock", ""),

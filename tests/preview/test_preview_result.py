@@ -117,3 +117,14 @@ def test_a_blueprint_that_cannot_be_compiled_is_refused_like_an_invalid_one(tmp_
     assert not result.ok and result.resources == []
     (finding,) = [f for f in result.findings if f.code == "compile.plan"]
     assert "nothing could reach the API server" in finding.message
+
+
+def test_human_preview_shows_chart_versions_kueue_levels_and_quotas(p5):
+    from railyard.commands.preview import render
+
+    text = render(p5)
+    assert "nvidia-device-plugin 0.20.0 in nvidia-device-plugin" in text
+    assert ("topology.k8s.aws/network-node-layer-1 > topology.k8s.aws/network-node-layer-2 > "
+            "topology.k8s.aws/network-node-layer-3 > kubernetes.io/hostname") in text
+    assert "train: nvidia.com/gpu=512" in text  # 64 p5 x 8 H100
+    assert "railyard.dev/pool=train  topology=aws-network-3  tolerates=nvidia.com/gpu" in text
