@@ -17,6 +17,12 @@ from pydantic import BaseModel, ValidationError
 
 from blueprints.findings import Finding, Path, error, format_path
 
+CODES: tuple[str, ...] = (
+    "schema.unknown-key", "schema.missing-field", "schema.missing-kind", "schema.unknown-kind", "schema.invalid-value",
+    "schema.out-of-range", "schema.bad-length", "schema.bad-format", "schema.wrong-type", "schema.invalid",
+)
+"""Every code a pydantic error becomes."""
+
 _TYPE_WORDS = {
     "int_type": "a whole number",
     "int_parsing": "a whole number",

@@ -22,7 +22,15 @@ from topology.design import Design, FabricDesign, build_design
 from topology.expand import expand_fabric
 from topology.report import DesignReport
 
-__all__ = ["DesignReport", "Design", "FabricDesign", "build_design", "check_design", "expand_fabric"]
+__all__ = ["CODES", "DesignReport", "Design", "FabricDesign", "build_design", "check_design", "expand_fabric"]
+
+CODES: tuple[str, ...] = (
+    "topology.placement", "topology.planes", "topology.disconnected", "topology.rail-misaligned", "topology.hops",
+    "topology.oversubscription", "topology.bisection", "topology.port-budget", "topology.blast-radius",
+    "topology.spread", "power.rack-budget", "power.domain-budget", "power.site-budget", "storage.throughput",
+    "storage.checkpoint-time",
+)
+"""Every finding code the topology checker can emit (`railyard rules` lists them)."""
 
 
 def check_design(blueprint, catalog) -> DesignReport:

@@ -10,9 +10,17 @@ from blueprints.models.pools import Pool
 from blueprints.models.power import Power
 from blueprints.models.storage import FsxLustre, LocalNvme, S3Bucket
 
+# Invariants inside one object, raised by model validators and reported with the schema errors.
+MODEL_CODES: tuple[str, ...] = (
+    "cloud.zone-outside-region", "cloud.duplicate-zone", "cloud.vpc-cidr-size", "capacity.block-too-large",
+    "capacity.block-window", "capacity.block-duration", "domain.feeds-per-rack", "fabric.odd-radix", "pool.node-range",
+    "pool.node-count", "k8s.duplicate-plugin", "k8s.plugin-conflict", "k8s.topology-levels", "k8s.duplicate-flavor",
+    "k8s.toleration-value", "k8s.kueue-disabled",
+)
+
 __all__ = [
     "AwsTarget", "Block", "Blueprint", "CapacityBlock", "CapacityReservation", "EfaDevicePlugin", "FailureDomains",
     "FatTree", "FsxLustre", "GpuOperator", "Kubernetes", "LocalNvme", "Metadata", "NeuronDevicePlugin",
     "NvidiaDevicePlugin", "OnDemand", "Pool", "Power", "RailOnly", "RailOptimizedClos", "S3Bucket", "Spot",
-    "TorClos", "Zone",
+    "TorClos", "Zone", "MODEL_CODES",
 ]

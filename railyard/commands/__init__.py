@@ -3,6 +3,6 @@
 To add a command, write the module and list it here.
 """
 
-from railyard.commands import catalog, preview, schema, validate
+from railyard.commands import catalog, preview, rules, schema, validate
 
-COMMANDS = (validate, preview, schema, catalog)
+COMMANDS = (validate, preview, schema, catalog, rules)

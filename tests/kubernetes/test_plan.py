@@ -161,3 +161,13 @@ def test_gpu_operator_lands_where_feature_discovery_finds_nvidia_devices():
     (operator,) = [plugin for plugin in plan.plugins if plugin.kind == "gpu_operator"]
     assert {view.name for view in plan.nodes if operator.placement.lands_on(view)} == {"gpu/za-gpu"}
     assert operator.pools == ("gpu",)
+
+
+def test_pool_over_two_blocks_of_one_zone_gets_the_failure_domain_level_but_no_zone_level():
+    text = mutate("      domains: [za-inf]\n", "      domains: [za-inf, za-gpu]\n")
+    loaded = load_text(text, "two-blocks.yaml")
+    assert loaded.ok, [finding.as_json() for finding in loaded.findings]
+    flavors = {flavor.pool: flavor for flavor in plan_kubernetes(loaded.blueprint, CATALOG).kueue.flavors}
+    assert list(flavors["inf"].topology.levels) == [DOMAIN_LABEL, HOSTNAME_LABEL]
+    assert flavors["inf"].topology.name == "domain-hostname"
+    assert list(flavors["gpu"].topology.levels) == [*LAYERS[:3], HOSTNAME_LABEL]  # one block: no domain level

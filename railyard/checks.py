@@ -1,0 +1,52 @@
+"""Every check railyard runs, by stage and stable code: the list `railyard rules` prints.
+
+Users suppress, grep and discuss findings by code, so the whole set is
+published in one place, assembled from each stage's own registry (nothing is
+restated here). `tests/blueprints/test_rules_command.py` scans the source for
+codes, so a new code can't be left out of this list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from blueprints.models import MODEL_CODES
+from blueprints.rules import RULES as BLUEPRINT_RULES
+from blueprints.schema_errors import CODES as SCHEMA_CODES
+from components.kubernetes.checks import RULES as KUBERNETES_RULES
+from topology import CODES as TOPOLOGY_CODES
+
+LOADER_CODES = ("yaml.duplicate-key", "override.unknown-name")
+COMPILE_CODES = ("compile.plan",)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One finding code or policy: where it runs, what it is, and which module owns it."""
+
+    stage: str
+    code: str
+    owner: str
+
+    def as_json(self) -> dict:
+        """The `rules --json` entry."""
+        return {"stage": self.stage, "code": self.code, "owner": self.owner}
+
+
+def every_check() -> list[Check]:
+    """Every finding code of load, check and compile, and every policy of the pack, in stage order."""
+    checks = [Check("load", code, "blueprints.source / blueprints.overrides") for code in LOADER_CODES]
+    checks += [Check("load", code, "blueprints.schema_errors") for code in SCHEMA_CODES]
+    checks += [Check("load", code, "blueprints.models") for code in MODEL_CODES]
+    checks += [Check("load", code, f"blueprints.rules.{rule.name}") for rule in BLUEPRINT_RULES for code in rule.codes]
+    checks += [Check("check", code, "topology") for code in TOPOLOGY_CODES]
+    checks += [Check("check", code, f"components.kubernetes.checks ({rule.name})") for rule in KUBERNETES_RULES for code in rule.codes]
+    checks += [Check("compile", code, "railyard.program") for code in COMPILE_CODES]
+    return checks
+
+
+def every_policy() -> list[dict]:
+    """The policy pack's rules: id, name, default enforcement (imported only when asked for)."""
+    from policies.registry import RULES as POLICY_RULES
+
+    return [{"stage": "police", "code": rule.id, "owner": rule.name, "enforcement": rule.enforcement} for rule in POLICY_RULES]

@@ -1,0 +1,28 @@
+"""`railyard rules [--json]`: every finding code and policy id, by stage."""
+
+from __future__ import annotations
+
+import json
+
+from railyard.checks import every_check, every_policy
+from railyard.render import table
+
+NAME = "rules"
+HELP = "List every finding code (load, check, compile) and every policy of the pack, with the module that owns it."
+
+
+def add_arguments(parser) -> None:
+    """--json."""
+    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+
+
+def run(args) -> int:
+    """Print the list."""
+    checks = [check.as_json() for check in every_check()] + every_policy()
+    if args.json:
+        print(json.dumps(checks, indent=2, sort_keys=True))
+        return 0
+    rows = [[entry["stage"], entry["code"], entry.get("enforcement", "error"), entry["owner"]] for entry in checks]
+    print(table(["stage", "code", "level", "owner"], rows))
+    print(f"\n{len(checks)} checks")
+    return 0
