@@ -19,6 +19,7 @@ offline runner both call that policy's `validate`.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Optional, Union
 
@@ -59,7 +60,7 @@ def describe(resource_type: str, name: str) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Rule:
+class Rule(ABC):
     """Metadata every rule declares: identity, wording, default enforcement, knobs."""
 
     id: str
@@ -98,9 +99,9 @@ class Rule:
             "remediation_steps": self.fix,
         }
 
+    @abstractmethod
     def policy(self) -> Policy:
         """This rule as a CrossGuard policy object (constructing one starts nothing)."""
-        raise NotImplementedError
 
 
 @dataclass(frozen=True, kw_only=True)
