@@ -14,13 +14,11 @@ from typing import Any
 
 from pulumi_policy import PolicyResource
 
+from components.labels import EFA_LABEL, POOL_LABEL, ROLE_LABEL  # noqa: F401 - the node-label contract, re-exported to rules
 from policies.resource_types import LAUNCH_TEMPLATE, NODE_GROUP
 from policies.stack import Stack, items, known, value
 
 EFA_INTERFACE_TYPES = ("efa", "efa-only")
-POOL_LABEL = "railyard.dev/pool"
-ROLE_LABEL = "railyard.dev/role"
-EFA_LABEL = "railyard.dev/efa"
 
 
 def launch_template_of(stack: Stack, node_group: PolicyResource) -> PolicyResource | None:

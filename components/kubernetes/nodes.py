@@ -13,11 +13,14 @@ emitted and what is checked are the same objects.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Mapping
+from typing import TYPE_CHECKING, Literal, Mapping, Sequence
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
 from components.labels import HOSTNAME_LABEL, INSTANCE_TYPE_LABEL, NETWORK_LAYER_LABEL, ZONE_LABEL, NodeTaint
+
+if TYPE_CHECKING:  # only for annotations: the compute planner imports this package's plan
+    from components.plan.node_groups import NodeGroupPlan
 
 # A label whose key is always set but whose value is known only once the node
 # exists (its hostname, its network-node ids). It can't equal any real value:
@@ -94,23 +97,30 @@ class NodeGroupView:
         return {**self.aws_labels(), **self.labels}
 
 
-def node_groups(blueprint: Blueprint, catalog: Catalog) -> list[NodeGroupView]:
+def node_groups(
+    blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None
+) -> list[NodeGroupView]:
     """Every accelerator node group the blueprint makes, as Kubernetes sees its nodes, in blueprint order.
 
     The node groups, their labels, taints, sizes and EFA interfaces are the
     compute plan's (`components.plan.node_groups.plan_node_groups`), so the
     layer selects exactly what the node groups set. The untainted system
-    group is left out: no plugin, volume or flavor targets it.
+    group is left out: no plugin, volume or flavor targets it. A caller that
+    has already planned the node groups (the compile plan) passes them as
+    `planned`, so they are planned once.
     """
-    # Imported here: the compile plan may itself hold this layer's plan, so importing
-    # it at module level would make the two packages import each other.
-    from components.plan.node_groups import plan_node_groups
+    if planned is None:
+        # Imported here: the compile plan may itself hold this layer's plan, so importing
+        # it at module level would make the two packages import each other.
+        from components.plan.node_groups import plan_node_groups
+
+        planned = plan_node_groups(blueprint, catalog)
 
     tiers = {tier.name: tier.kind for tier in blueprint.storage}
     discovery = any(plugin.kind == "gpu_operator" for plugin in blueprint.kubernetes.device_plugins)
     pools = {pool.name: (index, pool) for index, pool in enumerate(blueprint.pools)}
     views: list[NodeGroupView] = []
-    for group in plan_node_groups(blueprint, catalog):
+    for group in planned:
         if group.system or group.pool not in pools:
             continue
         index, pool = pools[group.pool]

@@ -36,9 +36,9 @@ class KubernetesPlan:
         return found
 
 
-def plan_kubernetes(blueprint: Blueprint, catalog: Catalog) -> KubernetesPlan:
-    """Plan device plugins, storage and Kueue for a validated blueprint."""
-    views = node_groups(blueprint, catalog)
+def plan_kubernetes(blueprint: Blueprint, catalog: Catalog, planned_node_groups=None) -> KubernetesPlan:
+    """Plan device plugins, storage and Kueue for a validated blueprint (on node groups already planned, if given)."""
+    views = node_groups(blueprint, catalog, planned_node_groups)
     return KubernetesPlan(
         nodes=tuple(views),
         plugins=tuple(plan_device_plugins(blueprint, views)),

@@ -133,5 +133,5 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog) -> CompilePlan:
         node_groups=node_groups,
         file_systems=file_systems,
         buckets=buckets,
-        kubernetes=plan_kubernetes(blueprint, catalog),
+        kubernetes=plan_kubernetes(blueprint, catalog, node_groups),
     )

@@ -22,9 +22,9 @@ from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.models.storage import DataRepository, FsxLustre, S3Bucket
 from components.plan.node_groups import NodeGroupPlan
+from topology.storage import MEGABYTES_PER_GIB
 
 BUCKET_NAME_LIMIT = 63
-MEGABYTES_PER_GIB = 1073.741824
 
 
 @dataclass(frozen=True)
