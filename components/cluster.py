@@ -2,7 +2,17 @@
 
 The API endpoint is private by default; it is public only when the blueprint
 lists `kubernetes.endpoint.public_access_cidrs`, and then only to those CIDRs.
+`private_access_cidrs` become TCP 443 ingress rules on the cluster security
+group, for a runner inside the VPC or a connected network.
 Kubernetes secrets are envelope-encrypted with a KMS key that rotates yearly.
+Node volumes are encrypted with a second key whose policy names EC2 Auto
+Scaling's service-linked role; KMS refuses a policy naming a role that does
+not exist (MalformedPolicyDocumentException), and Auto Scaling creates that
+role only with an account's first Auto Scaling group. So the component looks
+the role up (`iam:ListRoles`, read-only) and, in an account that lacks it,
+creates it before the key; the role is account-wide and kept when the stack
+goes (`retain_on_delete`), so a later run that finds it simply stops managing
+it.
 The cluster's subnets are the private subnets of every zone (EKS needs at
 least two zones). The node role is shared by every managed node group; its
 ARN resolves only once its policies are attached, so no node group can start
@@ -20,8 +30,11 @@ import pulumi_aws as aws
 
 from components.common import child_of, named_tags
 from components.plan.keys import volume_key_policy
-from components.plan.kubeconfig import render_kubeconfig
+from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
 
+AUTOSCALING_SERVICE = "autoscaling.amazonaws.com"
+AUTOSCALING_ROLE = "AWSServiceRoleForAutoScaling"
+AUTOSCALING_ROLE_PATH = f"/aws-service-role/{AUTOSCALING_SERVICE}/"
 CONTROL_PLANE_LOGS = ["api", "audit", "authenticator"]
 CLUSTER_POLICIES = ("AmazonEKSClusterPolicy",)
 NODE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonEKS_CNI_Policy")
@@ -39,6 +52,8 @@ class ClusterArgs:
     endpoint_private: bool
     public_access_cidrs: tuple[str, ...]
     tags: Mapping[str, str]
+    private_access_cidrs: tuple[str, ...] = ()
+    identity: DeployerIdentity = DeployerIdentity()
 
 
 def _assume_role_policy(service: str) -> str:
@@ -63,7 +78,8 @@ class Cluster(pulumi.ComponentResource):
         volumes = aws.kms.Key(f"{name}-volumes", description=f"Encryption of {args.cluster_name}'s node volumes",
                               enable_key_rotation=True, policy=account.account_id.apply(
                                   lambda account_id: volume_key_policy(args.partition, account_id)),
-                              tags=named_tags(args.tags, f"{name}-volumes"), opts=child_of(self))
+                              tags=named_tags(args.tags, f"{name}-volumes"),
+                              opts=child_of(self, depends_on=self._autoscaling_role()))
         self.volume_key_arn = volumes.arn
         public = bool(args.public_access_cidrs)
         eks = aws.eks.Cluster(
@@ -85,14 +101,38 @@ class Cluster(pulumi.ComponentResource):
         self.endpoint = eks.endpoint
         self.certificate_authority = eks.certificate_authority.apply(lambda authority: authority.data)
         self.security_group_id = eks.vpc_config.apply(lambda config: config.cluster_security_group_id)
+        for cidr in args.private_access_cidrs:
+            # The runner that applies the Kubernetes layer from inside the VPC or a connected network.
+            aws.vpc.SecurityGroupIngressRule(
+                f"{name}-api-from-{cidr.replace('.', '-').replace('/', '-')}", security_group_id=self.security_group_id,
+                cidr_ipv4=cidr, ip_protocol="tcp", from_port=443, to_port=443,
+                description=f"Kubernetes API from {cidr} (kubernetes.endpoint.private_access_cidrs)",
+                tags=named_tags(args.tags, f"{name}-api-from-{cidr}"), opts=child_of(self))
         self.oidc_issuer_url = eks.identities.apply(lambda identities: identities[0].oidcs[0].issuer)
         oidc = aws.iam.OpenIdConnectProvider(f"{name}-oidc", url=self.oidc_issuer_url, client_id_lists=["sts.amazonaws.com"],
                                              tags=named_tags(args.tags, f"{name}-oidc"), opts=child_of(self))
         self.oidc_provider_arn = oidc.arn
         self.kubeconfig = pulumi.Output.secret(pulumi.Output.all(eks.name, eks.endpoint, self.certificate_authority).apply(
-            lambda values: render_kubeconfig(values[0], values[1], values[2], args.region)))
-        self.register_outputs({"clusterName": self.cluster_name, "endpoint": self.endpoint, "kubeconfig": self.kubeconfig,
+            lambda values: render_kubeconfig(values[0], values[1], values[2], args.region, args.identity)))
+        self.register_outputs({"clusterName": self.cluster_name, "endpoint": self.endpoint,
+                               "certificateAuthority": self.certificate_authority, "kubeconfig": self.kubeconfig,
                                "nodeRoleArn": self.node_role_arn, "volumeKeyArn": self.volume_key_arn, "oidcProviderArn": self.oidc_provider_arn})
+
+    def _autoscaling_role(self) -> list[pulumi.Resource]:
+        """EC2 Auto Scaling's service-linked role, created when the account lacks it; [] when it exists.
+
+        The lookup runs at program time (a plain invoke), because whether a
+        resource is registered can't depend on an Output.
+        """
+        found = aws.iam.get_roles(path_prefix=AUTOSCALING_ROLE_PATH, name_regex=f"^{AUTOSCALING_ROLE}$",
+                                  opts=pulumi.InvokeOptions(parent=self))
+        if AUTOSCALING_ROLE in (found.names or []):
+            return []
+        role = aws.iam.ServiceLinkedRole(
+            f"{self._name}-autoscaling-role", aws_service_name=AUTOSCALING_SERVICE,
+            description="EC2 Auto Scaling, created by railyard for the node-volume key policy",
+            tags=named_tags(self._args.tags, AUTOSCALING_ROLE), opts=child_of(self, retain_on_delete=True))
+        return [role]
 
     def _role(self, suffix: str, service: str, policies: tuple[str, ...]) -> pulumi.Output[str]:
         """An IAM role `service` may assume, with AWS managed `policies`; its ARN resolves after they are attached."""

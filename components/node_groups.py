@@ -55,11 +55,13 @@ class NodePool(pulumi.ComponentResource):
     """One pool: a launch template and a managed node group per failure domain."""
 
     node_group_names: dict[str, pulumi.Output[str]]
+    node_groups: dict[str, aws.eks.NodeGroup]
 
     def __init__(self, name: str, args: NodePoolArgs, opts: pulumi.ResourceOptions | None = None):
         super().__init__("railyard:compute:NodePool", name, None, opts)
         self._args = args
         self.node_group_names = {}
+        self.node_groups = {}
         for group in args.groups:
             child = f"{name}-{group.domain}"
             template = self._launch_template(child, group)
@@ -84,6 +86,7 @@ class NodePool(pulumi.ComponentResource):
                 # A node group keeps its name, and a reservation has no room for a second copy.
                 opts=child_of(self, delete_before_replace=True))
             self.node_group_names[group.name] = node_group.node_group_name
+            self.node_groups[group.name] = node_group
         self.register_outputs({"nodeGroupNames": self.node_group_names})
 
     def _interfaces(self, group: NodeGroupPlan) -> list[aws.ec2.LaunchTemplateNetworkInterfaceArgs]:

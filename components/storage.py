@@ -106,13 +106,13 @@ class Storage(pulumi.ComponentResource):
                                                             description="EFA-enabled FSx: all traffic from itself and its clients"))
         egress = [aws.ec2.SecurityGroupEgressArgs(protocol="-1", from_port=0, to_port=0, self=True, security_groups=clients,
                                                   description="To itself and its clients")]
-        group = aws.ec2.SecurityGroup(f"{name}-sg", vpc_id=args.vpc_id, description=f"FSx for Lustre '{plan.name}'",
+        group = aws.ec2.SecurityGroup(f"{name}-sg", vpc_id=args.vpc_id, description=f"FSx for Lustre {plan.name}",
                                       ingress=ingress, egress=egress, tags=named_tags(args.tags, f"{name}-sg"), opts=child_of(self))
         rules = [("tcp", low, high, f"lnet-{low}") for low, high in LNET_PORTS] + ([("-1", None, None, "efa")] if plan.tier.efa else [])
         for protocol, low, high, suffix in rules:
             aws.vpc.SecurityGroupIngressRule(
                 f"{name}-clients-{suffix}", security_group_id=args.client_security_group_id, referenced_security_group_id=group.id,
-                ip_protocol=protocol, from_port=low, to_port=high, description=f"From FSx for Lustre '{plan.name}'",
+                ip_protocol=protocol, from_port=low, to_port=high, description=f"From FSx for Lustre {plan.name}",
                 tags=named_tags(args.tags, f"{name}-clients-{suffix}"), opts=child_of(self))
         return group.id
 

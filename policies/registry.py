@@ -13,6 +13,7 @@ from typing import Iterable
 from policies.rule import Rule
 from policies.rules.correctness import (
     ami_type_matches_accelerator,
+    api_input_constraints,
     efa_interfaces_match_catalog,
     efa_security_group_self_reference,
     efa_single_subnet,
@@ -75,6 +76,7 @@ RULES: tuple[Rule, ...] = check_registry((
     ami_type_matches_accelerator.RULE,
     fsx_in_client_zone.RULE,
     fsx_throughput_meets_demand.RULE,
+    api_input_constraints.RULE,
     instance_type_allowed.RULE,
     spot_only_for_allowed_roles.RULE,
     required_tags.RULE,

@@ -66,12 +66,17 @@ class Validation:
 
 
 def resolve_input(path: str | None, stack: str | None, project_dir: str | Path = ".") -> tuple[str, Overrides | None]:
-    """The blueprint file and overrides for a (path, stack) request; raises `SourceError`."""
+    """The blueprint file and overrides for a (path, stack) request; raises `SourceError`.
+
+    A Kubernetes-layer stack (`railyard:clusterStack`) renders its cluster stack's blueprint and overrides.
+    """
     if stack is None:
         if path is None:
             raise SourceError("name a blueprint file, or a stack with --stack", "<command line>")
         return path, None
     settings = read_stack(project_dir, stack)
+    if settings.cluster_stack is not None:
+        settings = read_stack(project_dir, settings.cluster_stack.rsplit("/", 1)[-1])
     chosen = path or settings.blueprint
     if chosen is None:
         raise SourceError(f"{settings.file} sets no 'railyard:blueprint' and no file was given", settings.file)

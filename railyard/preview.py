@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,12 +32,14 @@ from pulumi.runtime.sync_await import _sync_await
 from blueprints.findings import Finding, has_errors
 from components.plan.placement import PlacementDecision
 from railyard.pipeline import Validation, validate
-from railyard.program import plan_validated, run_program
+from railyard.program import Deployment, deployment_of, plan_validated, run_program
 
 PROJECT = "railyard"
 PREVIEW_STACK = "preview"
 MOCK_ACCOUNT = "123456789012"
 STACK_TYPE = "pulumi:pulumi:Stack"
+STACK_REFERENCE_TYPE = "pulumi:pulumi:StackReference"
+LAYER_STACK_SUFFIX = "-kubernetes"
 SECRET = "[secret]"
 UNKNOWN = "[unknown]"
 
@@ -76,7 +79,11 @@ class PreviewResource:
 
 @dataclass
 class PreviewResult:
-    """A preview: the validation, what would be registered (sorted by URN), and the stack outputs."""
+    """A preview: the validation, what would be registered (by stack, then URN), and the stack outputs.
+
+    `layer_stack` is `{"stack", "outputs"}` of the Kubernetes layer's own stack
+    when a blueprint file's layer has one; its resources follow the cluster's.
+    """
 
     validation: Validation
     resources: list[PreviewResource]
@@ -84,6 +91,7 @@ class PreviewResult:
     findings: list[Finding]
     placements: tuple[PlacementDecision, ...] = ()
     stack: str = PREVIEW_STACK
+    layer_stack: dict | None = None
 
     @property
     def ok(self) -> bool:
@@ -106,8 +114,11 @@ class PreviewResult:
         return [resource for resource in self.resources if resource.parent == parent_urn]
 
     def as_json(self) -> dict:
-        """`{"resources": [...], "outputs": {...}}`, the `preview --json` document."""
-        return {"resources": [resource.as_json() for resource in self.resources], "outputs": self.outputs}
+        """`{"resources": [...], "outputs": {...}}`, the `preview --json` document (plus `kubernetesStack` when the layer has its own)."""
+        document = {"resources": [resource.as_json() for resource in self.resources], "outputs": self.outputs}
+        if self.layer_stack is not None:
+            document["kubernetesStack"] = self.layer_stack
+        return document
 
 
 def _plain(value: Any) -> Any:
@@ -156,11 +167,16 @@ def mock_id(type_token: str, name: str) -> str:
 class PreviewMocks(mocks.Mocks):
     """Outputs a real deployment would fill in, made up deterministically from type and name."""
 
-    def __init__(self, region: str):
+    def __init__(self, region: str, account_roles: tuple[str, ...] = (), referenced_outputs: dict | None = None):
         self.region = region
+        self.account_roles = account_roles
+        self.referenced_outputs = referenced_outputs or {}
 
     def new_resource(self, args: mocks.MockResourceArgs) -> tuple[str, dict]:
-        """An id and state: the inputs plus the outputs the program reads."""
+        """An id and state: the inputs plus the outputs the program reads (a StackReference reads the cluster's preview)."""
+        if args.typ == STACK_REFERENCE_TYPE:
+            return args.resource_id or args.name, {"name": args.inputs.get("name"), "outputs": self.referenced_outputs,
+                                                   "secretOutputNames": []}
         resource_id = mock_id(args.typ, args.name)
         state = dict(args.inputs)
         state.setdefault("arn", f"arn:aws:mock:{self.region}:{MOCK_ACCOUNT}:{args.name}")
@@ -190,10 +206,18 @@ class PreviewMocks(mocks.Mocks):
         return {}
 
     def call(self, args: mocks.MockCallArgs) -> tuple[dict, list]:
-        """Answer the one provider call the program makes (the account, for key policies); refuse any other."""
+        """Answer the provider calls the program makes (the account; its IAM roles); refuse any other.
+
+        The mocked account is a fresh one: it holds the roles in `account_roles` and no others.
+        """
         if args.token == "aws:index/getCallerIdentity:getCallerIdentity":
             return {"accountId": MOCK_ACCOUNT, "arn": f"arn:aws:iam::{MOCK_ACCOUNT}:user/preview", "userId": "PREVIEW", "id": MOCK_ACCOUNT}, []
-        raise NotImplementedError(f"the program called {args.token}; offline preview answers only getCallerIdentity")
+        if args.token == "aws:iam/getRoles:getRoles":
+            pattern = re.compile(args.args.get("nameRegex") or ".*")
+            names = sorted(name for name in self.account_roles if pattern.search(name))
+            arns = [f"arn:aws:iam::{MOCK_ACCOUNT}:role{args.args.get('pathPrefix') or '/'}{name}" for name in names]
+            return {"names": names, "arns": arns, "id": self.region, **dict(args.args)}, []
+        raise NotImplementedError(f"the program called {args.token}; offline preview answers only getCallerIdentity and getRoles")
 
 
 async def _resolve(value: Any) -> Any:
@@ -211,21 +235,33 @@ async def _resolve(value: Any) -> Any:
     return _plain(value)
 
 
-def _run_mocked(plan, stack: str) -> tuple[list[PreviewResource], dict]:
+def _run_mocked(plan, stack: str, deployment: Deployment, account_roles: tuple[str, ...],
+                referenced_outputs: dict | None = None) -> tuple[list[PreviewResource], dict]:
     """Run the program against fresh mocks; returns the registrations and resolved outputs."""
     settings.ROOT.set(None)
-    monitor = RecordingMonitor(PreviewMocks(plan.region))
+    monitor = RecordingMonitor(PreviewMocks(plan.region, account_roles, referenced_outputs))
     mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=False, monitor=monitor)
-    run_program(plan)
+    run_program(plan, deployment)
     _sync_await(wait_for_rpcs())
     outputs = _sync_await(_resolve(dict(settings.get_root_resource().outputs)))
     return sorted(monitor.registrations, key=lambda resource: resource.urn), outputs
 
 
-def run_preview(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".") -> PreviewResult:
+def _isolated(plan, stack: str, deployment: Deployment, account_roles: tuple[str, ...], referenced: dict | None = None):
+    # A copied context keeps the Pulumi runtime's settings of this run away from the caller's and the next run's.
+    return contextvars.copy_context().run(_run_mocked, plan, stack, deployment, account_roles, referenced)
+
+
+def run_preview(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".",
+                account_roles: tuple[str, ...] = ()) -> PreviewResult:
     """Validate a blueprint (with a stack's overrides) and preview the resources the program would register.
 
-    With an error finding nothing is registered and `resources` is empty.
+    The mocked account is a fresh one, holding only the IAM roles named in
+    `account_roles`. With an error finding nothing is registered and
+    `resources` is empty. A layer stack's preview answers its StackReference
+    with the outputs of its cluster stack's preview. A blueprint file whose
+    Kubernetes layer has a stack of its own previews both stacks: the
+    cluster's, then the layer's as `<stack>-kubernetes` (`layer_stack`).
     Raises `SourceError` only for unreadable input, like `validate`.
     """
     validation = validate(path, stack, project_dir)
@@ -233,6 +269,18 @@ def run_preview(path: str | None = None, stack: str | None = None, project_dir: 
     stack_name = stack or PREVIEW_STACK
     if plan is None:
         return PreviewResult(validation, [], {}, findings, (), stack_name)
-    # A copied context keeps the Pulumi runtime's settings of this run away from the caller's and the next run's.
-    resources, outputs = contextvars.copy_context().run(_run_mocked, plan, stack_name)
-    return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name)
+    deployment = deployment_of(stack, project_dir, plan) if stack else Deployment()
+    roles = tuple(account_roles)
+    if deployment.cluster_stack is not None:
+        cluster_stack = deployment.cluster_stack.rsplit("/", 1)[-1]
+        _, cluster_outputs = _isolated(plan, cluster_stack, Deployment(), roles)
+        resources, outputs = _isolated(plan, stack_name, deployment, roles, cluster_outputs)
+        return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name)
+    resources, outputs = _isolated(plan, stack_name, deployment, roles)
+    layer = None
+    if plan.layer_stack == "separate" and stack is None:
+        layer_stack = stack_name + LAYER_STACK_SUFFIX
+        layer_resources, layer_outputs = _isolated(plan, layer_stack, Deployment(deployment.identity, stack_name), roles, outputs)
+        resources = resources + layer_resources  # the cluster's stack first, each in URN order
+        layer = {"stack": layer_stack, "outputs": layer_outputs}
+    return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name, layer)

@@ -6,6 +6,13 @@ in-process under Pulumi mocks through `run_program`. Both stop with the
 findings before a single resource is registered when the blueprint (or its
 plan) has an error.
 
+A stack is one of two kinds. A cluster's stack builds the AWS side, and the
+Kubernetes layer too when the blueprint says `kubernetes.layer_stack: same`.
+A layer stack (`railyard:clusterStack: <stack>` in its file) builds only the
+Kubernetes layer of that stack's cluster, reading the cluster's outputs
+through a StackReference; it runs where the private endpoint is reachable
+(docs/endpoint-access.md).
+
 `build` returns `ClusterHandles`, the small, frozen surface a later layer (the
 Kubernetes layer of components/kubernetes/) builds on: cluster name,
 endpoint, kubeconfig, OIDC provider, the node-group plans and the file systems.
@@ -31,8 +38,12 @@ from components.plan import CompilePlan, PlanError, plan_blueprint
 from components.plan.node_groups import NodeGroupPlan
 from components.plan.placement import PlacementDecision
 from components.storage import FileSystemHandle, Storage, StorageArgs
+from blueprints.source import SourceError
+from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
+from components.plan.node_groups import SYSTEM_GROUP
 from railyard.pipeline import Validation, validate
 from railyard.render import findings_report
+from railyard.stack import read_stack
 
 
 @dataclass(frozen=True)
@@ -73,21 +84,40 @@ def plan_validated(validation: Validation) -> tuple[CompilePlan | None, list[Fin
         return None, findings + [error("compile.plan", (), str(exc), "change the blueprint so it can be compiled")]
 
 
-def build(plan: CompilePlan) -> ClusterHandles:
-    """Emit every component of `plan`: network, placement, cluster, node pools, storage and the Kubernetes layer.
+@dataclass(frozen=True)
+class Deployment:
+    """How one run deploys, from its stack file: who it acts as, and (for a layer stack) whose cluster it reads.
+
+    `cluster_stack` set means this stack applies only the Kubernetes layer of
+    that stack's cluster (`kubernetes.layer_stack: separate`).
+    """
+
+    identity: DeployerIdentity = DeployerIdentity()
+    cluster_stack: str | None = None
+
+
+def _aws_provider(plan: CompilePlan, identity: DeployerIdentity) -> aws.Provider:
+    """The explicit AWS provider; explicit providers ignore the stack's `aws:` settings, so they are passed in."""
+    assume = [aws.ProviderAssumeRoleArgs(role_arn=identity.role_arn)] if identity.role_arn else None
+    return aws.Provider(f"{plan.cluster_name}-aws", region=plan.region, profile=identity.profile, assume_roles=assume)
+
+
+def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHandles:
+    """Emit the cluster's stack: network, placement, cluster, node pools, storage, and the Kubernetes layer when it shares the stack.
 
     Registers resources only (no stack exports; see `export`), so a caller can
     add layers on top of the returned handles.
     """
     name = plan.cluster_name
-    provider = aws.Provider(f"{name}-aws", region=plan.region)
+    provider = _aws_provider(plan, deployment.identity)
     opts = pulumi.ResourceOptions(providers=[provider])
     network = Network(f"{name}-network", NetworkArgs(plan.region, plan.vpc_cidr, plan.availability_zones, plan.subnets,
                                                      plan.needs_efa, plan.tags), opts)
     placement = Placement(f"{name}-placement", PlacementArgs(plan.placements, plan.tags), opts)
     private_subnets = [network.subnet_ids[f"private-{zone}"] for zone in plan.availability_zones]
     cluster = Cluster(f"{name}-eks", ClusterArgs(name, plan.kubernetes_version, plan.region, plan.partition, private_subnets,
-                                                plan.endpoint_private, plan.public_access_cidrs, plan.tags), opts)
+                                                plan.endpoint_private, plan.public_access_cidrs, plan.tags,
+                                                plan.private_access_cidrs, deployment.identity), opts)
     node_group_names: dict[str, pulumi.Output[str]] = {}
     node_pools: list[NodePool] = []
     for pool in dict.fromkeys(group.pool for group in plan.node_groups):
@@ -99,33 +129,92 @@ def build(plan: CompilePlan) -> ClusterHandles:
         node_pools.append(node_pool)
     storage = Storage(f"{name}-storage", StorageArgs(plan.file_systems, plan.buckets, network.vpc_id, network.subnet_ids,
                                                      cluster.security_group_id, plan.tags), opts)
-    # Kueue's controller and the plugins need nodes to run on, so the layer waits for the node pools.
-    KubernetesLayer(f"{name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=cluster.kubeconfig,
-                                                       file_systems=storage.file_systems, depends_on=node_pools))
+    if plan.layer_stack == "same":
+        # Charts with controllers need the system nodes; volumes and Kueue objects wait for every pool.
+        system = [group for pool in node_pools for key, group in pool.node_groups.items() if key == SYSTEM_GROUP]
+        KubernetesLayer(f"{name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=cluster.kubeconfig,
+                                                           file_systems=storage.file_systems, depends_on=node_pools,
+                                                           system_nodes=system))
     return ClusterHandles(plan, cluster.cluster_name, cluster.endpoint, cluster.certificate_authority, cluster.kubeconfig,
                           cluster.oidc_provider_arn, cluster.oidc_issuer_url, plan.node_groups, node_group_names,
                           storage.file_systems, plan.placements, provider)
+
+
+@dataclass(frozen=True)
+class ReferencedFileSystem:
+    """A file system the cluster's stack made, as its stack outputs name it (for the layer stack's volumes)."""
+
+    id: pulumi.Output[str]
+    dns_name: pulumi.Output[str]
+    mount_name: pulumi.Output[str]
+
+
+def qualified_stack(stack: str) -> str:
+    """`prod` -> `<organization>/<project>/prod`, the name a StackReference needs; a qualified name stays."""
+    return stack if "/" in stack else f"{pulumi.get_organization()}/{pulumi.get_project()}/{stack}"
+
+
+def build_layer(plan: CompilePlan, deployment: Deployment) -> KubernetesLayer:
+    """Emit the Kubernetes layer alone, for a cluster another stack built, read through a StackReference.
+
+    The kubeconfig is rendered here, with this stack's identity: the runner
+    inside the VPC signs its own token. Nothing waits for node groups: the
+    cluster's stack has finished before this one runs.
+    """
+    assert deployment.cluster_stack is not None
+    reference = pulumi.StackReference(f"{plan.cluster_name}-cluster-stack", stack_name=qualified_stack(deployment.cluster_stack))
+    cluster_name = reference.require_output("clusterName")
+    endpoint = reference.require_output("clusterEndpoint")
+    authority = reference.require_output("certificateAuthority")
+    kubeconfig = pulumi.Output.secret(pulumi.Output.all(cluster_name, endpoint, authority).apply(
+        lambda values: render_kubeconfig(values[0], values[1], values[2], plan.region, deployment.identity)))
+    systems = reference.require_output("fileSystems")
+    file_systems = {
+        volume.tier: ReferencedFileSystem(*(systems.apply(lambda found, tier=volume.tier, key=key: found[tier][key])
+                                            for key in ("id", "dnsName", "mountName")))
+        for volume in plan.kubernetes.storage.volumes
+    }
+    layer = KubernetesLayer(f"{plan.cluster_name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=kubeconfig,
+                                                                            file_systems=file_systems))
+    pulumi.export("clusterName", cluster_name)
+    pulumi.export("kubernetes", {"releases": sorted(release.name for release in plan.kubernetes.releases()),
+                                 "claims": sorted(layer.storage.claims),
+                                 "clusterQueue": plan.kubernetes.kueue.cluster_queue if plan.kubernetes.kueue else None})
+    return layer
 
 
 def export(handles: ClusterHandles) -> None:
     """The stack outputs: cluster name and endpoint, kubeconfig (secret), node groups, file systems, placement."""
     pulumi.export("clusterName", handles.cluster_name)
     pulumi.export("clusterEndpoint", handles.endpoint)
+    pulumi.export("certificateAuthority", handles.certificate_authority)
     pulumi.export("kubeconfig", pulumi.Output.secret(handles.kubeconfig))
     pulumi.export("nodeGroupNames", list(handles.node_group_names.values()))
-    pulumi.export("fileSystems", {tier: {"dnsName": fs.dns_name, "mountName": fs.mount_name, "mountPath": fs.mount_path}
+    pulumi.export("fileSystems", {tier: {"id": fs.id, "dnsName": fs.dns_name, "mountName": fs.mount_name, "mountPath": fs.mount_path}
                                   for tier, fs in handles.file_systems.items()})
     pulumi.export("placement", [decision.as_json() for decision in handles.placements])
 
 
-def run_program(plan: CompilePlan) -> ClusterHandles:
-    """The program body both the CLI and the preview run: build, then export."""
-    handles = build(plan)
+def run_program(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHandles | KubernetesLayer:
+    """The program body both the CLI and the preview run: the cluster's stack (build, then export), or a layer stack."""
+    if deployment.cluster_stack is not None:
+        return build_layer(plan, deployment)
+    handles = build(plan, deployment)
     export(handles)
     return handles
 
 
-def deploy(stack: str, project_dir: str | Path) -> ClusterHandles:
+def deployment_of(stack: str, project_dir: str | Path, plan: CompilePlan) -> Deployment:
+    """The stack file's deployment settings; raises `SourceError` when a layer stack's blueprint keeps its layer."""
+    settings = read_stack(project_dir, stack)
+    if settings.cluster_stack is not None and plan.layer_stack != "separate":
+        raise SourceError(f"stack '{stack}' applies the Kubernetes layer of '{settings.cluster_stack}', but that stack's "
+                          "blueprint has kubernetes.layer_stack: same, so its own stack applies the layer already; set "
+                          "layer_stack: separate in the blueprint, or remove this stack", settings.file)
+    return Deployment(settings.identity, settings.cluster_stack)
+
+
+def deploy(stack: str, project_dir: str | Path) -> ClusterHandles | KubernetesLayer:
     """Under the Pulumi CLI: validate the stack's blueprint, stop on any error, else run the program.
 
     Stopping raises `pulumi.RunError`, which the CLI prints without a traceback;
@@ -136,4 +225,8 @@ def deploy(stack: str, project_dir: str | Path) -> ClusterHandles:
     if plan is None:
         raise pulumi.RunError(f"blueprint {validation.file} (stack {stack}) has errors; nothing was deployed\n\n"
                               + findings_report(findings, validation.load.source_map))
-    return run_program(plan)
+    try:
+        deployment = deployment_of(stack, project_dir, plan)
+    except SourceError as exc:
+        raise pulumi.RunError(f"{exc}; nothing was deployed") from None
+    return run_program(plan, deployment)

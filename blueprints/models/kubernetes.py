@@ -155,12 +155,26 @@ class Kueue(Model):
 
 
 class Endpoint(Model):
-    """How the EKS API server is reached."""
+    """How the EKS API server is reached, by the nodes and by whoever runs `pulumi up` for the Kubernetes layer.
 
-    private: bool = Field(default=True, description="Reachable from inside the VPC.")
+    The layer (device plugins, FSx volumes, Kueue) is applied through the API
+    server, so the machine that applies it must reach the endpoint: through
+    the public endpoint, restricted to `public_access_cidrs`, or from inside
+    the VPC or a connected network through the private endpoint, allowed by
+    `private_access_cidrs` (docs/endpoint-access.md).
+    """
+
+    private: bool = Field(default=True, description="Reachable from inside the VPC (the nodes always use it when it is on).")
     public_access_cidrs: list[Annotated[IPv4Network, Field(strict=False)]] = Field(
         default_factory=list,
-        description="CIDRs allowed to reach a public endpoint; empty = no public endpoint at all.",
+        max_length=40,
+        description="CIDRs allowed to reach a public endpoint (EKS allows 40); empty = no public endpoint at all.",
+    )
+    private_access_cidrs: list[Annotated[IPv4Network, Field(strict=False)]] = Field(
+        default_factory=list,
+        max_length=40,
+        description="CIDRs inside the VPC or a connected network (a CI runner, a VPN) allowed to reach the private "
+        "endpoint on TCP 443; each becomes an ingress rule on the cluster security group.",
     )
 
 
@@ -168,7 +182,7 @@ class Kubernetes(Model):
     """The EKS cluster's Kubernetes layer."""
 
     version: Annotated[str, StringConstraints(pattern=r"^1\.[0-9]{2}$")] = Field(
-        default="1.33", description="The EKS Kubernetes version, quoted (\"1.33\")."
+        default="1.35", description="The EKS Kubernetes version, quoted (\"1.35\"); the default is in EKS standard support until 2027-03-27."
     )
     device_plugins: list[DevicePlugin] = Field(
         default_factory=list, description="Device plugins to install; none listed = none installed."
@@ -181,6 +195,12 @@ class Kubernetes(Model):
         default="default", description="The namespace for the Kueue LocalQueue and the FSx PersistentVolumeClaims."
     )
     endpoint: Endpoint = Field(default_factory=Endpoint, description="API server endpoint access.")
+    layer_stack: Literal["same", "separate"] = Field(
+        default="same",
+        description="`same`: the cluster's stack also applies the Kubernetes layer, so `pulumi up` must reach the API server "
+        "(public_access_cidrs); `separate`: a second stack, run from inside the VPC or a connected network, applies it and "
+        "reads the cluster through a StackReference (docs/endpoint-access.md).",
+    )
 
     @model_validator(mode="after")
     def _plugins_distinct(self):

@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Literal
 from blueprints.catalog import Catalog
 from blueprints.findings import Finding
 from blueprints.models import Blueprint
-from blueprints.rules import capacity, efa, fabric_ports, fsx, instance, placement, references
+from blueprints.rules import capacity, efa, endpoint, fabric_ports, fsx, instance, names, placement, references
 from blueprints.rules.context import Context
 
 
@@ -44,6 +44,8 @@ RULES: tuple[Rule, ...] = (
     _rule(capacity, "blueprint"),
     _rule(placement, "blueprint"),
     _rule(fabric_ports, "blueprint"),
+    _rule(names, "blueprint"),
+    _rule(endpoint, "blueprint"),
 )
 
 

@@ -24,6 +24,7 @@ class Chart:
     version: str
     repository: str | None
     namespace: str
+    controller: bool = False
 
 
 # NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/Chart.yaml at
@@ -37,7 +38,7 @@ NVIDIA_DEVICE_PLUGIN = Chart("nvidia-device-plugin", "0.20.0", "https://nvidia.g
 # guides [secondary]. Values `driver.enabled`, `toolkit.enabled`,
 # `daemonsets.tolerations`, `node-feature-discovery.worker.tolerations`: NVIDIA/
 # gpu-operator deployments/gpu-operator/values.yaml (aws-facts.md 5.2).
-GPU_OPERATOR = Chart("gpu-operator", "v25.10.0", "https://helm.ngc.nvidia.com/nvidia", "gpu-operator")
+GPU_OPERATOR = Chart("gpu-operator", "v25.10.0", "https://helm.ngc.nvidia.com/nvidia", "gpu-operator", controller=True)
 
 # aws/eks-charts stable/aws-efa-k8s-device-plugin at 5239609242f3 (2026-08-03):
 # chart 0.5.30 (aws-facts.md 5.4). templates/daemonset.yaml builds the required
@@ -54,13 +55,13 @@ NEURON = Chart("oci://public.ecr.aws/neuron/neuron-helm-chart", "1.10.0", None, 
 # kubernetes-sigs/aws-fsx-csi-driver chart 1.17.0 (driver v1.9.0), the pin
 # aws/sagemaker-hyperpod-cli#453 deployed (2026-09-01). templates/node-daemonset.yaml
 # renders `node.affinity`, and `node.tolerations` unless `node.tolerateAllTaints`.
-FSX_CSI_DRIVER = Chart("aws-fsx-csi-driver", "1.17.0", "https://kubernetes-sigs.github.io/aws-fsx-csi-driver", "kube-system")
+FSX_CSI_DRIVER = Chart("aws-fsx-csi-driver", "1.17.0", "https://kubernetes-sigs.github.io/aws-fsx-csi-driver", "kube-system", controller=True)
 
 # kubernetes-sigs/kueue CHANGELOG/CHANGELOG-0.19.md: v0.19.7 is the newest
 # patch of the last minor that serves both kueue.x-k8s.io/v1beta1 and v1beta2
 # (v0.20.0 drops v1beta1; Topology left v1alpha1 in v0.14.0). Chart from
 # `oci://registry.k8s.io/kueue/charts/kueue` (site/content/en/docs/installation).
-KUEUE = Chart("oci://registry.k8s.io/kueue/charts/kueue", "0.19.7", None, "kueue-system")
+KUEUE = Chart("oci://registry.k8s.io/kueue/charts/kueue", "0.19.7", None, "kueue-system", controller=True)
 
 # The Kueue API version railyard writes: served from v0.15 on, the only one from v0.20.
 KUEUE_API_VERSION = "kueue.x-k8s.io/v1beta2"

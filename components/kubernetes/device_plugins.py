@@ -150,9 +150,10 @@ def plan_device_plugins(blueprint: Blueprint, views: Sequence[NodeGroupView]) ->
 class DevicePlugins(pulumi.ComponentResource):
     """The device-plugin releases of one cluster (`railyard:kubernetes:DevicePlugins`)."""
 
-    def __init__(self, name: str, plans: Sequence[PluginPlan], provider: pulumi.ProviderResource, opts: pulumi.ResourceOptions | None = None):
+    def __init__(self, name: str, plans: Sequence[PluginPlan], provider: pulumi.ProviderResource, opts: pulumi.ResourceOptions | None = None,
+                 system_nodes: Sequence[pulumi.Resource] = ()):
         super().__init__("railyard:kubernetes:DevicePlugins", name, None, opts)
         self.releases = {
-            plan.kind: emit_release(name, self, plan.release, provider) for plan in plans if plan.release is not None
+            plan.kind: emit_release(name, self, plan.release, provider, system_nodes) for plan in plans if plan.release is not None
         }
         self.register_outputs({"releases": {kind: release.name for kind, release in self.releases.items()}})

@@ -191,9 +191,10 @@ class KueueScheduling(pulumi.ComponentResource):
         provider: pulumi.ProviderResource,
         depends_on: Sequence[pulumi.Resource] = (),
         opts: pulumi.ResourceOptions | None = None,
+        system_nodes: Sequence[pulumi.Resource] = (),
     ):
         super().__init__("railyard:kubernetes:KueueScheduling", name, None, opts)
-        self.release = emit_release(name, self, plan.release, provider)
+        self.release = emit_release(name, self, plan.release, provider, system_nodes)
         # Kueue's CRDs and webhooks come with the release; every object waits for it.
         after = pulumi.ResourceOptions(parent=self, provider=provider, depends_on=[self.release, *depends_on])
         for topology in plan.topologies:

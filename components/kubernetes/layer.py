@@ -31,7 +31,10 @@ class KubernetesLayerArgs:
     instead. `file_systems` maps each FSx tier name to the storage component's
     file system (anything with id, dns_name, mount_name). `depends_on` holds
     resources the in-cluster objects wait for (the node groups: Kueue's
-    controller needs a node to become ready).
+    controller needs a node to become ready). `system_nodes` holds the
+    system node group every Helm release waits for: the charts' controllers
+    run there, and Helm waits for them to be ready. A layer applied by its
+    own stack after the cluster's leaves both empty.
     """
 
     plan: KubernetesPlan
@@ -39,6 +42,7 @@ class KubernetesLayerArgs:
     provider: pulumi.ProviderResource | None = None
     file_systems: Mapping[str, FileSystemRef] = field(default_factory=dict)
     depends_on: Sequence[pulumi.Resource] = ()
+    system_nodes: Sequence[pulumi.Resource] = ()
 
 
 class KubernetesLayer(pulumi.ComponentResource):
@@ -65,10 +69,11 @@ class KubernetesLayer(pulumi.ComponentResource):
                     opts=pulumi.ResourceOptions(parent=self, provider=self.provider),
                 )
             )
-        self.plugins = DevicePlugins(f"{name}-plugins", self.plan.plugins, self.provider, child)
-        self.storage = ClusterStorage(f"{name}-storage", self.plan.storage, args.file_systems, self.provider, after, child)
+        system = list(args.system_nodes)
+        self.plugins = DevicePlugins(f"{name}-plugins", self.plan.plugins, self.provider, child, system)
+        self.storage = ClusterStorage(f"{name}-storage", self.plan.storage, args.file_systems, self.provider, after, child, system)
         self.kueue = (
-            KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child) if self.plan.kueue is not None else None
+            KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child, system) if self.plan.kueue is not None else None
         )
         self.register_outputs(
             {

@@ -16,6 +16,12 @@ import pulumi_kubernetes as k8s
 
 from components.kubernetes.charts import Chart
 
+# Helm's default is 300 s. A controller chart's pods start only once the system nodes have joined and
+# pulled its images; a DaemonSet-only chart is ready as soon as its scheduled pods are (none, on nodes
+# not yet launched). Explicit, so a slow first boot fails with a clear timeout rather than a hang.
+CONTROLLER_TIMEOUT_SECONDS = 900
+DAEMONSET_TIMEOUT_SECONDS = 600
+
 
 @dataclass(frozen=True)
 class ReleasePlan:
@@ -26,6 +32,11 @@ class ReleasePlan:
     chart: Chart
     values: Mapping = field(default_factory=dict)
     namespace_labels: Mapping[str, str] | None = None
+
+    @property
+    def timeout_seconds(self) -> int:
+        """How long Helm waits for the release's workloads: longer for charts that run a controller Deployment."""
+        return CONTROLLER_TIMEOUT_SECONDS if self.chart.controller else DAEMONSET_TIMEOUT_SECONDS
 
     @property
     def namespace(self) -> str:
@@ -43,7 +54,9 @@ def emit_release(
     """Make the release `<name>-<key>` (and, if the plan labels it, its namespace) under `parent`.
 
     A namespace that needs labels (the GPU Operator's Pod Security level) is
-    made as its own resource; the others are created by Helm.
+    made as its own resource; the others are created by Helm. `depends_on`
+    holds what the release's pods need first: the system node group, in the
+    cluster's own stack.
     """
     depends = list(depends_on)
     if plan.namespace_labels is not None:
@@ -63,5 +76,6 @@ def emit_release(
         namespace=plan.namespace,
         create_namespace=plan.namespace_labels is None and plan.namespace != "kube-system",
         values=dict(plan.values),
+        timeout=plan.timeout_seconds,
         opts=pulumi.ResourceOptions(parent=parent, provider=provider, depends_on=depends),
     )

@@ -95,12 +95,13 @@ class ClusterStorage(pulumi.ComponentResource):
         provider: pulumi.ProviderResource,
         depends_on: Sequence[pulumi.Resource] = (),
         opts: pulumi.ResourceOptions | None = None,
+        system_nodes: Sequence[pulumi.Resource] = (),
     ):
         super().__init__("railyard:kubernetes:ClusterStorage", name, None, opts)
         missing = [volume.tier for volume in plan.volumes if volume.tier not in file_systems]
         if missing:
             raise ValueError(f"no file system handle for FSx tier(s) {missing}; pass the storage component's file systems")
-        self.driver = emit_release(name, self, plan.release, provider) if plan.release else None
+        self.driver = emit_release(name, self, plan.release, provider, system_nodes) if plan.release else None
         self.claims = {}
         depends = [*depends_on, *([self.driver] if self.driver else [])]
         for volume in plan.volumes:

@@ -13,6 +13,7 @@ from typing import Mapping
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.rules.context import Context
+from blueprints.rules.names import cluster_name as derived_cluster_name
 from components.kubernetes.plan import KubernetesPlan, plan_kubernetes
 from components.plan.errors import PlanError
 from components.plan.node_groups import NodeGroupPlan, plan_node_groups
@@ -37,6 +38,8 @@ class CompilePlan:
     kubernetes_version: str
     endpoint_private: bool
     public_access_cidrs: tuple[str, ...]
+    private_access_cidrs: tuple[str, ...]
+    layer_stack: str
     tags: Mapping[str, str]
     subnets: tuple[SubnetPlan, ...]
     placements: tuple[PlacementDecision, ...]
@@ -109,15 +112,11 @@ def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeG
 
 def plan_blueprint(blueprint: Blueprint, catalog: Catalog) -> CompilePlan:
     """Plan every resource of a validated blueprint; raises `PlanError` when it can't be compiled as written."""
-    metadata = blueprint.metadata
-    cluster_name = f"{metadata.name}-{metadata.environment}"
+    cluster_name = derived_cluster_name(blueprint)
     node_groups = plan_node_groups(blueprint, catalog)
     subnets = carve_subnets(blueprint.cloud.vpc_cidr, _subnet_demands(blueprint, node_groups))
     file_systems, buckets = plan_storage(blueprint, catalog, cluster_name, node_groups)
     endpoint = blueprint.kubernetes.endpoint
-    if not endpoint.private and not endpoint.public_access_cidrs:
-        raise PlanError("kubernetes.endpoint has private: false and no public_access_cidrs, so nothing could reach "
-                        "the API server (EKS refuses a cluster with neither endpoint); set private: true")
     return CompilePlan(
         cluster_name=cluster_name,
         region=blueprint.cloud.region,
@@ -127,6 +126,8 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog) -> CompilePlan:
         kubernetes_version=blueprint.kubernetes.version,
         endpoint_private=endpoint.private,
         public_access_cidrs=tuple(str(cidr) for cidr in endpoint.public_access_cidrs),
+        private_access_cidrs=tuple(str(cidr) for cidr in endpoint.private_access_cidrs),
+        layer_stack=blueprint.kubernetes.layer_stack,
         tags=_tags(blueprint, cluster_name),
         subnets=subnets,
         placements=_placements(blueprint, catalog, node_groups),

@@ -185,7 +185,8 @@ def highlights(resource: PreviewResource) -> str:
                 "blockPublicAcls", "blockPublicPolicy", "ignorePublicAcls", "restrictPublicBuckets")) else "PUBLIC ACCESS OPEN",
         "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule":
             lambda: _rules([{"protocol": inputs.get("ipProtocol"), "fromPort": inputs.get("fromPort"), "toPort": inputs.get("toPort"),
-                             "securityGroups": [inputs.get("referencedSecurityGroupId")]}], "from"),
+                             "securityGroups": [peer for peer in [inputs.get("referencedSecurityGroupId")] if peer],
+                             "cidrBlocks": [peer for peer in [inputs.get("cidrIpv4")] if peer]}], "from"),
     }.get(resource.type)
     return describe() if describe else ""
 
@@ -195,12 +196,20 @@ def _parent_type(resource: PreviewResource) -> str:
     return resource.parent.split("::")[2].split("$")[-1]
 
 
+def _stack_of(resource: PreviewResource) -> str:
+    """The stack a resource is registered in, read from its URN (`urn:pulumi:<stack>::...`)."""
+    return resource.urn.split("::", 1)[0].split(":", 2)[2]
+
+
 def render(result: PreviewResult) -> str:
     """The human preview: resources by component, placement decisions, counts per type, outputs."""
     components = [resource for resource in result.resources if resource.is_component]
     top = [resource for resource in result.resources if not resource.is_component and _parent_type(resource) == STACK_TYPE]
     managed = [resource for resource in result.resources if not resource.is_component]
-    parts = [f"preview of {result.validation.file} (stack {result.stack}): {len(managed)} resources in "
+    stacks = f"stack {result.stack}"
+    if result.layer_stack is not None:
+        stacks = f"stacks {result.stack} (cluster) and {result.layer_stack['stack']} (Kubernetes layer, kubernetes.layer_stack: separate)"
+    parts = [f"preview of {result.validation.file} ({stacks}): {len(managed)} resources in "
              f"{len(components)} components; nothing was deployed"]
     if top:
         parts.append(table(["type", "name", "properties"], [[short_type(r.type), r.name, highlights(r)] for r in top]))
@@ -208,7 +217,8 @@ def render(result: PreviewResult) -> str:
         children = result.children(component.urn)
         rows = [[short_type(child.type), child.name, highlights(child)] for child in children]
         body = table(["type", "name", "properties"], rows) if rows else "(no resources)"
-        parts.append(f"{component.type}  {component.name}  ({len(children)} resources)\n{body}")
+        where = f"  [stack {_stack_of(component)}]" if result.layer_stack is not None else ""
+        parts.append(f"{component.type}  {component.name}  ({len(children)} resources){where}\n{body}")
     decisions = [[d.pool, d.zone, d.availability_zone, d.strategy or "none", d.reason] for d in result.placements]
     parts.append("placement decisions\n" + table(["pool", "zone", "availability zone", "group", "reason"], decisions))
     counts = Counter(short_type(resource.type) for resource in managed)
@@ -216,4 +226,8 @@ def render(result: PreviewResult) -> str:
     outputs = [[key, json.dumps(value, sort_keys=True) if not isinstance(value, str) else value]
                for key, value in sorted(result.outputs.items()) if key != "placement"]
     parts.append("outputs\n" + table(["name", "value"], outputs))
+    if result.layer_stack is not None:
+        layer = [[key, json.dumps(value, sort_keys=True) if not isinstance(value, str) else value]
+                 for key, value in sorted(result.layer_stack["outputs"].items())]
+        parts.append(f"outputs of {result.layer_stack['stack']}\n" + table(["name", "value"], layer))
     return "\n\n".join(parts)

@@ -84,6 +84,8 @@ storage:
   - kind: s3
     name: data
 kubernetes:
+  layer_stack: separate
+  endpoint: {private_access_cidrs: [10.0.0.0/16]}
   device_plugins:
     - kind: nvidia_device_plugin
     - kind: efa_device_plugin

@@ -10,7 +10,7 @@ from railyard.checks import every_check
 from railyard.cli import main
 
 STAGE_PACKAGES = ("blueprints", "topology", "components", "railyard")
-CODE = re.compile(r'"((?:yaml|schema|cloud|capacity|domain|fabric|pool|k8s|override|names|ref|efa|fsx|placement|topology|power|storage|compile)\.[a-z][a-z-]*)"')
+CODE = re.compile(r'"((?:yaml|schema|cloud|capacity|domain|fabric|pool|k8s|override|names|ref|efa|fsx|placement|topology|power|storage|compile|endpoint)\.[a-z][a-z-]*)"')
 
 
 def codes_in_source() -> set[str]:
@@ -38,4 +38,4 @@ def test_rules_command_lists_codes_and_policies_by_stage(capsys):
     assert by_code["fsx.capacity-step"]["owner"] == "blueprints.rules.fsx"
     assert by_code["topology.blast-radius"]["stage"] == "check"
     assert by_code["COR004"]["enforcement"] == "mandatory"
-    assert len([entry for entry in entries if entry["stage"] == "police"]) == 21
+    assert len([entry for entry in entries if entry["stage"] == "police"]) == 22

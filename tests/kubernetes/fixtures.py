@@ -87,6 +87,8 @@ storage:
     throughput_mbps_per_tib: 250
     metadata: {mode: automatic}
 kubernetes:
+  layer_stack: separate
+  endpoint: {private_access_cidrs: [10.0.0.0/16]}
   device_plugins:
     - kind: nvidia_device_plugin
     - kind: efa_device_plugin

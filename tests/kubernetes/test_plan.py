@@ -147,7 +147,7 @@ def test_only_mounted_fsx_tiers_get_volumes_in_the_workload_namespace():
 
 
 def test_topology_aware_scheduling_off_plans_no_kueue():
-    text = open(example_path("dev-g6e")).read().replace('version: "1.33"', 'version: "1.33"\n  topology_aware_scheduling: false')
+    text = open(example_path("dev-g6e")).read().replace('version: "1.35"', 'version: "1.35"\n  topology_aware_scheduling: false')
     loaded = load_text(text, "dev.yaml")
     plan = plan_kubernetes(loaded.blueprint, CATALOG)
     assert plan.kueue is None

@@ -9,7 +9,7 @@ proven against exactly the property names and shapes the compiler emits.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import pytest
@@ -88,6 +88,13 @@ def scoped_inline_policy(inputs: dict) -> None:
 
 def second_subnet(inputs: dict) -> None:
     inputs["subnetIds"] = inputs["subnetIds"] + ["subnet-0000000000000000b"]
+
+
+def _renamed_role(base: Preview, logical: str) -> Preview:
+    """The preview with the node role's logical name replaced, as if a longer cluster name had produced it."""
+    resources = [replace(item, name=logical) if item.type == IAM_ROLE and item.name.endswith("node-role") else item
+                 for item in base.resources]
+    return replace(base, resources=resources)
 
 
 def tagged(key: str, new: str) -> Callable[[dict], None]:
@@ -237,6 +244,46 @@ CASES = [
     Case("COR007", "fires-on-scratch-at-its-baseline",
          lambda: edit(insecure(), LUSTRE, "scratch", tagged("railyard:demand-mbps", "1000")), True,
          "delivers 234 MB/s (1200 GiB x 200 MB/s/TiB)"),
+    # COR008 API input constraints
+    Case("COR008", "passes-every-compiled-input", p5, False),
+    Case("COR008", "passes-unicode-letters-in-fsx-tags", lambda: edit(p5(), LUSTRE, "lustre", tagged("team", "équipe données")), False),
+    Case("COR008", "fires-on-an-apostrophe-in-a-security-group-description",
+         lambda: edit(p5(), SECURITY_GROUP, "lustre-sg", setter("description", "FSx for Lustre 'lustre'")),
+         True, "description: 'FSx for Lustre 'lustre'' does not match"),
+    Case("COR008", "fires-on-an-apostrophe-in-an-ingress-rule-description",
+         lambda: edit(p5(), INGRESS_RULE, "clients-efa", setter("description", "From 'lustre'")),
+         True, "description: 'From 'lustre'' does not match"),
+    Case("COR008", "fires-on-a-node-group-name-over-63-characters",
+         lambda: edit(p5(), NODE_GROUP, "train-use1a", setter("nodeGroupName", "n" * 64)),
+         True, "nodeGroupName: '" + "n" * 60 + "...' is 64 characters, over the limit of 63"),
+    Case("COR008", "fires-on-a-capacity-type-botocore-does-not-list",
+         lambda: edit(p5(), NODE_GROUP, "train-use1a", setter("capacityType", "CAPACITY-BLOCK")),
+         True, "capacityType: 'CAPACITY-BLOCK' is not one of ON_DEMAND, SPOT, CAPACITY_BLOCK"),
+    Case("COR008", "fires-on-an-interface-type-ec2-refuses",
+         lambda: edit(p5(), LAUNCH_TEMPLATE, "train-use1a", on_interface(1, interfaceType="efa_only")),
+         True, "networkInterfaces[1].interfaceType: 'efa_only' is not one of interface, efa, efa-only"),
+    Case("COR008", "fires-on-an-fsx-throughput-out-of-range",
+         lambda: edit(p5(), LUSTRE, "lustre", setter("perUnitStorageThroughput", 2000)),
+         True, "perUnitStorageThroughput: 2000 is above the maximum 1000"),
+    Case("COR008", "fires-on-a-comma-in-an-fsx-tag", lambda: edit(p5(), LUSTRE, "lustre", tagged("owner", "ml, infra")),
+         True, "tags.owner: 'ml, infra' does not match"),
+    Case("COR008", "fires-on-a-reserved-tag-prefix", lambda: edit(p5(), BUCKET, "datasets", tagged("AWS:team", "x")),
+         True, "tags key 'AWS:team': 'AWS:team' starts with the reserved prefix 'aws:'"),
+    Case("COR008", "fires-on-a-bucket-name-with-two-dots",
+         lambda: edit(p5(), BUCKET, "datasets", setter("bucket", "p5..datasets")),
+         True, "bucket: 'p5..datasets' has a form the API reserves"),
+    Case("COR008", "fires-on-a-kms-alias-in-the-aws-namespace",
+         lambda: edit(p5(), "aws:kms/alias:Alias", "secrets", setter("name", "alias/aws/ebs")),
+         True, "name: 'alias/aws/ebs' has a form the API reserves"),
+    Case("COR008", "fires-on-a-helm-release-name-over-53-characters",
+         lambda: edit(p5(), "kubernetes:helm.sh/v3:Release", "kueue", setter("name", "k" * 54)),
+         True, "is 54 characters, over the limit of 53"),
+    Case("COR008", "fires-on-an-upper-case-kubernetes-name",
+         lambda: edit(p5(), "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue", "cluster-queue", setter("metadata.name", "Train")),
+         True, "metadata.name: 'Train' does not match"),
+    Case("COR008", "fires-on-an-iam-role-auto-named-over-64-characters",
+         lambda: _renamed_role(p5(), "r" * 57),
+         True, "auto-named from '" + "r" * 57 + "' (57 characters + 8 random), over the API's 64-character limit"),
     # GOV001 instance types
     Case("GOV001", "passes-allow-listed-types", hetero, False),
     Case("GOV001", "passes-when-config-allows-the-type", insecure, False,

@@ -54,7 +54,8 @@ def test_the_same_blueprint_gives_byte_identical_json(capsys):
     assert main(["preview", path, "--json"]) == 0
     assert capsys.readouterr().out == first
     document = json.loads(first)
-    assert set(document) == {"resources", "outputs"}
+    assert set(document) == {"resources", "outputs", "kubernetesStack"}  # heterogeneous applies its layer from its own stack
+    assert document["kubernetesStack"]["stack"] == "preview-kubernetes"
     assert set(document["resources"][0]) == {"urn", "type", "name", "parent", "inputs"}
 
 
@@ -67,7 +68,8 @@ def test_every_example_previews(example):
 def test_resources_grow_with_pools_and_domains_not_nodes(rail, tmp_path):
     small = run_preview(None, "small", write_stack(tmp_path, "small", "rail-131k.yaml", "    pools: [{name: frontier, nodes: 2, placement: {max_failure_share: 1.0}}]\n"))
     assert small.ok
-    assert sorted((r.type, r.name) for r in small.resources) == sorted((r.type, r.name) for r in rail.resources)
+    cluster_stack = [r for r in rail.resources if r.urn.startswith("urn:pulumi:preview::")]
+    assert sorted((r.type, r.name) for r in small.resources) == sorted((r.type, r.name) for r in cluster_stack)
     assert small.named("rail131k-prod-frontier-campus").inputs["scalingConfig"]["maxSize"] == 2
 
 
@@ -76,7 +78,8 @@ def test_outputs_name_the_cluster_node_groups_and_file_systems(p5):
     assert outputs["clusterName"] == "p5-train-prod" and outputs["clusterEndpoint"].startswith("https://")
     assert outputs["kubeconfig"] == "[secret]"
     assert outputs["nodeGroupNames"] == ["system", "train-use1a"]
-    assert set(outputs["fileSystems"]["lustre"]) == {"dnsName", "mountName", "mountPath"}
+    assert set(outputs["fileSystems"]["lustre"]) == {"id", "dnsName", "mountName", "mountPath"}
+    assert outputs["certificateAuthority"]
 
 
 @pytest.fixture
@@ -111,12 +114,12 @@ def test_the_human_preview_groups_by_component_with_placement_reasons(capsys):
     assert "placement decisions" in out and "Capacity Block cr-0a1b2c3d4e5f60718" in out
 
 
-def test_a_blueprint_that_cannot_be_compiled_is_refused_like_an_invalid_one(tmp_path):
+def test_a_cluster_nothing_could_reach_is_refused_before_any_resource(tmp_path):
     project = write_stack(tmp_path, "sealed", "dev-g6e.yaml", "    kubernetes: {endpoint: {private: false}}\n")
     result = run_preview(None, "sealed", project)
     assert not result.ok and result.resources == []
-    (finding,) = [f for f in result.findings if f.code == "compile.plan"]
-    assert "nothing could reach the API server" in finding.message
+    (finding,) = [f for f in result.findings if f.code == "endpoint.none"]
+    assert "nothing could reach the API server" in finding.message and finding.file.endswith("Pulumi.sealed.yaml")
 
 
 def test_human_preview_shows_chart_versions_kueue_levels_and_quotas(p5):

@@ -38,6 +38,7 @@ TAGGABLE_TYPES = (
     "aws:iam/openIdConnectProvider:OpenIdConnectProvider",
     "aws:iam/policy:Policy",
     "aws:iam/role:Role",
+    "aws:iam/serviceLinkedRole:ServiceLinkedRole",
     "aws:kms/key:Key",
     "aws:s3/bucket:Bucket",
     "aws:s3/bucketV2:BucketV2",

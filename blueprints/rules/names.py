@@ -1,0 +1,104 @@
+"""Blueprint values that would become names or tags the AWS APIs refuse.
+
+Blueprint names are short DNS labels, but railyard builds longer names from
+them, and tags from the metadata. These are the ones a real API would refuse
+(the same rules COR008 checks on the compiled resources; the test that
+previews a blueprint at exactly these limits keeps the two in step):
+
+* IAM role names are at most 64 characters; Pulumi auto-names the cluster's
+  roles `<cluster>-eks-control-plane-role` plus a hyphen and 7 random
+  characters, so the cluster name (`<metadata.name>-<metadata.environment>`)
+  may have at most 33;
+* launch template names are at most 128; each node group's is auto-named
+  from `<cluster>-<pool>-<failure domain>-template`;
+* IAM and FSx accept tag keys and values made of letters, digits, spaces and
+  `_ . : / = + - @` only (botocore's models), and every AWS tag key refuses
+  the `aws:` prefix; a resource holds at most 50 tags, and FSx file systems
+  carry railyard's own (`Name`, `railyard:cluster`, two FSx tags) besides the
+  blueprint's;
+* an FSx tier's `railyard:mounted-by` tag lists the pools that mount it, and
+  a tag value holds at most 256 characters.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from blueprints.findings import Finding, error
+from blueprints.models import Blueprint
+from blueprints.rules.context import Context
+
+CODES = ("names.cluster-too-long", "names.launch-template-too-long", "names.tag-characters", "names.tag-count",
+         "names.mounted-by-too-long")
+
+AUTONAME_SUFFIX = 8  # Pulumi's "-" and 7 random characters
+IAM_ROLE_LIMIT = 64
+LONGEST_ROLE_SUFFIX = "-eks-control-plane-role"
+CLUSTER_NAME_LIMIT = IAM_ROLE_LIMIT - AUTONAME_SUFFIX - len(LONGEST_ROLE_SUFFIX)
+LAUNCH_TEMPLATE_LIMIT = 128
+TAG_LIMIT = 50
+TAG_VALUE_LIMIT = 256
+# Tags railyard adds to the most-tagged resource (an FSx file system) besides the metadata's.
+RAILYARD_TAGS = ("owner", "cost-center", "environment", "railyard:cluster", "Name", "railyard:mounted-by", "railyard:demand-mbps")
+# botocore iam TagKeyType / TagValueType and fsx TagKey / TagValue: [\p{L}\p{Z}\p{N}_.:/=+\-@]
+TAG_CHARACTERS = re.compile(r"[\w .:/=+\-@\u00a0\u2000-\u200a\u3000]*")
+TAG_FORBIDDEN_PREFIX = "aws:"
+
+
+def cluster_name(blueprint: Blueprint) -> str:
+    """The EKS cluster's name, which prefixes every resource: `<metadata.name>-<metadata.environment>`."""
+    return f"{blueprint.metadata.name}-{blueprint.metadata.environment}"
+
+
+def _tag_character_findings(blueprint: Blueprint) -> Iterable[Finding]:
+    metadata = blueprint.metadata
+    values = [(("metadata", "owner"), "owner", metadata.owner), (("metadata", "cost_center"), "cost-center", metadata.cost_center)]
+    values += [(("metadata", "tags", key), key, value) for key, value in metadata.tags.items()]
+    for path, key, value in values:
+        if key.lower().startswith(TAG_FORBIDDEN_PREFIX):
+            yield error("names.tag-characters", path, f"tag key '{key}' starts with '{TAG_FORBIDDEN_PREFIX}', which AWS reserves",
+                        "rename the tag")
+        for what, text in (("key", key), ("value", value)):
+            bad = sorted({char for char in text if not TAG_CHARACTERS.fullmatch(char)})
+            if bad:
+                yield error("names.tag-characters", path,
+                            f"tag {what} '{text}' holds {''.join(bad)!r}, which IAM and FSx refuse in tags "
+                            "(allowed: letters, digits, spaces and _ . : / = + - @)",
+                            f"drop or replace {''.join(bad)!r} in the tag {what}")
+
+
+def check(ctx: Context) -> Iterable[Finding]:
+    """Derived names within their APIs' limits, and metadata that makes legal tags."""
+    blueprint = ctx.blueprint
+    cluster = cluster_name(blueprint)
+    if len(cluster) > CLUSTER_NAME_LIMIT:
+        yield error("names.cluster-too-long", ("metadata", "name"),
+                    f"the cluster name '{cluster}' (metadata.name-environment) has {len(cluster)} characters; IAM role names "
+                    f"built from it ('{cluster}{LONGEST_ROLE_SUFFIX}' plus Pulumi's {AUTONAME_SUFFIX}-character suffix) "
+                    f"would pass IAM's {IAM_ROLE_LIMIT}",
+                    f"shorten metadata.name or metadata.environment to at most {CLUSTER_NAME_LIMIT} characters together, hyphen included")
+    for index, pool in enumerate(blueprint.pools):
+        for domain in dict.fromkeys(pool.placement.domains):
+            logical = f"{cluster}-{pool.name}-{domain}-template"
+            if len(logical) + AUTONAME_SUFFIX > LAUNCH_TEMPLATE_LIMIT:
+                yield error("names.launch-template-too-long", ("pools", index, "name"),
+                            f"the launch template of pool '{pool.name}' in '{domain}' would be auto-named from '{logical}' "
+                            f"({len(logical)} + {AUTONAME_SUFFIX} characters), over EC2's {LAUNCH_TEMPLATE_LIMIT}",
+                            "shorten the pool's name, the failure domain's name or the cluster name")
+    yield from _tag_character_findings(blueprint)
+    extra = [key for key in blueprint.metadata.tags if key not in RAILYARD_TAGS]
+    if len(extra) + len(RAILYARD_TAGS) > TAG_LIMIT:
+        yield error("names.tag-count", ("metadata", "tags"),
+                    f"metadata.tags adds {len(extra)} tags to railyard's {len(RAILYARD_TAGS)}; an FSx file system would carry "
+                    f"{len(extra) + len(RAILYARD_TAGS)}, over AWS's {TAG_LIMIT} per resource",
+                    f"keep at most {TAG_LIMIT - len(RAILYARD_TAGS)} extra tags")
+    for index, tier in enumerate(blueprint.storage):
+        if tier.kind != "fsx_lustre":
+            continue
+        mounted_by = " ".join(pool.name for pool in blueprint.pools if any(use.tier == tier.name for use in pool.storage))
+        if len(mounted_by) > TAG_VALUE_LIMIT:
+            yield error("names.mounted-by-too-long", ("storage", index, "name"),
+                        f"FSx tier '{tier.name}' is mounted by pools whose names, listed in its railyard:mounted-by tag, take "
+                        f"{len(mounted_by)} characters, over AWS's {TAG_VALUE_LIMIT} per tag value",
+                        "shorten the pools' names, or mount the tier from fewer pools")
