@@ -83,11 +83,26 @@ class NodePool(pulumi.ComponentResource):
                 taints=[aws.eks.NodeGroupTaintArgs(key=taint.key, value=taint.value or None, effect=taint.eks_effect)
                         for taint in group.taints] or None,
                 tags=named_tags(args.tags, group.name),
-                # A node group keeps its name, and a reservation has no room for a second copy.
-                opts=child_of(self, delete_before_replace=True))
+                # A node group keeps its name, and a reservation has no room for a second copy. EKS's scheduled
+                # actions own a Capacity Block group's desired size; Pulumi must not set it back.
+                opts=child_of(self, delete_before_replace=True,
+                              ignore_changes=["scalingConfig.desiredSize"] if group.desired_owned_by_eks else None))
+            if group.scale_up_at is not None:
+                self._block_start(child, group, node_group)
             self.node_group_names[group.name] = node_group.node_group_name
             self.node_groups[group.name] = node_group
         self.register_outputs({"nodeGroupNames": self.node_group_names})
+
+    def _block_start(self, name: str, group: NodeGroupPlan, node_group: aws.eks.NodeGroup) -> None:
+        """The scheduled action that scales a Capacity Block group up when its block starts (EKS does only the scale-down)."""
+        assert group.scale_up_at is not None
+        aws.autoscaling.Schedule(
+            f"{name}-block-start",
+            scheduled_action_name="railyard-capacity-block-start",
+            autoscaling_group_name=node_group.resources.apply(lambda resources: resources[0].autoscaling_groups[0].name),
+            start_time=group.scale_up_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            min_size=0, max_size=group.max_size, desired_capacity=group.max_size,
+            opts=child_of(self))
 
     def _interfaces(self, group: NodeGroupPlan) -> list[aws.ec2.LaunchTemplateNetworkInterfaceArgs]:
         groups: Sequence[pulumi.Input[str]] = [self._args.cluster_security_group_id]

@@ -21,6 +21,7 @@ import contextvars
 import hashlib
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,7 @@ class PreviewResource:
     id: str = ""
     dependencies: tuple[str, ...] = ()
     property_dependencies: dict = field(default_factory=dict, hash=False)
+    ignore_changes: tuple[str, ...] = ()
 
     @property
     def is_component(self) -> bool:
@@ -151,7 +153,7 @@ class RecordingMonitor(mocks.MockMonitor):
             depends = {key: sorted(value.urns) for key, value in sorted(request.propertyDependencies.items())}
             self.registrations.append(PreviewResource(
                 response.urn, request.type, request.name, request.parent, inputs, response.id,
-                tuple(sorted(request.dependencies)), depends))
+                tuple(sorted(request.dependencies)), depends, tuple(request.ignoreChanges)))
         return response
 
 
@@ -193,6 +195,9 @@ class PreviewMocks(mocks.Mocks):
                 "identities": [{"oidcs": [{"issuer": f"https://oidc.eks.{self.region}.amazonaws.com/id/{digest}"}]}],
                 "vpcConfig": {**state.get("vpcConfig", {}), "clusterSecurityGroupId": "sg-" + _digest(args.typ, args.name, 17)[::-1]},
             }
+        if kind == "aws:eks/nodeGroup:NodeGroup":
+            group = state.get("nodeGroupName", args.name)
+            return {"resources": [{"autoscalingGroups": [{"name": f"eks-{group}-{_digest(args.typ, args.name, 8)}"}]}]}
         if kind == "aws:ec2/launchTemplate:LaunchTemplate":
             return {"latestVersion": 1, "defaultVersion": 1}
         if kind == "aws:fsx/lustreFileSystem:LustreFileSystem":
@@ -253,19 +258,20 @@ def _isolated(plan, stack: str, deployment: Deployment, account_roles: tuple[str
 
 
 def run_preview(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".",
-                account_roles: tuple[str, ...] = ()) -> PreviewResult:
+                account_roles: tuple[str, ...] = (), at: datetime | None = None) -> PreviewResult:
     """Validate a blueprint (with a stack's overrides) and preview the resources the program would register.
 
     The mocked account is a fresh one, holding only the IAM roles named in
     `account_roles`. With an error finding nothing is registered and
-    `resources` is empty. A layer stack's preview answers its StackReference
+    `resources` is empty. The plan is made as of `at` (default: now), which
+    sizes Capacity Block node groups from their window. A layer stack's preview answers its StackReference
     with the outputs of its cluster stack's preview. A blueprint file whose
     Kubernetes layer has a stack of its own previews both stacks: the
     cluster's, then the layer's as `<stack>-kubernetes` (`layer_stack`).
     Raises `SourceError` only for unreadable input, like `validate`.
     """
     validation = validate(path, stack, project_dir)
-    plan, findings = plan_validated(validation)
+    plan, findings = plan_validated(validation, at)
     stack_name = stack or PREVIEW_STACK
     if plan is None:
         return PreviewResult(validation, [], {}, findings, (), stack_name)

@@ -21,6 +21,7 @@ endpoint, kubeconfig, OIDC provider, the node-group plans and the file systems.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Mapping
 
@@ -69,17 +70,18 @@ class ClusterHandles:
     aws_provider: aws.Provider
 
 
-def plan_validated(validation: Validation) -> tuple[CompilePlan | None, list[Finding]]:
-    """The compile plan of a validation, or None and the findings that stop it.
+def plan_validated(validation: Validation, now: datetime | None = None) -> tuple[CompilePlan | None, list[Finding]]:
+    """The compile plan of a validation, made at `now` (default: this moment), or None and the findings that stop it.
 
     A plan error (the blueprint validates but can't be compiled as written)
     becomes one more error finding, `compile.plan`.
     """
+    now = now or datetime.now(timezone.utc)
     findings = list(validation.findings)
     if not validation.ok:
         return None, findings
     try:
-        return plan_blueprint(validation.blueprint, load_catalog()), findings
+        return plan_blueprint(validation.blueprint, load_catalog(), now), findings
     except PlanError as exc:
         return None, findings + [error("compile.plan", (), str(exc), "change the blueprint so it can be compiled")]
 

@@ -173,7 +173,7 @@ def _flavor_labels(plan: KubernetesPlan) -> Iterable[Finding]:
             if unmet:
                 key = unmet[0].split("=", 1)[0]
                 path = (*base, "node_labels", key) if flavor.entry is not None else base
-                yield _label_finding(path, f"Kueue flavor '{flavor.name}'", unmet, view, "use labels the pool's nodes carry, e.g. railyard.dev/pool")
+                yield _label_finding(path, f"Kueue flavor '{flavor.pool}'", unmet, view, "use labels the pool's nodes carry, e.g. railyard.dev/pool")
             for index, level in enumerate(flavor.topology.levels):
                 if level not in labels:
                     path = (*base, "topology_levels", index) if flavor.entry is not None else base
@@ -260,7 +260,7 @@ def _quota_finding(plan: KubernetesPlan, flavor, resource: str, granted: int, he
     path = _quota_path(flavor, resource)
     return error(
         "k8s.quota-mismatch", path,
-        f"ClusterQueue '{plan.kueue.cluster_queue}' grants {granted} {resource} on flavor '{flavor.name}', but the nodes it selects "
+        f"ClusterQueue '{plan.kueue.cluster_queue}' grants {granted} {resource} on flavor '{flavor.pool}', but the nodes it selects "
         f"(pools {pools}) hold {held}; {effect}",
         f"set accelerator_quota: {held} for pool '{flavor.pool}', or remove it to derive quota from the node groups"
         if resource == flavor.accelerator_resource else f"narrow the flavor's node_labels to pool '{flavor.pool}'",

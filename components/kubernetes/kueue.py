@@ -7,12 +7,26 @@ p6-b200/p6-b300, none on g5/inf2; aws-facts.md 4.6), then the hostname. Pools
 whose types share a level list share one Topology. Each pool gets a flavor
 selecting its nodes by the pool label and tolerating its taints; the
 ClusterQueue's nominal quota per flavor is the pool's maximum nodes times
-what one node has (accelerators, cpu, memory, EFA devices), so quota equals
-capacity. Kueue's API is `kueue.x-k8s.io/v1beta2` (see charts.py).
+what one node has (accelerators, cpu, memory, EFA devices, ephemeral
+storage, and the 2 MiB huge pages the EFA driver reserves), so quota equals
+capacity. Kueue's default `BlockUndeclared` check leaves any pod that asks for
+a resource the ClusterQueue doesn't cover pending forever, and EFA jobs ask for
+`hugepages-2Mi` (EKS's NCCL example: 5120Mi) and often `ephemeral-storage`,
+so both are covered. Kueue's API is `kueue.x-k8s.io/v1beta2` (see charts.py).
+
+Kueue's CRDs make a ResourceFlavor's nodeLabels, tolerations and topologyName,
+and a Topology's levels, immutable once set, and its `resource-in-use`
+finalizer holds a flavor while a ClusterQueue names it. So a flavor's (and a
+declared Topology's) name carries a digest of its spec: a change makes a new
+object, the ClusterQueue moves to it, and Pulumi deletes the old one last,
+once nothing refers to it. Updating in place would be refused by the API
+server; deleting first would wait forever on the finalizer.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -27,8 +41,15 @@ from components.labels import DOMAIN_LABEL, HOSTNAME_LABEL, NETWORK_LAYER_LABEL,
 
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
 NEURONCORE_RESOURCE = "aws.amazon.com/neuroncore"
+EPHEMERAL_RESOURCE = "ephemeral-storage"
+HUGEPAGES_RESOURCE = "hugepages-2Mi"
+# The EFA driver reserves 5128 huge pages of 2 MiB on every EFA node (EKS user guide, node-efa; aws-facts.md 2.5).
+EFA_HUGEPAGES_MIB = 5128 * 2
 # Covered resources in this order; each flavor lists all of them (Kueue requires it).
-RESOURCE_ORDER = ("cpu", "memory", "nvidia.com/gpu", "aws.amazon.com/neuron", NEURONCORE_RESOURCE, EFA_RESOURCE)
+RESOURCE_ORDER = ("cpu", "memory", EPHEMERAL_RESOURCE, HUGEPAGES_RESOURCE, "nvidia.com/gpu", "aws.amazon.com/neuron",
+                  NEURONCORE_RESOURCE, EFA_RESOURCE)
+IMMUTABLE_KINDS = ("ResourceFlavor", "Topology")
+UNITS = {"memory": "Mi", HUGEPAGES_RESOURCE: "Mi", EPHEMERAL_RESOURCE: "Gi"}
 
 
 def derived_levels(views: Sequence[NodeGroupView]) -> tuple[str, ...]:
@@ -78,8 +99,8 @@ class FlavorPlan:
 
     @property
     def name(self) -> str:
-        """The flavor's name: the pool's."""
-        return self.pool
+        """The flavor's name: the pool's, and a digest of its immutable spec (see the module docstring)."""
+        return f"{self.pool}-{spec_digest(self.spec())}"
 
     @property
     def accelerator_quota(self) -> int:
@@ -121,15 +142,22 @@ class KueuePlan:
 
 
 def _quantity(resource: str, amount: int) -> str:
-    """A Kubernetes quantity string (memory is counted in MiB)."""
-    return f"{amount}Mi" if resource == "memory" else str(amount)
+    """A Kubernetes quantity string (memory and huge pages are counted in MiB, ephemeral storage in GiB)."""
+    return f"{amount}{UNITS.get(resource, '')}"
+
+
+def spec_digest(spec: dict) -> str:
+    """Eight hex characters of a spec's canonical JSON: the suffix that makes an immutable object's name change with it."""
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:8]
 
 
 def _capacity(views: Sequence[NodeGroupView]) -> dict[str, int]:
     """What a pool's node groups hold at their maximum size, per resource."""
     nodes = sum(view.max_nodes for view in views)
     spec = views[0].spec
-    quotas = {"cpu": nodes * spec.vcpus, "memory": nodes * spec.memory_mib}
+    quotas = {"cpu": nodes * spec.vcpus, "memory": nodes * spec.memory_mib,
+              EPHEMERAL_RESOURCE: sum(view.max_nodes * view.ephemeral_gib for view in views),
+              HUGEPAGES_RESOURCE: sum(view.max_nodes * EFA_HUGEPAGES_MIB for view in views if view.efa)}
     if spec.accelerator_resource:
         quotas[spec.accelerator_resource] = nodes * spec.accelerator_count
     if spec.accelerator and spec.accelerator.total_neuron_cores:
@@ -141,7 +169,7 @@ def _capacity(views: Sequence[NodeGroupView]) -> dict[str, int]:
 def _topology(levels: tuple[str, ...], pool: str, custom: bool) -> TopologyPlan:
     """Name a level list (`aws-network-3`, `zone-aws-network-3`, `zone-hostname`), or `<pool>-levels` when declared."""
     if custom:
-        return TopologyPlan(f"{pool}-levels", levels)
+        return TopologyPlan(f"{pool}-levels-{spec_digest({'levels': list(levels)})}", levels)
     layers = sum(1 for level in levels if level.startswith(NETWORK_LAYER_LABEL.format("")))
     prefix = [word for word, label in (("zone", ZONE_LABEL), ("domain", DOMAIN_LABEL)) if label in levels]
     return TopologyPlan("-".join([*prefix, f"aws-network-{layers}" if layers else "hostname"]), levels)
@@ -197,9 +225,16 @@ class KueueScheduling(pulumi.ComponentResource):
         self.release = emit_release(name, self, plan.release, provider, system_nodes)
         # Kueue's CRDs and webhooks come with the release; every object waits for it.
         after = pulumi.ResourceOptions(parent=self, provider=provider, depends_on=[self.release, *depends_on])
-        for topology in plan.topologies:
-            self._object(f"{name}-topology-{topology.name}", "Topology", {"name": topology.name}, topology.spec(), after)
-        flavors = [self._object(f"{name}-flavor-{flavor.name}", "ResourceFlavor", {"name": flavor.name}, flavor.spec(), after) for flavor in plan.flavors]
+        topologies = {
+            topology.name: self._object(f"{name}-topology-{topology.name}", "Topology", {"name": topology.name}, topology.spec(), after)
+            for topology in plan.topologies
+        }
+        # Logical names stay per pool, so a changed flavor is a replacement (new name first, old one deleted last).
+        flavors = [
+            self._object(f"{name}-flavor-{flavor.pool}", "ResourceFlavor", {"name": flavor.name}, flavor.spec(),
+                         pulumi.ResourceOptions.merge(after, pulumi.ResourceOptions(depends_on=[topologies[flavor.topology.name]])))
+            for flavor in plan.flavors
+        ]
         queue_after = pulumi.ResourceOptions.merge(after, pulumi.ResourceOptions(depends_on=flavors))
         self.cluster_queue = self._object(f"{name}-cluster-queue", "ClusterQueue", {"name": plan.cluster_queue}, plan.cluster_queue_spec(), queue_after)
         local = {"name": plan.cluster_queue, "namespace": plan.namespace}
@@ -212,4 +247,6 @@ class KueueScheduling(pulumi.ComponentResource):
     @staticmethod
     def _object(name: str, kind: str, metadata: dict, spec: dict, opts: pulumi.ResourceOptions) -> k8s.apiextensions.CustomResource:
         """One Kueue object of `kind`."""
+        if kind in IMMUTABLE_KINDS:
+            opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(replace_on_changes=["spec"]))
         return k8s.apiextensions.CustomResource(name, api_version=charts.KUEUE_API_VERSION, kind=kind, metadata=metadata, spec=spec, opts=opts)

@@ -57,6 +57,7 @@ class NodeGroupView:
     mounts: tuple[str, ...] = ()
     region: str = ""
     feature_discovery: bool = False
+    ephemeral_gib: int = 0
 
     @property
     def vendor(self) -> str | None:
@@ -136,6 +137,7 @@ def node_groups(
                 max_nodes=group.max_size,
                 efa=group.efa_interfaces > 0,
                 efa_interfaces=group.efa_interfaces,
+                ephemeral_gib=group.ephemeral_gib,
                 mounts=tuple(use.tier for use in pool.storage if tiers.get(use.tier) == "fsx_lustre"),
                 region=blueprint.cloud.region,
                 feature_discovery=discovery,

@@ -8,6 +8,7 @@ file-system placement - is visible and testable here without Pulumi.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Mapping
 
 from blueprints.catalog import Catalog
@@ -110,10 +111,11 @@ def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeG
     return tuple(decisions)
 
 
-def plan_blueprint(blueprint: Blueprint, catalog: Catalog) -> CompilePlan:
-    """Plan every resource of a validated blueprint; raises `PlanError` when it can't be compiled as written."""
+def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None = None) -> CompilePlan:
+    """Plan every resource of a validated blueprint at `now` (it sizes Capacity Block groups from their window; None
+    plans them as running); raises `PlanError` when the blueprint can't be compiled as written."""
     cluster_name = derived_cluster_name(blueprint)
-    node_groups = plan_node_groups(blueprint, catalog)
+    node_groups = plan_node_groups(blueprint, catalog, now)
     subnets = carve_subnets(blueprint.cloud.vpc_cidr, _subnet_demands(blueprint, node_groups))
     file_systems, buckets = plan_storage(blueprint, catalog, cluster_name, node_groups)
     endpoint = blueprint.kubernetes.endpoint

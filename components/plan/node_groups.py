@@ -9,17 +9,29 @@ selects on. Resources grow with pools x failure domains, never with nodes.
 The system group (untainted, general-purpose, across the private subnets of
 every zone) runs what must not sit on tainted accelerator nodes: CoreDNS,
 Kueue and the device-plugin and CSI controllers.
+
+A Capacity Block node group follows EKS's documented lifecycle (EKS user
+guide, "Create a managed node group with Capacity Blocks for ML"): its
+minimum is 0, because EKS scales it to 0 forty minutes before the block
+ends ("Amazon EKS Node Group Capacity Scaledown Before Reservation End") and
+an update needs desired 0; created before the block starts, its desired
+size is 0 (nothing can launch yet) and a scheduled action scales it up at
+the start; created while the block runs, its desired size is the pool's
+share; after EKS's scale-down, 0. Which of the three applies depends on when
+the plan is made (`now`), and EKS, not Pulumi, owns the desired size from
+then on (the node group ignores later changes to it).
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Literal
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
-from blueprints.models.capacity import RESERVED_KINDS
+from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock
 from blueprints.models.pools import Pool
 from blueprints.models.storage import LocalNvme
 from blueprints.rules.context import Context
@@ -37,6 +49,8 @@ ACCELERATOR_ROOT_GIB = 200
 SYSTEM_ROOT_GIB = 50
 MAX_UNAVAILABLE_PERCENT = 10
 NODE_GROUP_NAME_LIMIT = 63
+# EKS scales a Capacity Block node group to 0 this long before the block ends.
+BLOCK_SCALE_DOWN_LEAD = timedelta(minutes=40)
 _CAPACITY_TYPES: dict[str, CapacityType] = {
     "on_demand": "ON_DEMAND", "spot": "SPOT", "capacity_reservation": "ON_DEMAND", "capacity_block": "CAPACITY_BLOCK",
 }
@@ -66,11 +80,27 @@ class NodeGroupPlan:
     market_type: Literal["capacity-block"] | None = None
     placement_key: str | None = None
     raid0: bool = False
+    local_nvme_gb: int = 0
     local_mount_path: str = DEFAULT_LOCAL_MOUNT
     root_volume_gib: int = ACCELERATOR_ROOT_GIB
     update_strategy: Literal["DEFAULT", "MINIMAL"] = "DEFAULT"
     fabric: str | None = None
     system: bool = False
+    scale_up_at: datetime | None = None
+    sizing: str = ""
+
+    @property
+    def desired_owned_by_eks(self) -> bool:
+        """True for a Capacity Block group: EKS's scheduled actions move its desired size, so Pulumi must not."""
+        return self.capacity_type == "CAPACITY_BLOCK"
+
+    @property
+    def ephemeral_gib(self) -> int:
+        """Ephemeral storage the kubelet reports per node (GiB): the RAID0 of local NVMe (nodeadm moves the
+        kubelet onto it), else the root volume."""
+        if self.raid0 and self.local_nvme_gb:
+            return self.local_nvme_gb * 10**9 // 2**30
+        return self.root_volume_gib
 
     @property
     def efa_interfaces(self) -> int:
@@ -111,7 +141,17 @@ def _local_nvme(pool: Pool, ctx: Context) -> LocalNvme | None:
     return next((tier for tier in tiers if isinstance(tier, LocalNvme)), None)
 
 
-def plan_pool(pool: Pool, ctx: Context) -> list[NodeGroupPlan]:
+def block_sizing(block: CapacityBlock, share: int, now: datetime | None) -> tuple[int, datetime | None, str]:
+    """(desired size, when to scale up, why) for a Capacity Block group planned at `now` (None: as if the block runs)."""
+    if now is not None and now < block.start:
+        return 0, block.start, (f"desired 0 until the block starts ({block.start.isoformat()}), then {share} by a scheduled action; "
+                                "EKS asks for 0 on a group created before its block")
+    if now is not None and now >= block.end - BLOCK_SCALE_DOWN_LEAD:
+        return 0, None, f"desired 0: EKS scales the group down 40 minutes before the block ends ({block.end.isoformat()})"
+    return share, None, f"desired {share}: the block runs until {block.end.isoformat()}"
+
+
+def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None) -> list[NodeGroupPlan]:
     """The node groups of one pool: one per failure domain, with its share of the nodes."""
     spec = ctx.catalog.get(pool.instance_type)
     efa = pool_is_efa(pool, spec, ctx)
@@ -123,6 +163,10 @@ def plan_pool(pool: Pool, ctx: Context) -> list[NodeGroupPlan]:
     plans = []
     for (domain, zone, availability_zone), (low, desired, high) in zip(domains, shares):
         subnet = f"efa-{pool.fabric}-{zone}" if efa else f"private-{availability_zone}"
+        scale_up_at, sizing = None, ""
+        if isinstance(source, CapacityBlock):
+            low = 0
+            desired, scale_up_at, sizing = block_sizing(source, high, now)
         plans.append(NodeGroupPlan(
             name=bounded_name(f"{pool.name}-{domain}"),
             pool=pool.name, domain=domain, zone=zone, availability_zones=(availability_zone,), subnet_keys=(subnet,),
@@ -136,10 +180,13 @@ def plan_pool(pool: Pool, ctx: Context) -> list[NodeGroupPlan]:
             market_type="capacity-block" if source.kind == "capacity_block" else None,
             placement_key=f"{pool.name}-{zone}",
             raid0=spec.instance_store is not None,
+            local_nvme_gb=spec.instance_store.total_gb if spec.instance_store else 0,
             local_mount_path=nvme.mount_path if nvme else DEFAULT_LOCAL_MOUNT,
             # A reservation has no spare instances to surge into: replace nodes in place.
             update_strategy="MINIMAL" if reserved else "DEFAULT",
             fabric=pool.fabric,
+            scale_up_at=scale_up_at,
+            sizing=sizing,
         ))
     return plans
 
@@ -157,10 +204,10 @@ def system_group(availability_zones: list[str]) -> NodeGroupPlan:
     )
 
 
-def plan_node_groups(blueprint: Blueprint, catalog: Catalog) -> tuple[NodeGroupPlan, ...]:
-    """Every node group of the blueprint: the system group first, then each pool's, in blueprint order."""
+def plan_node_groups(blueprint: Blueprint, catalog: Catalog, now: datetime | None = None) -> tuple[NodeGroupPlan, ...]:
+    """Every node group of the blueprint, planned at `now`: the system group first, then each pool's, in blueprint order."""
     ctx = Context(blueprint, catalog)
     plans = [system_group(list(blueprint.cloud.availability_zones))]
     for pool in blueprint.pools:
-        plans += plan_pool(pool, ctx)
+        plans += plan_pool(pool, ctx, now)
     return tuple(plans)

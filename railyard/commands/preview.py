@@ -12,8 +12,10 @@ policies` would, and exits 1 on a mandatory violation.
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
 
 from railyard.commands.arguments import add_blueprint_arguments
@@ -31,6 +33,18 @@ def add_arguments(parser) -> None:
                         help="run the policy pack over the previewed resources; exit 1 on a mandatory violation")
     parser.add_argument("--policy-config", metavar="FILE",
                         help="policy-pack config JSON (the `pulumi preview --policy-pack-config` format)")
+    parser.add_argument("--at", metavar="TIME", type=_instant, default=None,
+                        help="plan as `pulumi up` would at this UTC time (ISO 8601, e.g. 2026-12-01T00:00:00Z; default: now); "
+                             "it sizes Capacity Block node groups from their window")
+
+
+def _instant(text: str) -> datetime:
+    """An ISO 8601 time for --at; a time without a zone is UTC."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an ISO 8601 time such as 2026-12-01T00:00:00Z") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _policy_report(args, result: PreviewResult):
@@ -45,7 +59,7 @@ def _policy_report(args, result: PreviewResult):
 
 def run(args) -> int:
     """Preview (and police) and print; exit 1 on a blueprint error or a mandatory policy violation."""
-    result = run_preview(args.file, args.stack, args.project_dir)
+    result = run_preview(args.file, args.stack, args.project_dir, at=args.at)
     report = _policy_report(args, result)
     failed = not result.ok or (report is not None and report.mandatory_failed)
     if args.json:
@@ -123,14 +137,17 @@ def _file_system(inputs: dict) -> str:
             + f"  efa={bool(inputs.get('efaEnabled'))}  subnet={inputs.get('subnetIds')}")
 
 
+ACCELERATOR_QUOTAS = ("nvidia.com/gpu", "aws.amazon.com/neuron", "aws.amazon.com/neuroncore", "vpc.amazonaws.com/efa")
+
+
 def _quotas(spec: dict) -> str:
     """A ClusterQueue's accelerator quotas per flavor (cpu, memory and zero quotas left out)."""
     parts = []
     for group in spec.get("resourceGroups", []):
         for flavor in group.get("flavors", []):
             granted = [f"{r['name']}={r['nominalQuota']}" for r in flavor.get("resources", [])
-                       if r["name"] not in ("cpu", "memory") and str(r.get("nominalQuota")) not in ("0", "0Mi")]
-            parts.append(f"{flavor['name']}: {', '.join(granted) or 'none'}")
+                       if r["name"] in ACCELERATOR_QUOTAS and str(r.get("nominalQuota")) != "0"]
+            parts.append(f"{flavor['name'].rsplit('-', 1)[0]}: {', '.join(granted) or 'none'}")
     return "; ".join(parts)
 
 

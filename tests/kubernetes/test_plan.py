@@ -121,14 +121,48 @@ def test_cluster_queue_lists_every_covered_resource_for_every_flavor_in_one_grou
     assert spec["namespaceSelector"] == {}
     (group,) = spec["resourceGroups"]
     assert group["coveredResources"] == [
-        "cpu", "memory", "nvidia.com/gpu", "aws.amazon.com/neuron", "aws.amazon.com/neuroncore", "vpc.amazonaws.com/efa",
+        "cpu", "memory", "ephemeral-storage", "hugepages-2Mi", "nvidia.com/gpu", "aws.amazon.com/neuron",
+        "aws.amazon.com/neuroncore", "vpc.amazonaws.com/efa",
     ]
-    quotas = {flavor["name"]: {r["name"]: r["nominalQuota"] for r in flavor["resources"]} for flavor in group["flavors"]}
+    quotas = {flavor["name"].rsplit("-", 1)[0]: {r["name"]: r["nominalQuota"] for r in flavor["resources"]} for flavor in group["flavors"]}
     assert all(list(resources) == group["coveredResources"] for resources in quotas.values())
     assert quotas["h200"]["nvidia.com/gpu"] == "256" and quotas["h200"]["aws.amazon.com/neuron"] == "0"
     assert quotas["h200"]["vpc.amazonaws.com/efa"] == str(32 * 16)
     assert quotas["serve"]["aws.amazon.com/neuroncore"] == str(16 * 12 * 2)
     assert quotas["h200"]["memory"].endswith("Mi")
+
+
+def test_efa_jobs_fit_the_queue_huge_pages_and_ephemeral_storage_are_covered_at_capacity():
+    # Kueue's default BlockUndeclared check leaves a pod asking for an uncovered resource pending forever;
+    # EKS's NCCL example asks for hugepages-2Mi: 5120Mi on every EFA node.
+    plan = plan_of("heterogeneous")
+    (group,) = plan.kueue.cluster_queue_spec()["resourceGroups"]
+    quotas = {flavor["name"].rsplit("-", 1)[0]: {r["name"]: r["nominalQuota"] for r in flavor["resources"]} for flavor in group["flavors"]}
+    catalog = load_catalog()
+    for pool in ("h200", "trainium", "serve"):
+        views = [view for view in plan.nodes if view.pool == pool]
+        nodes = sum(view.max_nodes for view in views)
+        store = catalog.get(views[0].spec.name).instance_store
+        per_node_gib = store.total_gb * 10**9 // 2**30 if store else 200
+        assert quotas[pool]["ephemeral-storage"] == f"{nodes * per_node_gib}Gi"
+        huge = nodes * 5128 * 2 if views[0].efa else 0
+        assert quotas[pool]["hugepages-2Mi"] == f"{huge}Mi"
+    assert quotas["h200"]["hugepages-2Mi"] != "0Mi" and quotas["serve"]["hugepages-2Mi"] == "0Mi"
+
+
+def test_flavor_and_declared_topology_names_change_with_their_immutable_spec():
+    # Kueue refuses in-place changes to a flavor's labels, tolerations and topology and to a Topology's levels,
+    # and holds a flavor a ClusterQueue names: a new name makes the change a create-then-delete replacement.
+    base = plan_of("heterogeneous").kueue
+    text = open(example_path("heterogeneous")).read()
+    changed = text.replace("  - name: h200\n    instance_type: p5en.48xlarge\n", "  - name: h200\n    taints: [{key: team, value: research, effect: NoSchedule}]\n    instance_type: p5en.48xlarge\n", 1)
+    assert changed != text
+    after = plan_kubernetes(load_text(changed, "h.yaml").blueprint, CATALOG).kueue
+    before_names = {flavor.pool: flavor.name for flavor in base.flavors}
+    after_names = {flavor.pool: flavor.name for flavor in after.flavors}
+    moved = {pool for pool in before_names if before_names[pool] != after_names[pool]}
+    assert len(moved) == 1 and all(name.startswith(f"{pool}-") for pool, name in after_names.items())
+    assert base.cluster_queue_spec() != after.cluster_queue_spec()
 
 
 def test_flavors_select_their_pool_and_tolerate_its_taints():

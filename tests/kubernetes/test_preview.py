@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from datetime import datetime, timezone
+
 import pytest
 
 from blueprints.catalog import load_catalog
@@ -27,7 +29,7 @@ DEVICE_CHARTS = {"nvidia-device-plugin", "gpu-operator", "aws-efa-k8s-device-plu
 
 @lru_cache(maxsize=None)
 def preview(path: str) -> PreviewResult:
-    result = run_preview(path)
+    result = run_preview(path, at=datetime(2026, 11, 24, tzinfo=timezone.utc))
     assert result.ok, [finding.as_json() for finding in result.findings]
     assert result.of_type("railyard:kubernetes:KubernetesLayer"), "the program names KubernetesLayer but registered none"
     return result
@@ -101,8 +103,17 @@ def test_plugin_selectors_and_tolerations_match_exactly_the_node_groups_they_ser
         assert tolerated(values["tolerations"]) == taints_of(neuron)
 
 
+def pool_of(flavor_name: str) -> str:
+    """A ResourceFlavor's pool: its name less the spec digest (`train-1a2b3c4d` -> `train`)."""
+    pool, digest = flavor_name.rsplit("-", 1)
+    assert len(digest) == 8 and int(digest, 16) >= 0
+    return pool
+
+
 def kueue_objects(result: PreviewResult, kind: str) -> dict[str, dict]:
-    return {resource.inputs["metadata"]["name"]: resource.inputs["spec"] for resource in result.of_type(KUEUE + kind)}
+    """Kueue objects of one kind by name; flavors by their pool."""
+    name = pool_of if kind == "ResourceFlavor" else (lambda found: found)
+    return {name(resource.inputs["metadata"]["name"]): resource.inputs["spec"] for resource in result.of_type(KUEUE + kind)}
 
 
 def test_p5_preview_topology_is_three_network_layers_then_hostname():
@@ -125,7 +136,7 @@ def test_p6_b200_preview_topology_has_four_network_layers_and_quota_equals_its_g
 def quotas(result: PreviewResult) -> dict[str, dict[str, str]]:
     (queue,) = kueue_objects(result, "ClusterQueue").values()
     (group,) = queue["resourceGroups"]
-    return {flavor["name"]: {r["name"]: r["nominalQuota"] for r in flavor["resources"]} for flavor in group["flavors"]}
+    return {pool_of(flavor["name"]): {r["name"]: r["nominalQuota"] for r in flavor["resources"]} for flavor in group["flavors"]}
 
 
 @pytest.mark.parametrize("name", ["heterogeneous", "p5-capacity-block", "dev-g6e"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from datetime import datetime, timezone
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -17,6 +18,7 @@ from typing import Any, Callable
 from railyard import preview as preview_module
 
 ROOT = Path(__file__).resolve().parents[2]
+AT = datetime(2026, 11, 24, tzinfo=timezone.utc)  # a fixed planning time: Capacity Block sizing depends on it
 EXAMPLES = ROOT / "blueprints" / "examples"
 
 
@@ -39,7 +41,7 @@ class Preview:
 @functools.cache
 def preview(path: str | None = None, stack: str | None = None) -> Preview:
     """The mocked preview of a blueprint (or stack); cached per session."""
-    result = preview_module.run_preview(path, stack, ROOT)
+    result = preview_module.run_preview(path, stack, ROOT, at=AT)
     assert result.ok, [finding.message for finding in result.findings if finding.severity == "error"]
     return Preview(list(result.resources), result)
 

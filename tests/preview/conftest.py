@@ -1,6 +1,7 @@
 """Previews shared across the emission tests: each example runs once per session (about a second each)."""
 
 import functools
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -8,13 +9,16 @@ import pytest
 from railyard.preview import run_preview
 
 ROOT = Path(__file__).resolve().parents[2]
+# Previews are planned as of this moment, so Capacity Block sizing doesn't change with the day the suite runs:
+# a week before the examples' blocks start (2026-12-01).
+AT = datetime(2026, 11, 24, tzinfo=timezone.utc)
 
 
 @functools.cache
 def preview_of(example: str | None = None, stack: str | None = None):
     """The preview of `blueprints/examples/<example>.yaml` (or of a stack of this project)."""
     path = str(ROOT / "blueprints" / "examples" / f"{example}.yaml") if example else None
-    return run_preview(path, stack, ROOT)
+    return run_preview(path, stack, ROOT, at=AT)
 
 
 @pytest.fixture(scope="session")

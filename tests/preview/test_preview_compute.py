@@ -91,7 +91,7 @@ def test_reservation_is_on_demand_targeting_the_reservation(hetero):
 
 
 @pytest.mark.parametrize(("example", "group", "scaling"), [
-    ("p5", "train-use1a", (64, 64, 64)),
+    ("p5", "train-use1a", (0, 0, 64)),  # planned a week before its Capacity Block starts
     ("rail", "frontier-campus", (16384, 16384, 16384)),
     ("dev_g6e", "dev-usw2a", (0, 1, 1)),
     ("hetero", "serve-use2a-inf", (2, 4, 8)),

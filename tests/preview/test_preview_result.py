@@ -109,7 +109,7 @@ def test_a_preview_leaves_the_callers_pulumi_runtime_alone(p5):
 def test_the_human_preview_groups_by_component_with_placement_reasons(capsys):
     assert main(["preview", str(ROOT / "blueprints/examples/p5-capacity-block.yaml")]) == 0
     out = capsys.readouterr().out
-    assert "railyard:compute:NodePool  p5-train-prod-train  (2 resources)" in out
+    assert "railyard:compute:NodePool  p5-train-prod-train  (3 resources)" in out
     assert "1 interface + 32 efa-only (cards 0-31)" in out
     assert "placement decisions" in out and "Capacity Block cr-0a1b2c3d4e5f60718" in out
 
