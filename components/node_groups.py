@@ -11,7 +11,8 @@ What the launch template carries, and why (aws-facts.md 2.1, 4.1, 4.3):
 * IMDSv2 required, with a hop limit of 2 so pods can still reach it;
 * the instance type, the reservation target and, for a Capacity Block, the
   `capacity-block` market type; the node group's capacity type matches;
-* the AL2023 user data that assembles local NVMe into RAID0;
+* the AL2023 user data that assembles local NVMe into RAID0 and, on nodes
+  that mount an EFA-enabled FSx tier, sets up LNet over EFA;
 * a gp3 root volume encrypted with the cluster's node-volume KMS key (a node group with a template can't set `diskSize`).
 
 It never carries what a managed node group forbids in a custom template:
@@ -139,7 +140,7 @@ class NodePool(pulumi.ComponentResource):
                 device_name=ROOT_DEVICE, ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
                     volume_size=group.root_volume_gib, volume_type="gp3", encrypted="true", kms_key_id=args.volume_key_arn,
                     delete_on_termination="true"))],
-            user_data=encoded_user_data(group.raid0, group.local_mount_path),
+            user_data=encoded_user_data(group.raid0, group.local_mount_path, group.lustre_efa_interfaces),
             capacity_reservation_specification=reservation,
             instance_market_options=market,
             placement=placement,

@@ -17,6 +17,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, StringConstraints, model_validator
 
+from blueprints.catalog.pins import DEFAULT_KUBERNETES_VERSION
 from blueprints.models.base import Model, Name, violation
 from blueprints.models.pools import LabelKey, LabelValue
 
@@ -182,7 +183,9 @@ class Kubernetes(Model):
     """The EKS cluster's Kubernetes layer."""
 
     version: Annotated[str, StringConstraints(pattern=r"^1\.[0-9]{2}$")] = Field(
-        default="1.35", description="The EKS Kubernetes version, quoted (\"1.35\"); the default is in EKS standard support until 2027-03-27."
+        default=DEFAULT_KUBERNETES_VERSION,
+        description=f"The EKS Kubernetes version, quoted (\"{DEFAULT_KUBERNETES_VERSION}\"); the default is the newest in EKS's "
+        "release calendar (blueprints/catalog/pins.yaml).",
     )
     device_plugins: list[DevicePlugin] = Field(
         default_factory=list, description="Device plugins to install; none listed = none installed."

@@ -17,7 +17,19 @@ from typing import Callable, Iterable, Literal
 from blueprints.catalog import Catalog
 from blueprints.findings import Finding
 from blueprints.models import Blueprint
-from blueprints.rules import capacity, efa, endpoint, fabric_ports, fsx, instance, names, placement, references
+from blueprints.rules import (
+    capacity,
+    efa,
+    endpoint,
+    fabric_ports,
+    fsx,
+    instance,
+    kubernetes_version,
+    lustre_efa,
+    names,
+    placement,
+    references,
+)
 from blueprints.rules.context import Context
 
 
@@ -46,6 +58,8 @@ RULES: tuple[Rule, ...] = (
     _rule(fabric_ports, "blueprint"),
     _rule(names, "blueprint"),
     _rule(endpoint, "blueprint"),
+    _rule(lustre_efa, "blueprint"),
+    _rule(kubernetes_version, "blueprint"),
 )
 
 

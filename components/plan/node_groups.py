@@ -35,6 +35,7 @@ from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock
 from blueprints.models.pools import Pool
 from blueprints.models.storage import LocalNvme
 from blueprints.rules.context import Context
+from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
 from components.labels import POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
 from components.plan.efa import PRIMARY, InterfaceSpec, efa_count, interface_layout
 from components.plan.user_data import DEFAULT_LOCAL_MOUNT
@@ -81,6 +82,7 @@ class NodeGroupPlan:
     placement_key: str | None = None
     raid0: bool = False
     local_nvme_gb: int = 0
+    lustre_efa_interfaces: int = 0
     local_mount_path: str = DEFAULT_LOCAL_MOUNT
     root_volume_gib: int = ACCELERATOR_ROOT_GIB
     update_strategy: Literal["DEFAULT", "MINIMAL"] = "DEFAULT"
@@ -136,6 +138,12 @@ def pool_domains(pool: Pool, ctx: Context) -> list[tuple[str, str, str]]:
     return found
 
 
+def lustre_over_efa(pool: Pool, spec: InstanceType, ctx: Context, efa: bool) -> int:
+    """EFA devices LNet should use on the pool's nodes: >0 when the pool is on EFA and mounts an EFA-enabled FSx tier."""
+    mounts_efa_tier = any(getattr(ctx.tiers.get(use.tier), "efa", False) for use in pool.storage)
+    return lnet_interfaces(spec) if efa and mounts_efa_tier and supports_lustre_efa(spec) else 0
+
+
 def _local_nvme(pool: Pool, ctx: Context) -> LocalNvme | None:
     tiers = [ctx.tiers.get(use.tier) for use in pool.storage]
     return next((tier for tier in tiers if isinstance(tier, LocalNvme)), None)
@@ -181,6 +189,7 @@ def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None) -> list[Nod
             placement_key=f"{pool.name}-{zone}",
             raid0=spec.instance_store is not None,
             local_nvme_gb=spec.instance_store.total_gb if spec.instance_store else 0,
+            lustre_efa_interfaces=lustre_over_efa(pool, spec, ctx, efa),
             local_mount_path=nvme.mount_path if nvme else DEFAULT_LOCAL_MOUNT,
             # A reservation has no spare instances to surge into: replace nodes in place.
             update_strategy="MINIMAL" if reserved else "DEFAULT",

@@ -1,4 +1,6 @@
-"""AL2023 user data: a MIME multi-part document with one nodeadm `NodeConfig` part.
+"""AL2023 user data: a MIME multi-part document with a nodeadm `NodeConfig` part and, on nodes
+that mount an EFA-enabled FSx for Lustre tier, a shell part that sets up LNet over EFA
+(`components.plan.lustre_efa`).
 
 EKS merges its own bootstrap part (cluster name, endpoint, CA) into the user
 data of a managed node group that uses an EKS AMI type, so ours carries only
@@ -12,6 +14,8 @@ templates of a managed node group must use MIME multi-part for AL2023
 from __future__ import annotations
 
 import base64
+
+from components.plan.lustre_efa import boot_part
 
 BOUNDARY = "==RAILYARD-BOUNDARY=="
 DEFAULT_LOCAL_MOUNT = "/mnt/k8s-disks"
@@ -34,24 +38,30 @@ def node_config(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT) -> str | Non
     return "\n".join(lines) + "\n"
 
 
-def mime_user_data(config: str) -> str:
-    """`config` wrapped as the single `application/node.eks.aws` part of a MIME multi-part document."""
+def mime_user_data(config: str | None, script: str | None = None) -> str:
+    """A MIME multi-part document: the nodeadm `NodeConfig` part (when given), then a shell part (when given)."""
+    parts = []
+    if config is not None:
+        parts.append(f"--{BOUNDARY}\nContent-Type: application/node.eks.aws\n\n---\n{config}\n")
+    if script is not None:
+        parts.append(f'--{BOUNDARY}\nContent-Type: text/x-shellscript; charset="us-ascii"\n\n{script}\n')
     return (
         "MIME-Version: 1.0\n"
         f'Content-Type: multipart/mixed; boundary="{BOUNDARY}"\n'
         "\n"
-        f"--{BOUNDARY}\n"
-        "Content-Type: application/node.eks.aws\n"
-        "\n"
-        f"---\n{config}"
-        "\n"
-        f"--{BOUNDARY}--\n"
+        + "".join(parts)
+        + f"--{BOUNDARY}--\n"
     )
 
 
-def encoded_user_data(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT) -> str | None:
-    """Base64 user data for a launch template, or None when the node needs none."""
+def encoded_user_data(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT, lustre_efa_interfaces: int = 0) -> str | None:
+    """Base64 user data for a launch template, or None when the node needs none.
+
+    `lustre_efa_interfaces` > 0 adds the FSx-for-Lustre-over-EFA client setup
+    (`components.plan.lustre_efa`) on that many EFA devices.
+    """
     config = node_config(raid0, mount_path)
-    if config is None:
+    script = boot_part(lustre_efa_interfaces) if lustre_efa_interfaces else None
+    if config is None and script is None:
         return None
-    return base64.b64encode(mime_user_data(config).encode()).decode()
+    return base64.b64encode(mime_user_data(config, script).encode()).decode()

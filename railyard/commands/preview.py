@@ -13,6 +13,7 @@ policies` would, and exits 1 on a mandatory violation.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 from collections import Counter
 from datetime import datetime, timezone
@@ -106,6 +107,13 @@ def _interfaces(interfaces: list[dict]) -> str:
     return text
 
 
+def _user_data_parts(encoded: str) -> list[str]:
+    """What a launch template's user data does, by MIME part: `nodeadm RAID0`, `LNet over EFA`."""
+    text = base64.b64decode(encoded).decode(errors="replace")
+    found = ["nodeadm RAID0"] if "application/node.eks.aws" in text else []
+    return found + (["LNet over EFA"] if "lnetctl net add --net efa" in text else [])
+
+
 def _launch_template(inputs: dict) -> str:
     parts = [inputs.get("instanceType", ""), _interfaces(inputs.get("networkInterfaces", []))]
     market = inputs.get("instanceMarketOptions", {}).get("marketType")
@@ -118,7 +126,7 @@ def _launch_template(inputs: dict) -> str:
         parts.append(f"placementGroup={inputs['placement'].get('groupName')}")
     parts.append(f"IMDSv2={inputs.get('metadataOptions', {}).get('httpTokens')}")
     if inputs.get("userData"):
-        parts.append("userData=nodeadm RAID0")
+        parts.append("userData=" + "+".join(_user_data_parts(inputs["userData"])))
     return "  ".join(part for part in parts if part)
 
 

@@ -64,11 +64,11 @@ def test_releases_are_pinned_and_carry_the_planned_values():
     assert nvidia["repositoryOpts"] == {"repo": "https://nvidia.github.io/k8s-device-plugin"}
     assert nvidia["values"] == plan.plugins[0].release.values
     neuron = releases["k8s-plugins-neuron-helm-chart"].inputs
-    assert (neuron["chart"], neuron["version"], neuron["namespace"]) == ("oci://public.ecr.aws/neuron/neuron-helm-chart", "1.10.0", "kube-system")
+    assert (neuron["chart"], neuron["version"], neuron["namespace"]) == ("oci://public.ecr.aws/neuron/neuron-helm-chart", "1.9.0", "kube-system")
     assert "repositoryOpts" not in neuron
     kueue = releases["k8s-kueue-kueue"].inputs
     assert (kueue["chart"], kueue["version"], kueue["namespace"], kueue["createNamespace"]) == (
-        "oci://registry.k8s.io/kueue/charts/kueue", "0.19.7", "kueue-system", True,
+        "oci://registry.k8s.io/kueue/charts/kueue", "0.19.2", "kueue-system", True,
     )
 
 

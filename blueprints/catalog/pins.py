@@ -1,0 +1,73 @@
+"""The versions railyard pins (EKS Kubernetes versions and Helm charts), read from `pins.yaml`.
+
+One table, each entry with where it was seen published: the Kubernetes
+layer's charts (`components.kubernetes.charts`) and the blueprint's default
+EKS version come from here, and `docs/pins.md` renders it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import yaml
+
+PINS = Path(__file__).resolve().parent / "pins.yaml"
+
+
+@dataclass(frozen=True)
+class EksVersion:
+    """One Kubernetes version on EKS: when it came and when standard and extended support end."""
+
+    version: str
+    eks_release: date
+    end_of_standard: date
+    end_of_extended: date
+
+
+@dataclass(frozen=True)
+class ChartPin:
+    """A pinned Helm chart: chart name (or OCI URL), version, repository (None for OCI), namespace, source."""
+
+    key: str
+    chart: str
+    version: str
+    repository: str | None
+    namespace: str
+    source: str
+    controller: bool = False
+
+
+@dataclass(frozen=True)
+class Pins:
+    """Everything `pins.yaml` holds."""
+
+    default_kubernetes: str
+    kubernetes_source: str
+    kubernetes: tuple[EksVersion, ...]
+    charts: tuple[ChartPin, ...]
+
+    def eks_version(self, version: str) -> EksVersion | None:
+        """The calendar entry of `version`, or None when the calendar doesn't list it."""
+        return next((entry for entry in self.kubernetes if entry.version == version), None)
+
+    def chart(self, key: str) -> ChartPin:
+        """The pin named `key` (`kueue`, `nvidia_device_plugin`, ...)."""
+        return next(pin for pin in self.charts if pin.key == key)
+
+
+@functools.cache
+def load_pins() -> Pins:
+    """The pins table (read once per process)."""
+    data = yaml.safe_load(PINS.read_text())
+    kubernetes = data["kubernetes"]
+    versions = tuple(EksVersion(**entry) for entry in kubernetes["versions"])
+    charts = tuple(ChartPin(key=key, repository=entry.get("repository"), controller=entry.get("controller", False),
+                            **{field: entry[field] for field in ("chart", "version", "namespace", "source")})
+                   for key, entry in data["charts"].items())
+    return Pins(kubernetes["default"], kubernetes["source"], versions, charts)
+
+
+DEFAULT_KUBERNETES_VERSION = load_pins().default_kubernetes

@@ -1,0 +1,91 @@
+"""The node side of FSx for Lustre over EFA: LNet on the node's EFA devices, set up at every boot.
+
+An EFA-enabled file system reaches EFA speed only from clients whose Lustre
+network (LNet) runs over EFA. The FSx for Lustre user guide ("Configuring
+EFA clients") and the EKS user guide ("Optimize Amazon FSx for Lustre
+performance on nodes (EFA)") give the client's steps, which this module
+renders for the EKS AL2023 accelerated AMIs, as a boot service so a reboot
+keeps them:
+
+1. refuse to continue on an EFA driver older than 2.12.1 (EKS guide);
+2. install the Lustre client (`dnf install -y lustre-client`);
+3. load LNet with the EFA (`kefalnd`) and TCP (`ksocklnd`) drivers, keep TCP
+   on the primary interface, and add EFA devices with `--peer-credits 32`:
+   8 on p5, p5e, p5en, p6-b200 and p6e-gb200, 2 on other instances with
+   several network cards, 1 with one card (FSx guide; counted by
+   `blueprints.rules.lustre_efa.lnet_interfaces`), spread evenly over the
+   devices `/sys/class/infiniband` lists;
+4. turn discovery on and prefer EFA (`lnetctl udsp add --src efa --priority 0`).
+
+The unit runs before the kubelet, so the FSx CSI driver's first mount
+already goes over EFA. Not verified here (no instance): the script on a real
+node; the FSx guide also offers a script of its own (`setup.sh`) that AWS
+may change, which is why the steps are written out rather than downloaded.
+"""
+
+from __future__ import annotations
+
+MINIMUM_EFA_DRIVER = "2.12.1"
+SERVICE = "railyard-lustre-efa"
+
+
+def setup_script(interfaces: int) -> str:
+    """The shell the boot service runs: driver check, Lustre client, LNet over `interfaces` EFA devices."""
+    return f"""#!/bin/bash
+# FSx for Lustre over EFA (railyard): FSx for Lustre user guide "Configuring EFA clients";
+# EKS user guide "Optimize Amazon FSx for Lustre performance on nodes (EFA)".
+set -euo pipefail
+minimum={MINIMUM_EFA_DRIVER}
+driver=$(modinfo -F version efa 2>/dev/null | sed 's/[^0-9.]//g' || true)
+if [ -z "$driver" ] || [ "$(printf '%s\\n' "$minimum" "$driver" | sort -V | head -n1)" != "$minimum" ]; then
+  echo "{SERVICE}: EFA driver '${{driver:-none}}' is older than $minimum, which FSx for Lustre over EFA needs" >&2
+  exit 1
+fi
+rpm -q lustre-client >/dev/null 2>&1 || dnf install -y lustre-client
+primary=$(ip -br -4 addr show | awk -v address="$(hostname -i | awk '{{print $1}}')" 'index($3, address "/") == 1 {{print $1}}')
+modprobe lnet
+modprobe kefalnd ipif_name="$primary"
+modprobe ksocklnd
+lnetctl lnet configure
+lnetctl net del --net tcp 2>/dev/null || true
+lnetctl net add --net tcp --if "$primary"
+mapfile -t devices < <(ls -1 /sys/class/infiniband)
+wanted={interfaces}
+step=$(( ${{#devices[@]}} / wanted )); [ "$step" -ge 1 ] || step=1
+added=0
+for ((index = 0; index < ${{#devices[@]}} && added < wanted; index += step)); do
+  lnetctl net add --net efa --if "${{devices[$index]}}" --peer-credits 32
+  added=$((added + 1))
+done
+lnetctl set discovery 1
+lnetctl udsp add --src efa --priority 0
+modprobe lustre
+"""
+
+
+def boot_part(interfaces: int) -> str:
+    """A `text/x-shellscript` user-data body that installs the setup as a boot service before the kubelet and starts it."""
+    script = setup_script(interfaces)
+    return f"""#!/bin/bash
+set -euo pipefail
+cat > /usr/local/sbin/{SERVICE}.sh <<'RAILYARD_SCRIPT'
+{script}RAILYARD_SCRIPT
+chmod 0755 /usr/local/sbin/{SERVICE}.sh
+cat > /etc/systemd/system/{SERVICE}.service <<'RAILYARD_UNIT'
+[Unit]
+Description=LNet over EFA for FSx for Lustre (railyard)
+After=network-online.target
+Wants=network-online.target
+Before=kubelet.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/usr/local/sbin/{SERVICE}.sh
+
+[Install]
+WantedBy=multi-user.target
+RAILYARD_UNIT
+systemctl daemon-reload
+systemctl enable --now {SERVICE}.service
+"""

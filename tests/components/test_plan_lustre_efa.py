@@ -1,0 +1,83 @@
+"""FSx for Lustre over EFA: the nodes that mount an EFA tier get LNet over EFA at boot, and the rest are told.
+
+An EFA-enabled file system is only as fast as its clients' LNet. The FSx
+guide's client steps (driver check, Lustre client, LNet on 8, 2 or 1 EFA
+devices, discovery, EFA preferred) run as a boot service on every node of an
+EFA pool that mounts the tier; pools that can't run them are reported.
+"""
+
+from __future__ import annotations
+
+import base64
+import email
+import subprocess
+
+import pytest
+
+from blueprints.catalog import load_catalog
+from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
+from components.plan.lustre_efa import MINIMUM_EFA_DRIVER, boot_part, setup_script
+from components.plan.user_data import encoded_user_data
+from tests.blueprints.base import load, mutate
+from tests.preview.conftest import preview_of
+
+CATALOG = load_catalog()
+
+
+def _parts(encoded: str) -> dict[str, str]:
+    message = email.message_from_string(base64.b64decode(encoded).decode())
+    return {part.get_content_type(): part.get_payload() for part in message.get_payload()}
+
+
+@pytest.mark.parametrize(("instance", "interfaces", "supported"), [
+    ("p5.48xlarge", 8, True), ("p5en.48xlarge", 8, True), ("p6-b200.48xlarge", 8, True),
+    ("p4d.24xlarge", 2, True), ("g6e.8xlarge", 1, True), ("trn2.48xlarge", 2, False), ("inf2.48xlarge", 1, False),
+])
+def test_lnet_uses_the_fsx_guides_device_count(instance, interfaces, supported):
+    spec = CATALOG.get(instance)
+    assert lnet_interfaces(spec) == interfaces and supports_lustre_efa(spec) is supported
+
+
+def test_the_setup_is_valid_bash_and_checks_the_driver_first():
+    for text in (setup_script(8), boot_part(8)):
+        subprocess.run(["bash", "-n"], input=text, text=True, check=True)
+    script = setup_script(8)
+    assert script.index(f"minimum={MINIMUM_EFA_DRIVER}") < script.index("dnf install -y lustre-client") < script.index("lnetctl lnet configure")
+    assert "wanted=8" in script and "--peer-credits 32" in script and "lnetctl udsp add --src efa --priority 0" in script
+    assert "Before=kubelet.service" in boot_part(8) and "systemctl enable --now railyard-lustre-efa.service" in boot_part(8)
+
+
+def test_user_data_keeps_the_nodeadm_part_and_adds_the_shell_part():
+    parts = _parts(encoded_user_data(True, lustre_efa_interfaces=8))
+    assert list(parts) == ["application/node.eks.aws", "text/x-shellscript"]
+    assert "strategy: RAID0" in parts["application/node.eks.aws"] and "wanted=8" in parts["text/x-shellscript"]
+    assert list(_parts(encoded_user_data(False, lustre_efa_interfaces=2))) == ["text/x-shellscript"]
+
+
+def _user_data(result, template: str) -> dict[str, str]:
+    return _parts(result.named(template).inputs["userData"])
+
+
+def test_pools_mounting_an_efa_tier_configure_lnet_and_others_do_not():
+    assert "wanted=8" in _user_data(preview_of("p5-capacity-block"), "p5-train-prod-train-use1a-template")["text/x-shellscript"]
+    assert "wanted=8" in _user_data(preview_of("rail-131k"), "rail131k-prod-frontier-campus-template")["text/x-shellscript"]
+    # heterogeneous's Lustre tier is not EFA-enabled: RAID0 only
+    assert list(_user_data(preview_of("heterogeneous"), "hetero-prod-h200-use2a-gpu-template")) == ["application/node.eks.aws"]
+
+
+def _codes(text: str) -> dict[str, str]:
+    return {finding.code: finding.severity for finding in load(text).findings if finding.code.startswith("fsx.efa-")}
+
+
+def test_an_efa_tier_mounted_only_over_tcp_is_refused():
+    # The base blueprint's Lustre tier, made EFA-enabled, mounted only by the inf2 pool (no EFA).
+    text = mutate("    metadata: {mode: automatic}\n", "    metadata: {mode: automatic}\n    efa: true\n")
+    text = text.replace("    storage:\n      - tier: lustre\n        read_mbps_per_accelerator: 5\n", "")
+    text = text.replace("      spread: zones\n", "      spread: zones\n    storage:\n      - tier: lustre\n")
+    assert _codes(text) == {"fsx.efa-client-over-tcp": "warning", "fsx.efa-without-efa-clients": "error"}
+
+
+def test_an_efa_tier_with_one_efa_client_warns_about_the_tcp_one():
+    text = mutate("    metadata: {mode: automatic}\n", "    metadata: {mode: automatic}\n    efa: true\n")
+    text = text.replace("      spread: zones\n", "      spread: zones\n    storage:\n      - tier: lustre\n")
+    assert _codes(text) == {"fsx.efa-client-over-tcp": "warning"}
