@@ -35,6 +35,8 @@ def python_pattern(pattern: str) -> str:
     # Java's Unicode classes appear only inside character classes in these models; `re` has no
     # `\p{..}`, so they are spelt as ranges: letters (Latin and everything above U+00C0), digits, spaces.
     body = body.replace(r"\p{L}", "a-zA-Z\u00c0-\uffff").replace(r"\p{N}", "0-9").replace(r"\p{Z}", " \u00a0\u2000-\u200a\u3000")
+    # Java spells the supplementary planes as a UTF-16 surrogate-pair range; Python matches code points.
+    body = body.replace(r"\uD800\uDC00-\uDBFF\uDFFF", r"\U00010000-\U0010FFFF")
     re.compile(body)
     return body
 
