@@ -17,7 +17,10 @@ previews a blueprint at exactly these limits keeps the two in step):
   carry railyard's own (`Name`, `railyard:cluster`, two FSx tags) besides the
   blueprint's;
 * an FSx tier's `railyard:mounted-by` tag lists the pools that mount it, and
-  a tag value holds at most 256 characters.
+  a tag value holds at most 256 characters;
+* EKS takes node-group label and taint keys of at most 63 characters
+  (botocore eks `labelKey`, `taintKey`), where Kubernetes allows a 253-character
+  prefix before the name.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from blueprints.models import Blueprint
 from blueprints.rules.context import Context
 
 CODES = ("names.cluster-too-long", "names.launch-template-too-long", "names.tag-characters", "names.tag-count",
-         "names.mounted-by-too-long")
+         "names.mounted-by-too-long", "names.eks-label-too-long")
 
 AUTONAME_SUFFIX = 8  # Pulumi's "-" and 7 random characters
 IAM_ROLE_LIMIT = 64
@@ -44,6 +47,7 @@ RAILYARD_TAGS = ("owner", "cost-center", "environment", "railyard:cluster", "Nam
 # botocore iam TagKeyType / TagValueType and fsx TagKey / TagValue: [\p{L}\p{Z}\p{N}_.:/=+\-@]
 TAG_CHARACTERS = re.compile(r"[\w .:/=+\-@\u00a0\u2000-\u200a\u3000]*")
 TAG_FORBIDDEN_PREFIX = "aws:"
+EKS_KEY_LIMIT = 63
 
 
 def cluster_name(blueprint: Blueprint) -> str:
@@ -93,6 +97,14 @@ def check(ctx: Context) -> Iterable[Finding]:
                     f"metadata.tags adds {len(extra)} tags to railyard's {len(RAILYARD_TAGS)}; an FSx file system would carry "
                     f"{len(extra) + len(RAILYARD_TAGS)}, over AWS's {TAG_LIMIT} per resource",
                     f"keep at most {TAG_LIMIT - len(RAILYARD_TAGS)} extra tags")
+    for index, pool in enumerate(blueprint.pools):
+        keys = [("labels", key) for key in pool.labels] + [("taints", taint.key) for taint in pool.taints]
+        for field, key in keys:
+            if len(key) > EKS_KEY_LIMIT:
+                yield error("names.eks-label-too-long", ("pools", index, field),
+                            f"{field[:-1]} key '{key}' of pool '{pool.name}' has {len(key)} characters; EKS node groups take "
+                            f"label and taint keys of at most {EKS_KEY_LIMIT}, prefix included",
+                            f"shorten the key to {EKS_KEY_LIMIT} characters or fewer")
     for index, tier in enumerate(blueprint.storage):
         if tier.kind != "fsx_lustre":
             continue

@@ -76,3 +76,11 @@ def test_an_fsx_tier_mounted_by_pools_whose_names_overflow_its_tag_is_refused():
         f"    placement: {{domains: [zb]}}\n    storage: [{{tier: lustre}}]\n" for index in range(7))
     text = BASE.replace("storage:\n  - kind: fsx_lustre\n", pools + "storage:\n  - kind: fsx_lustre\n")
     assert "names.mounted-by-too-long" in _codes(text)
+
+
+def test_a_label_key_eks_would_refuse_is_refused():
+    key = "example.com/" + "k" * 52  # 64 characters: a legal Kubernetes key, over EKS's 63
+    text = BASE.replace("    role: training\n", f"    role: training\n    labels: {{{key}: x}}\n")
+    findings = [finding for finding in load(text).findings if finding.code == "names.eks-label-too-long"]
+    assert len(findings) == 1 and findings[0].path == ("pools", 0, "labels")
+    assert "names.eks-label-too-long" not in _codes(BASE.replace("    role: training\n", f"    role: training\n    labels: {{{key[:-1]}: x}}\n"))
