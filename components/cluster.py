@@ -54,6 +54,7 @@ class ClusterArgs:
     tags: Mapping[str, str]
     private_access_cidrs: tuple[str, ...] = ()
     identity: DeployerIdentity = DeployerIdentity()
+    control_plane_tier: str = "standard"
 
 
 def _assume_role_policy(service: str) -> str:
@@ -95,6 +96,9 @@ class Cluster(pulumi.ComponentResource):
             access_config=aws.eks.ClusterAccessConfigArgs(
                 authentication_mode="API", bootstrap_cluster_creator_admin_permissions=True),
             enabled_cluster_log_types=CONTROL_PLANE_LOGS,
+            # Only a provisioned tier is stated, so small clusters' inputs don't change.
+            control_plane_scaling_config=aws.eks.ClusterControlPlaneScalingConfigArgs(tier=args.control_plane_tier)
+            if args.control_plane_tier != "standard" else None,
             tags=named_tags(args.tags, args.cluster_name),
             opts=child_of(self))
         self.cluster_name = eks.name

@@ -64,7 +64,7 @@ class NodePool(pulumi.ComponentResource):
         self.node_group_names = {}
         self.node_groups = {}
         for group in args.groups:
-            child = f"{name}-{group.domain}"
+            child = f"{name}-{group.child_suffix}"
             template = self._launch_template(child, group)
             node_group = aws.eks.NodeGroup(
                 child,

@@ -14,6 +14,8 @@ from blueprints.models import MODEL_CODES
 from blueprints.rules import RULES as BLUEPRINT_RULES
 from blueprints.schema_errors import CODES as SCHEMA_CODES
 from components.kubernetes.checks import RULES as KUBERNETES_RULES
+from components.plan.quotas import CODES as QUOTA_CODES
+from components.plan.scale import CODES as SCALE_CODES
 from topology import CODES as TOPOLOGY_CODES
 
 LOADER_CODES = ("yaml.duplicate-key", "override.unknown-name")
@@ -42,6 +44,8 @@ def every_check() -> list[Check]:
     checks += [Check("check", code, "topology") for code in TOPOLOGY_CODES]
     checks += [Check("check", code, f"components.kubernetes.checks ({rule.name})") for rule in KUBERNETES_RULES for code in rule.codes]
     checks += [Check("compile", code, "railyard.program") for code in COMPILE_CODES]
+    checks += [Check("compile", code, "components.plan.quotas") for code in QUOTA_CODES]
+    checks += [Check("compile", code, "components.plan.scale") for code in SCALE_CODES]
     return checks
 
 

@@ -16,6 +16,9 @@ from blueprints.findings import Finding, has_errors, sort_findings, summarize
 from blueprints.loader import LoadResult, Overrides, load_blueprint
 from blueprints.source import SourceError
 from components.kubernetes import check_kubernetes
+from components.plan import PlanError, plan_blueprint
+from components.plan.quotas import QuotaNeed, quota_findings, quota_plan
+from components.plan.scale import scale_findings
 from railyard.stack import read_stack
 from topology import DesignReport, check_design
 
@@ -29,6 +32,7 @@ class Validation:
     load: LoadResult
     design: DesignReport | None
     findings: list[Finding] = field(default_factory=list)
+    quotas: list[QuotaNeed] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -51,7 +55,15 @@ class Validation:
         }
         if self.design is not None:
             document.update(self.design.as_json())
+        document["quotas"] = [need.as_json() for need in self.quotas]
         return document
+
+    def quota_table(self) -> tuple[str, list[str], list[list]]:
+        """The quota plan as a human table: (title, headers, rows)."""
+        rows = [[need.code, need.name, f"{need.needed:,}", "-" if need.available is None else f"{need.available:,}",
+                 "declared" if need.declared is not None else "AWS default" if need.default is not None else "per account",
+                 {True: "ok", False: "OVER", None: "check"}[need.ok]] for need in self.quotas]
+        return "quota plan", ["code", "quota", "needed", "available", "from", "status"], rows
 
     def _sizes(self) -> dict:
         blueprint = self.load.blueprint
@@ -90,8 +102,24 @@ def validate(path: str | None = None, stack: str | None = None, project_dir: str
     loaded = load_blueprint(file, overrides, catalog)
     design = None
     findings = list(loaded.findings)
+    needs: list[QuotaNeed] = []
     if loaded.blueprint is not None and not has_errors(loaded.findings):
         design = check_design(loaded.blueprint, catalog)
         findings += [loaded.source_map.place(finding) for finding in design.findings]
         findings += [loaded.source_map.place(finding) for finding in check_kubernetes(loaded.blueprint, catalog)]
-    return Validation(file, stack, loaded, design, sort_findings(findings))
+        if not has_errors(findings):
+            needs, quota_notes = check_quotas(loaded.blueprint, catalog)
+            findings += [loaded.source_map.place(finding) for finding in quota_notes]
+    return Validation(file, stack, loaded, design, sort_findings(findings), needs)
+
+
+def check_quotas(blueprint, catalog) -> tuple[list[QuotaNeed], list[Finding]]:
+    """The quota plan of a blueprint that checks clean, and its findings; nothing when it can't be planned."""
+    try:
+        plan = plan_blueprint(blueprint, catalog)
+    except PlanError:
+        return [], []  # the preview reports why (compile.plan)
+    needs = quota_plan(blueprint, catalog, plan)
+    pool_paths = {pool.name: ("pools", index) for index, pool in enumerate(blueprint.pools)}
+    nodes = sum(group.max_size for group in plan.node_groups)
+    return needs, quota_findings(blueprint, needs) + scale_findings(nodes, plan.control_plane_tier, plan.placements, pool_paths)

@@ -119,7 +119,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
     private_subnets = [network.subnet_ids[f"private-{zone}"] for zone in plan.availability_zones]
     cluster = Cluster(f"{name}-eks", ClusterArgs(name, plan.kubernetes_version, plan.region, plan.partition, private_subnets,
                                                 plan.endpoint_private, plan.public_access_cidrs, plan.tags,
-                                                plan.private_access_cidrs, deployment.identity), opts)
+                                                plan.private_access_cidrs, deployment.identity, plan.control_plane_tier), opts)
     node_group_names: dict[str, pulumi.Output[str]] = {}
     node_pools: list[NodePool] = []
     for pool in dict.fromkeys(group.pool for group in plan.node_groups):

@@ -13,6 +13,7 @@ from blueprints.models.kubernetes import Kubernetes
 from blueprints.models.metadata import AwsTarget, Metadata
 from blueprints.models.pools import Pool
 from blueprints.models.power import Power
+from blueprints.models.quotas import Quotas
 from blueprints.models.storage import StorageTier
 
 
@@ -28,3 +29,4 @@ class Blueprint(Model):
     storage: list[StorageTier] = Field(default_factory=list, description="Storage tiers.")
     power: Power = Field(default_factory=Power, description="Site power budgets, PUE and cooling.")
     kubernetes: Kubernetes = Field(default_factory=Kubernetes, description="The Kubernetes layer.")
+    quotas: Quotas = Field(default_factory=dict)

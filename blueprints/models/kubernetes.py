@@ -198,6 +198,11 @@ class Kubernetes(Model):
         default="default", description="The namespace for the Kueue LocalQueue and the FSx PersistentVolumeClaims."
     )
     endpoint: Endpoint = Field(default_factory=Endpoint, description="API server endpoint access.")
+    control_plane_tier: Literal["auto", "standard", "tier-xl", "tier-2xl", "tier-4xl", "tier-8xl"] = Field(
+        default="auto",
+        description="EKS control-plane scaling tier; `auto` = the smallest whose node range holds the cluster's nodes at their "
+        "largest (standard to 1,000, tier-xl to 2,500, tier-2xl to 5,000, tier-4xl to 10,000, tier-8xl beyond; docs/scale.md).",
+    )
     layer_stack: Literal["same", "separate"] = Field(
         default="same",
         description="`same`: the cluster's stack also applies the Kubernetes layer, so `pulumi up` must reach the API server "

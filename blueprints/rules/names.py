@@ -10,7 +10,8 @@ previews a blueprint at exactly these limits keeps the two in step):
   characters, so the cluster name (`<metadata.name>-<metadata.environment>`)
   may have at most 33;
 * launch template names are at most 128; each node group's is auto-named
-  from `<cluster>-<pool>-<failure domain>-template`;
+  from `<cluster>-<pool>-<failure domain>-template`, plus `-NN` when a pool
+  is split into several groups of one block (room for it is always kept);
 * IAM and FSx accept tag keys and values made of letters, digits, spaces and
   `_ . : / = + - @` only (botocore's models), and every AWS tag key refuses
   the `aws:` prefix; a resource holds at most 50 tags, and FSx file systems
@@ -48,6 +49,7 @@ RAILYARD_TAGS = ("owner", "cost-center", "environment", "railyard:cluster", "Nam
 TAG_CHARACTERS = re.compile(r"[\w .:/=+\-@\u00a0\u2000-\u200a\u3000]*")
 TAG_FORBIDDEN_PREFIX = "aws:"
 EKS_KEY_LIMIT = 63
+SPLIT_SUFFIX = "-00"  # the longest part a split node group adds to its names (components/plan/splitting.py)
 
 
 def cluster_name(blueprint: Blueprint) -> str:
@@ -84,7 +86,7 @@ def check(ctx: Context) -> Iterable[Finding]:
                     f"shorten metadata.name or metadata.environment to at most {CLUSTER_NAME_LIMIT} characters together, hyphen included")
     for index, pool in enumerate(blueprint.pools):
         for domain in dict.fromkeys(pool.placement.domains):
-            logical = f"{cluster}-{pool.name}-{domain}-template"
+            logical = f"{cluster}-{pool.name}-{domain}{SPLIT_SUFFIX}-template"
             if len(logical) + AUTONAME_SUFFIX > LAUNCH_TEMPLATE_LIMIT:
                 yield error("names.launch-template-too-long", ("pools", index, "name"),
                             f"the launch template of pool '{pool.name}' in '{domain}' would be auto-named from '{logical}' "

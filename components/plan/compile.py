@@ -19,6 +19,7 @@ from components.kubernetes.plan import KubernetesPlan, plan_kubernetes
 from components.plan.errors import PlanError
 from components.plan.node_groups import NodeGroupPlan, plan_node_groups
 from components.plan.placement import PlacementDecision, decide_placement
+from components.plan.scale import control_plane_tier
 from components.plan.storage import BucketPlan, FileSystemPlan, plan_storage
 from components.plan.subnets import SubnetDemand, SubnetPlan, carve_subnets
 
@@ -41,6 +42,7 @@ class CompilePlan:
     public_access_cidrs: tuple[str, ...]
     private_access_cidrs: tuple[str, ...]
     layer_stack: str
+    control_plane_tier: str
     tags: Mapping[str, str]
     subnets: tuple[SubnetPlan, ...]
     placements: tuple[PlacementDecision, ...]
@@ -130,6 +132,7 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         public_access_cidrs=tuple(str(cidr) for cidr in endpoint.public_access_cidrs),
         private_access_cidrs=tuple(str(cidr) for cidr in endpoint.private_access_cidrs),
         layer_stack=blueprint.kubernetes.layer_stack,
+        control_plane_tier=control_plane_tier(sum(group.max_size for group in node_groups), blueprint.kubernetes.control_plane_tier),
         tags=_tags(blueprint, cluster_name),
         subnets=subnets,
         placements=_placements(blueprint, catalog, node_groups),

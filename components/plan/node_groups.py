@@ -24,20 +24,24 @@ then on (the node group ignores later changes to it).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Callable, Literal
 
 from blueprints.catalog import Catalog, InstanceType
+from blueprints.catalog.quotas import NODES_PER_NODE_GROUP, load_quotas
 from blueprints.models import Blueprint
 from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock
 from blueprints.models.pools import Pool
 from blueprints.models.storage import LocalNvme
 from blueprints.rules.context import Context
 from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
+from topology.placement import Placement, place_pools
 from components.labels import POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
 from components.plan.efa import PRIMARY, InterfaceSpec, efa_count, interface_layout
+from components.plan.splitting import Share, split_share
 from components.plan.user_data import DEFAULT_LOCAL_MOUNT
 
 CapacityType = Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"]
@@ -90,6 +94,12 @@ class NodeGroupPlan:
     system: bool = False
     scale_up_at: datetime | None = None
     sizing: str = ""
+    part: str = ""
+
+    @property
+    def child_suffix(self) -> str:
+        """What the node group's Pulumi names add to their pool component's: the domain, or the split part (`b01-02`)."""
+        return self.part or self.domain
 
     @property
     def desired_owned_by_eks(self) -> bool:
@@ -159,24 +169,49 @@ def block_sizing(block: CapacityBlock, share: int, now: datetime | None) -> tupl
     return share, None, f"desired {share}: the block runs until {block.end.isoformat()}"
 
 
-def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None) -> list[NodeGroupPlan]:
-    """The node groups of one pool: one per failure domain, with its share of the nodes."""
+def nodes_per_group_limit(blueprint: Blueprint) -> int:
+    """EKS's nodes-per-managed-node-group quota: the blueprint's declared value, else AWS's default."""
+    return blueprint.quotas.get(NODES_PER_NODE_GROUP, load_quotas()[NODES_PER_NODE_GROUP].default)
+
+
+def _shares(pool: Pool, index: int, ctx: Context, limit: int, placed: Callable[[], Placement]) -> list[tuple[Share, str, str]]:
+    """(share, zone name, availability zone) of each node group of a pool: its domains, split to `limit` nodes."""
+    domains = pool_domains(pool, ctx)
+    sizes = zip(*(split_evenly(count, len(domains)) for count in (pool.min_nodes, pool.desired_nodes, pool.max_nodes)))
+    found = []
+    for (domain, zone, availability_zone), share in zip(domains, sizes):
+        blocks: list[tuple[str, int]] = []
+        if share[2] > limit:
+            by_block = placed().hosts_by(index, "block")
+            names = [block.name for block in ctx.zones[domain].blocks] if domain in ctx.zones else [domain]
+            blocks = [(name, by_block.get(name, 0)) for name in names]
+        found += [(part, zone, availability_zone) for part in split_share(domain, blocks, share, limit)]
+    return found
+
+
+def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int = 450,
+              placed: Callable[[], Placement] | None = None, index: int = 0) -> list[NodeGroupPlan]:
+    """The node groups of one pool: one per failure domain with its share of the nodes, split to at most `limit` each.
+
+    `placed` gives the topology placement (where the pool's hosts sit, by
+    block), needed only when a share is over the limit; `index` is the pool's.
+    """
     spec = ctx.catalog.get(pool.instance_type)
     efa = pool_is_efa(pool, spec, ctx)
-    domains = pool_domains(pool, ctx)
-    shares = zip(*(split_evenly(count, len(domains)) for count in (pool.min_nodes, pool.desired_nodes, pool.max_nodes)))
     source = pool.capacity
     reserved = source.kind in RESERVED_KINDS
     nvme = _local_nvme(pool, ctx)
+    placed = placed or (lambda: place_pools(ctx.blueprint, ctx.catalog))
     plans = []
-    for (domain, zone, availability_zone), (low, desired, high) in zip(domains, shares):
+    for share, zone, availability_zone in _shares(pool, index, ctx, limit, placed):
+        domain, low, desired, high = share.domain, share.low, share.desired, share.high
         subnet = f"efa-{pool.fabric}-{zone}" if efa else f"private-{availability_zone}"
         scale_up_at, sizing = None, ""
         if isinstance(source, CapacityBlock):
             low = 0
             desired, scale_up_at, sizing = block_sizing(source, high, now)
         plans.append(NodeGroupPlan(
-            name=bounded_name(f"{pool.name}-{domain}"),
+            name=bounded_name(f"{pool.name}-{share.suffix}"),
             pool=pool.name, domain=domain, zone=zone, availability_zones=(availability_zone,), subnet_keys=(subnet,),
             instance_type=pool.instance_type, ami_type=spec.ami_type, role=pool.role,
             capacity_type=_CAPACITY_TYPES[source.kind],
@@ -196,6 +231,7 @@ def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None) -> list[Nod
             fabric=pool.fabric,
             scale_up_at=scale_up_at,
             sizing=sizing,
+            part=share.suffix,
         ))
     return plans
 
@@ -216,7 +252,9 @@ def system_group(availability_zones: list[str]) -> NodeGroupPlan:
 def plan_node_groups(blueprint: Blueprint, catalog: Catalog, now: datetime | None = None) -> tuple[NodeGroupPlan, ...]:
     """Every node group of the blueprint, planned at `now`: the system group first, then each pool's, in blueprint order."""
     ctx = Context(blueprint, catalog)
+    limit = nodes_per_group_limit(blueprint)
+    placed = functools.cache(lambda: place_pools(blueprint, catalog))
     plans = [system_group(list(blueprint.cloud.availability_zones))]
-    for pool in blueprint.pools:
-        plans += plan_pool(pool, ctx, now)
+    for index, pool in enumerate(blueprint.pools):
+        plans += plan_pool(pool, ctx, now, limit, placed, index)
     return tuple(plans)

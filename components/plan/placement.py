@@ -44,6 +44,7 @@ class PlacementDecision:
     reason: str
     partition_count: int | None = None
     spread_level: Literal["rack"] | None = None
+    nodes: int = 0
 
     @property
     def key(self) -> str:
@@ -67,7 +68,8 @@ def decide_placement(pool: Pool, zone: str, availability_zone: str, efa: bool, n
     `efa` says whether the pool joins an EFA fabric; `nodes_in_zone` is the
     most nodes the pool may have in this zone.
     """
-    decide = lambda strategy, reason, **extra: PlacementDecision(pool.name, zone, availability_zone, strategy, reason, **extra)  # noqa: E731
+    decide = lambda strategy, reason, **extra: PlacementDecision(pool.name, zone, availability_zone, strategy, reason,  # noqa: E731
+                                                                 nodes=nodes_in_zone, **extra)
     source = pool.capacity
     if source.kind == "capacity_block":
         return decide(None, f"capacity comes from Capacity Block {source.reservation_id}: EC2 already places its "

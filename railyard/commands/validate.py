@@ -27,6 +27,9 @@ def run(args) -> int:
     if result.design is not None:
         for title, headers, rows in result.design.tables():
             parts.append(f"{title}\n{table(headers, rows)}")
+    if result.quotas:
+        title, headers, rows = result.quota_table()
+        parts.append(f"{title}\n{table(headers, rows)}")
     parts.append(findings_report(result.findings, result.load.source_map))
     parts.append("ok: no errors" if result.ok else "FAILED: fix the errors above")
     print("\n\n".join(parts))

@@ -18,7 +18,7 @@ from railyard.preview import run_preview
 from tests.blueprints.base import BASE, line_of, load
 from tests.policies.previews import Preview
 
-POOL = "p" * 38
+POOL = "p" * 35
 DOMAIN = "d" * 38
 
 

@@ -60,7 +60,7 @@ def _user_data(result, template: str) -> dict[str, str]:
 
 def test_pools_mounting_an_efa_tier_configure_lnet_and_others_do_not():
     assert "wanted=8" in _user_data(preview_of("p5-capacity-block"), "p5-train-prod-train-use1a-template")["text/x-shellscript"]
-    assert "wanted=8" in _user_data(preview_of("rail-131k"), "rail131k-prod-frontier-campus-template")["text/x-shellscript"]
+    assert "wanted=8" in _user_data(preview_of("rail-131k"), "rail131k-prod-frontier-b01-template")["text/x-shellscript"]
     # heterogeneous's Lustre tier is not EFA-enabled: RAID0 only
     assert list(_user_data(preview_of("heterogeneous"), "hetero-prod-h200-use2a-gpu-template")) == ["application/node.eks.aws"]
 

@@ -55,7 +55,7 @@ def test_inference_pool_over_two_zones_splits_its_range_per_zone():
     ("heterogeneous", "trainium-use2b-trn", "AL2023_x86_64_NEURON", NEURON_TAINT_KEY),
     ("heterogeneous", "serve-use2a-inf", "AL2023_x86_64_NEURON", NEURON_TAINT_KEY),
     ("dev-g6e", "dev-usw2a", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
-    ("rail-131k", "frontier-campus", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
+    ("rail-131k", "frontier-b01", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
 ])
 def test_ami_type_and_taint_follow_the_accelerator(example, group, ami, taint):
     found = groups(plan(example))[group]
@@ -78,8 +78,11 @@ def test_the_system_group_spans_every_zone_untainted():
     assert system.subnet_keys == ("private-us-east-1a", "private-us-east-1b")
 
 
-def test_node_groups_grow_with_domains_not_nodes():
-    assert len(plan("rail-131k").node_groups) == 2  # system + one group of 16,384 nodes
+def test_a_pool_over_the_node_group_quota_splits_along_its_blocks():
+    # rail-131k declares 1,024 nodes per group: one group per block of 1,024 hosts, plus the system group.
+    found = plan("rail-131k").node_groups
+    assert [group.name for group in found] == ["system"] + [f"frontier-b{index:02d}" for index in range(1, 17)]
+    assert {(group.domain, group.max_size) for group in found[1:]} == {(f"b{index:02d}", 1024) for index in range(1, 17)}
 
 
 def test_dev_stack_is_two_on_demand_nodes_with_raid0():

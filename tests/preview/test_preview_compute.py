@@ -92,7 +92,7 @@ def test_reservation_is_on_demand_targeting_the_reservation(hetero):
 
 @pytest.mark.parametrize(("example", "group", "scaling"), [
     ("p5", "train-use1a", (0, 0, 64)),  # planned a week before its Capacity Block starts
-    ("rail", "frontier-campus", (16384, 16384, 16384)),
+    ("rail", "frontier-b01", (1024, 1024, 1024)),
     ("dev_g6e", "dev-usw2a", (0, 1, 1)),
     ("hetero", "serve-use2a-inf", (2, 4, 8)),
     ("hetero", "serve-use2b-inf", (2, 4, 8)),

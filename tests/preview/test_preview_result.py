@@ -65,11 +65,14 @@ def test_every_example_previews(example):
     assert result.ok and result.resources and result.outputs["clusterName"]
 
 
-def test_resources_grow_with_pools_and_domains_not_nodes(rail, tmp_path):
+def test_resources_grow_with_node_groups_not_nodes(rail, tmp_path):
     small = run_preview(None, "small", write_stack(tmp_path, "small", "rail-131k.yaml", "    pools: [{name: frontier, nodes: 2, placement: {max_failure_share: 1.0}}]\n"))
     assert small.ok
-    cluster_stack = [r for r in rail.resources if r.urn.startswith("urn:pulumi:preview::")]
-    assert sorted((r.type, r.name) for r in small.resources) == sorted((r.type, r.name) for r in cluster_stack)
+    big = [r for r in rail.resources if r.urn.startswith("urn:pulumi:preview::")]
+    groups = lambda resources: len([r for r in resources if r.type == "aws:eks/nodeGroup:NodeGroup"])  # noqa: E731
+    assert (groups(small.resources), groups(big)) == (2, 17)  # 16,384 nodes: one group per block
+    # Each extra node group is one launch template and one node group; nothing else grows.
+    assert len(big) - len(small.resources) == 2 * (groups(big) - groups(small.resources))
     assert small.named("rail131k-prod-frontier-campus").inputs["scalingConfig"]["maxSize"] == 2
 
 
