@@ -19,6 +19,8 @@ DOMAIN_LABEL = "railyard.dev/failure-domain"
 ACCELERATOR_LABEL = "railyard.dev/accelerator"
 CAPACITY_LABEL = "railyard.dev/capacity"
 EFA_LABEL = "railyard.dev/efa"
+# With CNI custom networking: the ENIConfig (pod subnet) a node's pods take addresses from (ENI_CONFIG_LABEL_DEF).
+ENI_CONFIG_LABEL = "railyard.dev/eni-config"
 NVIDIA_PRESENT_LABEL = "nvidia.com/gpu.present"
 
 # Labels AWS (EKS and the cloud provider) set on every node by itself.

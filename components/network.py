@@ -32,6 +32,7 @@ class NetworkArgs:
     subnets: tuple[SubnetPlan, ...]
     efa_security_group: bool
     tags: Mapping[str, str]
+    pod_cidrs: tuple[str, ...] = ()
 
 
 class Network(pulumi.ComponentResource):
@@ -47,6 +48,12 @@ class Network(pulumi.ComponentResource):
         vpc = aws.ec2.Vpc(f"{name}-vpc", cidr_block=args.vpc_cidr, enable_dns_hostnames=True, enable_dns_support=True,
                           tags=named_tags(args.tags, name), opts=child_of(self))
         self.vpc_id = vpc.id
+        # CNI custom networking: pods' subnets come from secondary CIDR blocks associated with the VPC.
+        self._blocks = {
+            cidr: aws.ec2.VpcIpv4CidrBlockAssociation(f"{name}-pods-{cidr.replace('.', '-').replace('/', '-')}", vpc_id=vpc.id,
+                                                      cidr_block=cidr, opts=child_of(self))
+            for cidr in args.pod_cidrs
+        }
         self.subnet_ids = {plan.key: self._subnet(plan) for plan in args.subnets}
         nat_ids = self._egress()
         private_tables = self._private_routes(nat_ids)
@@ -61,9 +68,12 @@ class Network(pulumi.ComponentResource):
         name = f"{self._name}-{plan.key}"
         # The tags tell the AWS load balancer controller which subnets face the internet.
         role = {"kubernetes.io/role/elb": "1"} if plan.public else {"kubernetes.io/role/internal-elb": "1"}
+        block = self._blocks.get(plan.block or "")
+        if plan.kind == "pods":
+            role = {}
         subnet = aws.ec2.Subnet(name, vpc_id=self.vpc_id, cidr_block=plan.cidr, availability_zone=plan.availability_zone,
                                 map_public_ip_on_launch=plan.public, tags={**named_tags(self._args.tags, name), **role},
-                                opts=child_of(self))
+                                opts=child_of(self, depends_on=[block] if block is not None else None))
         return subnet.id
 
     def _egress(self) -> dict[str, pulumi.Output[str]]:

@@ -50,6 +50,7 @@ class NodePoolArgs:
     placement_group_names: Mapping[str, pulumi.Input[str]]
     tags: Mapping[str, str]
     volume_key_arn: pulumi.Input[str]
+    after: Sequence[pulumi.Resource] = ()
 
 
 class NodePool(pulumi.ComponentResource):
@@ -86,7 +87,7 @@ class NodePool(pulumi.ComponentResource):
                 tags=named_tags(args.tags, group.name),
                 # A node group keeps its name, and a reservation has no room for a second copy. EKS's scheduled
                 # actions own a Capacity Block group's desired size; Pulumi must not set it back.
-                opts=child_of(self, delete_before_replace=True,
+                opts=child_of(self, delete_before_replace=True, depends_on=list(args.after) or None,
                               ignore_changes=["scalingConfig.desiredSize"] if group.desired_owned_by_eks else None))
             if group.scale_up_at is not None:
                 self._block_start(child, group, node_group)
@@ -140,7 +141,7 @@ class NodePool(pulumi.ComponentResource):
                 device_name=ROOT_DEVICE, ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
                     volume_size=group.root_volume_gib, volume_type="gp3", encrypted="true", kms_key_id=args.volume_key_arn,
                     delete_on_termination="true"))],
-            user_data=encoded_user_data(group.raid0, group.local_mount_path, group.lustre_efa_interfaces),
+            user_data=encoded_user_data(group.raid0, group.local_mount_path, group.lustre_efa_interfaces, group.max_pods),
             capacity_reservation_specification=reservation,
             instance_market_options=market,
             placement=placement,

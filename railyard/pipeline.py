@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from blueprints.catalog import load_catalog
-from blueprints.findings import Finding, has_errors, sort_findings, summarize
+from blueprints.findings import Finding, error, has_errors, sort_findings, summarize
 from blueprints.loader import LoadResult, Overrides, load_blueprint
 from blueprints.source import SourceError
 from components.kubernetes import check_kubernetes
@@ -117,8 +117,8 @@ def check_quotas(blueprint, catalog) -> tuple[list[QuotaNeed], list[Finding]]:
     """The quota plan of a blueprint that checks clean, and its findings; nothing when it can't be planned."""
     try:
         plan = plan_blueprint(blueprint, catalog)
-    except PlanError:
-        return [], []  # the preview reports why (compile.plan)
+    except PlanError as exc:
+        return [], [error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled")]
     needs = quota_plan(blueprint, catalog, plan)
     pool_paths = {pool.name: ("pools", index) for index, pool in enumerate(blueprint.pools)}
     nodes = sum(group.max_size for group in plan.node_groups)

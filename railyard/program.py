@@ -83,7 +83,8 @@ def plan_validated(validation: Validation, now: datetime | None = None) -> tuple
     try:
         return plan_blueprint(validation.blueprint, load_catalog(), now), findings
     except PlanError as exc:
-        return None, findings + [error("compile.plan", (), str(exc), "change the blueprint so it can be compiled")]
+        return None, findings + [validation.load.source_map.place(
+            error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"))]
 
 
 @dataclass(frozen=True)
@@ -114,19 +115,21 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
     provider = _aws_provider(plan, deployment.identity)
     opts = pulumi.ResourceOptions(providers=[provider])
     network = Network(f"{name}-network", NetworkArgs(plan.region, plan.vpc_cidr, plan.availability_zones, plan.subnets,
-                                                     plan.needs_efa, plan.tags), opts)
+                                                     plan.needs_efa, plan.tags, plan.pod_cidrs), opts)
     placement = Placement(f"{name}-placement", PlacementArgs(plan.placements, plan.tags), opts)
     private_subnets = [network.subnet_ids[f"private-{zone}"] for zone in plan.availability_zones]
     cluster = Cluster(f"{name}-eks", ClusterArgs(name, plan.kubernetes_version, plan.region, plan.partition, private_subnets,
                                                 plan.endpoint_private, plan.public_access_cidrs, plan.tags,
-                                                plan.private_access_cidrs, deployment.identity, plan.control_plane_tier), opts)
+                                                plan.private_access_cidrs, deployment.identity, plan.control_plane_tier,
+                                                plan.pod_networking, {key: network.subnet_ids[key] for key in plan.pod_subnet_keys}), opts)
     node_group_names: dict[str, pulumi.Output[str]] = {}
     node_pools: list[NodePool] = []
     for pool in dict.fromkeys(group.pool for group in plan.node_groups):
         groups = tuple(group for group in plan.node_groups if group.pool == pool)
         node_pool = NodePool(f"{name}-{pool}", NodePoolArgs(
             cluster.cluster_name, cluster.node_role_arn, groups, network.subnet_ids, cluster.security_group_id,
-            network.efa_security_group_id, placement.group_names, plan.tags, cluster.volume_key_arn), opts)
+            network.efa_security_group_id, placement.group_names, plan.tags, cluster.volume_key_arn,
+            [cluster.cni_addon] if cluster.cni_addon is not None else ()), opts)
         node_group_names.update(node_pool.node_group_names)
         node_pools.append(node_pool)
     storage = Storage(f"{name}-storage", StorageArgs(plan.file_systems, plan.buckets, network.vpc_id, network.subnet_ids,

@@ -15,7 +15,8 @@ MODEL_CODES: tuple[str, ...] = (
     "cloud.zone-outside-region", "cloud.duplicate-zone", "cloud.vpc-cidr-size", "capacity.block-too-large",
     "capacity.block-window", "capacity.block-duration", "domain.feeds-per-rack", "fabric.odd-radix", "pool.node-range",
     "pool.node-count", "k8s.duplicate-plugin", "k8s.plugin-conflict", "k8s.topology-levels", "k8s.duplicate-flavor",
-    "k8s.toleration-value", "k8s.kueue-disabled",
+    "k8s.toleration-value", "k8s.kueue-disabled", "network.pod-cidrs-unused", "network.pod-cidrs-missing",
+    "network.pod-cidr-size",
 )
 
 __all__ = [

@@ -179,6 +179,53 @@ class Endpoint(Model):
     )
 
 
+class PodNetworking(Model):
+    """How the VPC CNI gives pods addresses, which decides how many addresses each node takes from its subnet.
+
+    `secondary_ips` (the CNI's default): pods get secondary IPs of the ENIs
+    the CNI attaches on network card 0; without warm targets it keeps a whole
+    spare ENI's addresses (WARM_ENI_TARGET=1), so a node may hold every
+    address of every ENI card 0 has room for. `warm_ip_target` and
+    `minimum_ip_target` make it hold only what its pods use plus a few.
+    `prefix_delegation`: /28 prefixes instead of single addresses (16 pods a
+    slot; subnets need free contiguous /28 blocks). `custom_networking`: pods
+    take addresses from subnets carved out of `pod_cidrs`, secondary VPC
+    blocks (usually 100.64.0.0/10), one per node group, and the node's own
+    subnet keeps one address a node. Set through the `vpc-cni` EKS add-on's
+    configuration (docs/scale.md).
+    """
+
+    mode: Literal["secondary_ips", "prefix_delegation", "custom_networking"] = Field(
+        default="secondary_ips", description="How pods get addresses (see the model's description)."
+    )
+    pods_per_node: int | None = Field(
+        default=None, ge=1, le=737,
+        description="Pods with VPC addresses per node (host-network pods don't count); none = as many as the CNI allows.",
+    )
+    warm_ip_target: int | None = Field(default=None, ge=0, le=64, description="Free addresses the CNI keeps per node (WARM_IP_TARGET).")
+    minimum_ip_target: int | None = Field(
+        default=None, ge=0, le=737, description="Addresses the CNI holds per node from boot (MINIMUM_IP_TARGET)."
+    )
+    pod_cidrs: list[Annotated[IPv4Network, Field(strict=False)]] = Field(
+        default_factory=list, max_length=49,
+        description="custom_networking: secondary VPC CIDR blocks (/16 to /28) pods' subnets are carved from.",
+    )
+
+    @model_validator(mode="after")
+    def _cidrs_only_for_custom_networking(self):
+        if self.pod_cidrs and self.mode != "custom_networking":
+            raise violation("network.pod-cidrs-unused", f"pod_cidrs is set, but mode is {self.mode}; only custom_networking uses them",
+                            "set mode: custom_networking, or drop pod_cidrs", field="pod_cidrs")
+        if self.mode == "custom_networking" and not self.pod_cidrs:
+            raise violation("network.pod-cidrs-missing", "custom_networking needs pod_cidrs, the secondary VPC blocks pods' subnets come from",
+                            "add pod_cidrs: [100.64.0.0/16]", field="pod_cidrs")
+        for index, cidr in enumerate(self.pod_cidrs):
+            if not 16 <= cidr.prefixlen <= 28:
+                raise violation("network.pod-cidr-size", f"pod CIDR {cidr} is a /{cidr.prefixlen}; a VPC CIDR block is /16 to /28",
+                                "split it into /16 blocks", field=f"pod_cidrs.{index}")
+        return self
+
+
 class Kubernetes(Model):
     """The EKS cluster's Kubernetes layer."""
 
@@ -203,6 +250,7 @@ class Kubernetes(Model):
         description="EKS control-plane scaling tier; `auto` = the smallest whose node range holds the cluster's nodes at their "
         "largest (standard to 1,000, tier-xl to 2,500, tier-2xl to 5,000, tier-4xl to 10,000, tier-8xl beyond; docs/scale.md).",
     )
+    pod_networking: PodNetworking = Field(default_factory=PodNetworking, description="How the VPC CNI addresses pods.")
     layer_stack: Literal["same", "separate"] = Field(
         default="same",
         description="`same`: the cluster's stack also applies the Kubernetes layer, so `pulumi up` must reach the API server "

@@ -13,6 +13,7 @@ from typing import Mapping
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
+from blueprints.models.kubernetes import PodNetworking
 from blueprints.rules.context import Context
 from blueprints.rules.names import cluster_name as derived_cluster_name
 from components.kubernetes.plan import KubernetesPlan, plan_kubernetes
@@ -21,7 +22,7 @@ from components.plan.node_groups import NodeGroupPlan, plan_node_groups
 from components.plan.placement import PlacementDecision, decide_placement
 from components.plan.scale import control_plane_tier
 from components.plan.storage import BucketPlan, FileSystemPlan, plan_storage
-from components.plan.subnets import SubnetDemand, SubnetPlan, carve_subnets
+from components.plan.subnets import SubnetDemand, SubnetPlan, carve_pod_subnets, carve_subnets
 
 __all__ = ["CompilePlan", "PlanError", "plan_blueprint", "aws_partition"]
 
@@ -43,6 +44,7 @@ class CompilePlan:
     private_access_cidrs: tuple[str, ...]
     layer_stack: str
     control_plane_tier: str
+    pod_networking: PodNetworking
     tags: Mapping[str, str]
     subnets: tuple[SubnetPlan, ...]
     placements: tuple[PlacementDecision, ...]
@@ -55,6 +57,16 @@ class CompilePlan:
     def needs_efa(self) -> bool:
         """True when any node group launches EFA interfaces (so the EFA security group is needed)."""
         return any(group.efa_interfaces for group in self.node_groups) or any(fs.tier.efa for fs in self.file_systems)
+
+    @property
+    def pod_cidrs(self) -> tuple[str, ...]:
+        """The secondary VPC blocks pods' subnets come from (custom networking), else none."""
+        return tuple(str(cidr) for cidr in self.pod_networking.pod_cidrs)
+
+    @property
+    def pod_subnet_keys(self) -> tuple[str, ...]:
+        """The keys of the pod subnets (custom networking), one per node group."""
+        return tuple(subnet.key for subnet in self.subnets if subnet.kind == "pods")
 
     def subnet(self, key: str) -> SubnetPlan:
         """The subnet planned under `key` (`private-us-east-1a`, `efa-ultra-use1a`)."""
@@ -83,21 +95,34 @@ def _tags(blueprint: Blueprint, cluster_name: str) -> dict[str, str]:
 
 
 def _subnet_demands(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> list[SubnetDemand]:
+    """The VPC's subnets and what each must hold: nodes, and the addresses they take at their largest."""
     zones = list(blueprint.cloud.availability_zones)
     demands = [SubnetDemand(f"public-{zone}", "public", zone) for zone in zones]
-    private_nodes = dict.fromkeys(zones, 0)
+    private = {zone: (0, 0) for zone in zones}
     efa: dict[str, SubnetDemand] = {}
     for group in node_groups:
         for key, zone in zip(group.subnet_keys, group.availability_zones):
+            addresses = group.max_size * group.addresses.node
             if key.startswith("private-"):
-                # The system group may land wholly in one zone, so each zone is sized for all of it.
-                private_nodes[zone] += group.max_size
+                # A group over several zones may land wholly in one, so each zone is sized for all of it.
+                nodes, held = private[zone]
+                private[zone] = (nodes + group.max_size, held + addresses)
                 continue
-            known = efa.get(key)
-            nodes = group.max_size + (known.nodes if known else 0)
-            efa[key] = SubnetDemand(key, "efa", zone, nodes, fabric=group.fabric, zone=group.zone)
-    demands += [SubnetDemand(f"private-{zone}", "private", zone, private_nodes[zone]) for zone in zones]
+            known = efa.get(key, SubnetDemand(key, "efa", zone, fabric=group.fabric, zone=group.zone))
+            efa[key] = SubnetDemand(key, "efa", zone, known.nodes + group.max_size, group.fabric, group.zone, known.addresses + addresses)
+    demands += [SubnetDemand(f"private-{zone}", "private", zone, *private[zone][:1], addresses=private[zone][1]) for zone in zones]
     return demands + list(efa.values())
+
+
+def _pod_subnets(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[SubnetPlan, ...]:
+    """Custom networking: one pod subnet per node group, in its zone, carved from the pod CIDR blocks."""
+    networking = blueprint.kubernetes.pod_networking
+    if networking.mode != "custom_networking":
+        return ()
+    demands = [SubnetDemand(group.pod_subnet_key, "pods", group.availability_zones[0], group.max_size, group.fabric, group.zone,
+                            group.max_size * group.addresses.pods_subnet)
+               for group in node_groups if group.pod_subnet_key]
+    return carve_pod_subnets(list(networking.pod_cidrs), demands)
 
 
 def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[PlacementDecision, ...]:
@@ -118,7 +143,7 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
     plans them as running); raises `PlanError` when the blueprint can't be compiled as written."""
     cluster_name = derived_cluster_name(blueprint)
     node_groups = plan_node_groups(blueprint, catalog, now)
-    subnets = carve_subnets(blueprint.cloud.vpc_cidr, _subnet_demands(blueprint, node_groups))
+    subnets = carve_subnets(blueprint.cloud.vpc_cidr, _subnet_demands(blueprint, node_groups)) + _pod_subnets(blueprint, node_groups)
     file_systems, buckets = plan_storage(blueprint, catalog, cluster_name, node_groups)
     endpoint = blueprint.kubernetes.endpoint
     return CompilePlan(
@@ -132,6 +157,7 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         public_access_cidrs=tuple(str(cidr) for cidr in endpoint.public_access_cidrs),
         private_access_cidrs=tuple(str(cidr) for cidr in endpoint.private_access_cidrs),
         layer_stack=blueprint.kubernetes.layer_stack,
+        pod_networking=blueprint.kubernetes.pod_networking,
         control_plane_tier=control_plane_tier(sum(group.max_size for group in node_groups), blueprint.kubernetes.control_plane_tier),
         tags=_tags(blueprint, cluster_name),
         subnets=subnets,

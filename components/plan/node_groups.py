@@ -39,7 +39,9 @@ from blueprints.models.storage import LocalNvme
 from blueprints.rules.context import Context
 from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
 from topology.placement import Placement, place_pools
-from components.labels import POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
+from blueprints.models.kubernetes import PodNetworking
+from components.labels import ENI_CONFIG_LABEL, POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
+from components.plan.addresses import SYSTEM_NETWORK, NodeAddresses, cni_enis, node_addresses
 from components.plan.efa import PRIMARY, InterfaceSpec, efa_count, interface_layout
 from components.plan.splitting import Share, split_share
 from components.plan.user_data import DEFAULT_LOCAL_MOUNT
@@ -95,6 +97,14 @@ class NodeGroupPlan:
     scale_up_at: datetime | None = None
     sizing: str = ""
     part: str = ""
+    addresses: NodeAddresses = NodeAddresses(1, 0, 0)
+    pod_subnet_key: str | None = None
+    pods_limited: bool = False
+
+    @property
+    def max_pods(self) -> int | None:
+        """The kubelet's pod limit to set, when the pod-networking mode changes it from nodeadm's default."""
+        return self.addresses.pods if self.pods_limited else None
 
     @property
     def child_suffix(self) -> str:
@@ -202,23 +212,28 @@ def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int 
     reserved = source.kind in RESERVED_KINDS
     nvme = _local_nvme(pool, ctx)
     placed = placed or (lambda: place_pools(ctx.blueprint, ctx.catalog))
+    networking = ctx.blueprint.kubernetes.pod_networking
     plans = []
     for share, zone, availability_zone in _shares(pool, index, ctx, limit, placed):
         domain, low, desired, high = share.domain, share.low, share.desired, share.high
         subnet = f"efa-{pool.fabric}-{zone}" if efa else f"private-{availability_zone}"
+        name = bounded_name(f"{pool.name}-{share.suffix}")
+        interfaces = interface_layout(spec, efa)
+        custom = networking.mode == "custom_networking"
+        labels = node_labels(pool, spec, domain, efa) | ({ENI_CONFIG_LABEL: f"pods-{name}"} if custom else {})
         scale_up_at, sizing = None, ""
         if isinstance(source, CapacityBlock):
             low = 0
             desired, scale_up_at, sizing = block_sizing(source, high, now)
         plans.append(NodeGroupPlan(
-            name=bounded_name(f"{pool.name}-{share.suffix}"),
+            name=name,
             pool=pool.name, domain=domain, zone=zone, availability_zones=(availability_zone,), subnet_keys=(subnet,),
             instance_type=pool.instance_type, ami_type=spec.ami_type, role=pool.role,
             capacity_type=_CAPACITY_TYPES[source.kind],
             # EKS needs max_size >= 1 even for a domain whose share rounds to zero.
             min_size=low, desired_size=desired, max_size=max(1, high),
-            interfaces=interface_layout(spec, efa),
-            labels=node_labels(pool, spec, domain, efa), taints=tuple(node_taints(pool, spec)),
+            interfaces=interfaces,
+            labels=dict(sorted(labels.items())), taints=tuple(node_taints(pool, spec)),
             reservation_id=source.reservation_id if reserved else None,
             market_type="capacity-block" if source.kind == "capacity_block" else None,
             placement_key=f"{pool.name}-{zone}",
@@ -232,21 +247,46 @@ def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int 
             scale_up_at=scale_up_at,
             sizing=sizing,
             part=share.suffix,
+            addresses=_addresses(spec, interfaces, networking),
+            pods_limited=networking.mode != "secondary_ips" or networking.pods_per_node is not None,
+            pod_subnet_key=f"pods-{name}" if custom else None,
         ))
     return plans
 
 
-def system_group(availability_zones: list[str]) -> NodeGroupPlan:
-    """The untainted system node group across the private subnets of every zone."""
-    low, desired, high = SYSTEM_NODES
-    return NodeGroupPlan(
-        name=SYSTEM_GROUP, pool=SYSTEM_GROUP, domain="all-zones", zone=None,
-        availability_zones=tuple(availability_zones),
-        subnet_keys=tuple(f"private-{zone}" for zone in availability_zones),
-        instance_type=SYSTEM_INSTANCE_TYPE, ami_type=SYSTEM_AMI_TYPE, role=SYSTEM_GROUP, capacity_type="ON_DEMAND",
-        min_size=low, desired_size=desired, max_size=high, interfaces=(PRIMARY,),
-        labels={POOL_LABEL: SYSTEM_GROUP, ROLE_LABEL: SYSTEM_GROUP}, root_volume_gib=SYSTEM_ROOT_GIB, system=True,
-    )
+def system_groups(availability_zones: list[str], networking: PodNetworking) -> list[NodeGroupPlan]:
+    """The untainted system node group across the private subnets of every zone.
+
+    With custom networking a node's pod subnet (its ENIConfig) must be in its
+    own zone, and a node group's labels are the same on all its nodes, so the
+    system group becomes one group per zone, with the sizes split between them.
+    """
+    card_zero, ipv4, vcpus = SYSTEM_NETWORK[SYSTEM_INSTANCE_TYPE]
+    addresses = node_addresses(card_zero, ipv4, vcpus, networking)
+    common = dict(pool=SYSTEM_GROUP, instance_type=SYSTEM_INSTANCE_TYPE, ami_type=SYSTEM_AMI_TYPE, role=SYSTEM_GROUP,
+                  capacity_type="ON_DEMAND", interfaces=(PRIMARY,), root_volume_gib=SYSTEM_ROOT_GIB, system=True,
+                  addresses=addresses)
+    labels = {POOL_LABEL: SYSTEM_GROUP, ROLE_LABEL: SYSTEM_GROUP}
+    if networking.mode != "custom_networking":
+        low, desired, high = SYSTEM_NODES
+        return [NodeGroupPlan(name=SYSTEM_GROUP, domain="all-zones", zone=None, availability_zones=tuple(availability_zones),
+                              subnet_keys=tuple(f"private-{zone}" for zone in availability_zones),
+                              min_size=low, desired_size=desired, max_size=high, labels=labels, **common)]
+    sizes = zip(*(split_evenly(count, len(availability_zones)) for count in SYSTEM_NODES))
+    groups = []
+    for zone, (low, desired, high) in zip(availability_zones, sizes):
+        name, pods = f"{SYSTEM_GROUP}-{zone}", f"pods-{SYSTEM_GROUP}-{zone}"
+        groups.append(NodeGroupPlan(name=name, domain=zone, zone=None, availability_zones=(zone,), subnet_keys=(f"private-{zone}",),
+                                    min_size=low, desired_size=desired, max_size=max(1, high), labels={**labels, ENI_CONFIG_LABEL: pods},
+                                    pod_subnet_key=pods, **common))
+    return groups
+
+
+def _addresses(spec: InstanceType, interfaces: tuple[InterfaceSpec, ...], networking: PodNetworking) -> NodeAddresses:
+    """What one node of `spec` with these interfaces takes from its subnets (`components.plan.addresses`)."""
+    efa_only = sum(1 for interface in interfaces if interface.network_card_index == 0 and interface.interface_type == "efa-only")
+    enis = cni_enis(spec.network_cards[0].max_interfaces, efa_only)
+    return node_addresses(enis, spec.ipv4_per_interface, spec.vcpus, networking)
 
 
 def plan_node_groups(blueprint: Blueprint, catalog: Catalog, now: datetime | None = None) -> tuple[NodeGroupPlan, ...]:
@@ -254,7 +294,7 @@ def plan_node_groups(blueprint: Blueprint, catalog: Catalog, now: datetime | Non
     ctx = Context(blueprint, catalog)
     limit = nodes_per_group_limit(blueprint)
     placed = functools.cache(lambda: place_pools(blueprint, catalog))
-    plans = [system_group(list(blueprint.cloud.availability_zones))]
+    plans = system_groups(list(blueprint.cloud.availability_zones), blueprint.kubernetes.pod_networking)
     for index, pool in enumerate(blueprint.pools):
         plans += plan_pool(pool, ctx, now, limit, placed, index)
     return tuple(plans)

@@ -109,7 +109,8 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: CompilePlan) -> Iterab
     yield (NETWORK_INTERFACES, interfaces, "every node's launch-template interfaces, plus those the VPC CNI may attach on card 0",
            ("pools",))
     yield SUBNETS_PER_VPC, len(plan.subnets), f"{len(plan.subnets)} subnets", ("cloud", "vpc_cidr")
-    yield IPV4_BLOCKS_PER_VPC, 1, "the VPC's one CIDR block", ("cloud", "vpc_cidr")
+    blocks = 1 + len(plan.pod_cidrs)
+    yield IPV4_BLOCKS_PER_VPC, blocks, f"the VPC's own CIDR block and {len(plan.pod_cidrs)} for pods", ("cloud", "vpc_cidr")
     yield NAT_GATEWAYS_PER_ZONE, 1, "one NAT gateway per zone", ("cloud", "availability_zones")
     for code, family in ((LUSTRE_PERSISTENT_2, "PERSISTENT_2"), (LUSTRE_SCRATCH, "SCRATCH")):
         tiers = [(index, tier) for index, tier in enumerate(blueprint.storage)

@@ -6,16 +6,25 @@ on an EFA fabric); each EFA fabric domain - one fabric in one zone - gets a
 private subnet of its own, because EFA traffic is only sure to flow inside one
 subnet (aws-facts.md 2.4).
 
+With CNI custom networking, pods take their addresses from subnets of their
+own (kind `pods`, one per node group) carved out of the secondary VPC blocks
+`pod_networking.pod_cidrs`, each block on its own.
+
 Sizing, in three steps:
 
-1. every node subnet starts at the smallest power of two holding one address
-   per node (the primary interface; `efa-only` interfaces take none) plus the
-   5 addresses AWS reserves; public subnets are a fixed /27;
-2. node subnets then double in turn, round-robin, until each holds
-   `TARGET_ADDRESSES_PER_NODE` per node (room for pod addresses from the VPC
-   CNI) or the VPC is full;
+1. every node subnet starts at the smallest power of two holding the
+   addresses its nodes take at their largest (`components.plan.addresses`:
+   the primary interface and the VPC CNI's pod addresses; `efa-only`
+   interfaces take none) plus the 5 addresses AWS reserves; public subnets are
+   a fixed /27;
+2. node subnets then double in turn, round-robin, until each holds twice
+   that (headroom for growth and for /28 prefixes, which need free contiguous
+   blocks) or the VPC is full;
 3. blocks are laid out largest first from the start of the VPC, which keeps
    every power-of-two block aligned without gaps.
+
+A demand no block can hold (a subnet is at most a /16) is a `PlanError` that
+names the subnet, what it needs and the ways out.
 
 The result is a pure function of the blueprint: the same blueprint always gives
 the same CIDRs.
@@ -29,13 +38,16 @@ from typing import Literal
 
 from components.plan.errors import PlanError
 
-SubnetKind = Literal["public", "private", "efa"]
+SubnetKind = Literal["public", "private", "efa", "pods"]
 
 AWS_RESERVED_ADDRESSES = 5
 PUBLIC_SUBNET_ADDRESSES = 32
 MIN_SUBNET_ADDRESSES = 16
 MAX_SUBNET_ADDRESSES = 65536
-TARGET_ADDRESSES_PER_NODE = 32
+HEADROOM = 2
+REMEDIES = ("set kubernetes.pod_networking warm_ip_target / minimum_ip_target (or pods_per_node) so nodes hold only the "
+            "addresses their pods use, or mode: prefix_delegation, or mode: custom_networking with pod_cidrs "
+            "(100.64.0.0/16 blocks) so pods' addresses leave the node subnets; or a larger vpc_cidr")
 
 
 @dataclass(frozen=True)
@@ -48,6 +60,12 @@ class SubnetDemand:
     nodes: int = 0
     fabric: str | None = None
     zone: str | None = None
+    addresses: int = 0
+
+    @property
+    def needed(self) -> int:
+        """Addresses the subnet must hold for its nodes (at least one each)."""
+        return max(self.addresses, self.nodes)
 
 
 @dataclass(frozen=True)
@@ -61,6 +79,8 @@ class SubnetPlan:
     nodes: int = 0
     fabric: str | None = None
     zone: str | None = None
+    addresses: int = 0
+    block: str | None = None
 
     @property
     def public(self) -> bool:
@@ -83,8 +103,8 @@ def _sizes(demands: list[SubnetDemand], capacity: int) -> list[int]:
             sizes.append(PUBLIC_SUBNET_ADDRESSES)
             targets.append(PUBLIC_SUBNET_ADDRESSES)
             continue
-        sizes.append(_power_of_two(demand.nodes + AWS_RESERVED_ADDRESSES))
-        target = _power_of_two(demand.nodes * TARGET_ADDRESSES_PER_NODE + AWS_RESERVED_ADDRESSES)
+        sizes.append(_power_of_two(demand.needed + AWS_RESERVED_ADDRESSES))
+        target = _power_of_two(HEADROOM * demand.needed + AWS_RESERVED_ADDRESSES)
         targets.append(min(target, MAX_SUBNET_ADDRESSES))
     grew = True
     while grew:
@@ -106,9 +126,10 @@ def carve_subnets(vpc_cidr: IPv4Network, demands: list[SubnetDemand]) -> tuple[S
     if sum(sizes) > capacity or any(size > MAX_SUBNET_ADDRESSES for size in sizes):
         largest = max(zip(sizes, demands), key=lambda pair: pair[0])
         raise PlanError(
-            f"cloud.vpc_cidr {vpc_cidr} holds {capacity} addresses, but its {len(demands)} subnets need at least "
-            f"{sum(sizes)} (the largest, '{largest[1].key}', needs {largest[0]} for {largest[1].nodes} nodes); "
-            "use a larger vpc_cidr such as a /16, or fewer nodes per subnet"
+            f"{vpc_cidr} holds {capacity} addresses, but its {len(demands)} subnets need at least {sum(sizes)}: "
+            f"the largest, '{largest[1].key}', needs {largest[1].needed} addresses for {largest[1].nodes} nodes "
+            f"(a subnet holds at most {MAX_SUBNET_ADDRESSES}); {REMEDIES}",
+            ("kubernetes", "pod_networking") if largest[1].kind == "pods" else ("cloud", "vpc_cidr"),
         )
     order = sorted(range(len(demands)), key=lambda index: (-sizes[index], index))
     offsets: dict[int, int] = {}
@@ -122,5 +143,27 @@ def carve_subnets(vpc_cidr: IPv4Network, demands: list[SubnetDemand]) -> tuple[S
         prefix = 32 - (sizes[index].bit_length() - 1)
         cidr = IPv4Network((base + offsets[index], prefix))
         plans.append(SubnetPlan(demand.key, demand.kind, demand.availability_zone, str(cidr),
-                                demand.nodes, demand.fabric, demand.zone))
+                                demand.nodes, demand.fabric, demand.zone, demand.needed, str(vpc_cidr)))
     return tuple(plans)
+
+
+def carve_pod_subnets(blocks: list[IPv4Network], demands: list[SubnetDemand]) -> tuple[SubnetPlan, ...]:
+    """Pod subnets (custom networking) in the secondary blocks: largest first, each into the first block with room.
+
+    Raises `PlanError` when they don't fit. Results keep the demands' order.
+    """
+    sizes = {demand.key: _power_of_two(demand.needed + AWS_RESERVED_ADDRESSES) for demand in demands}
+    free = [block.num_addresses for block in blocks]
+    placed: dict[int, list[SubnetDemand]] = {index: [] for index in range(len(blocks))}
+    for demand in sorted(demands, key=lambda item: -sizes[item.key]):
+        home = next((index for index, room in enumerate(free) if room >= sizes[demand.key]), None)
+        if home is None or sizes[demand.key] > MAX_SUBNET_ADDRESSES:
+            raise PlanError(
+                f"pod subnet '{demand.key}' needs {demand.needed} addresses for {demand.nodes} nodes, but no pod CIDR block "
+                f"({', '.join(str(block) for block in blocks)}) has room for a /{33 - sizes[demand.key].bit_length()} left; "
+                "add a 100.64.0.0/10 block to kubernetes.pod_networking.pod_cidrs, or hold fewer addresses per node "
+                "(pods_per_node, warm_ip_target)", ("kubernetes", "pod_networking", "pod_cidrs"))
+        free[home] -= sizes[demand.key]
+        placed[home].append(demand)
+    carved = {plan.key: plan for index, block in enumerate(blocks) for plan in carve_subnets(block, placed[index])}
+    return tuple(carved[demand.key] for demand in demands)

@@ -21,20 +21,23 @@ BOUNDARY = "==RAILYARD-BOUNDARY=="
 DEFAULT_LOCAL_MOUNT = "/mnt/k8s-disks"
 
 
-def node_config(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT) -> str | None:
-    """The nodeadm NodeConfig YAML, or None when there is nothing to configure."""
-    if not raid0:
+def node_config(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT, max_pods: int | None = None) -> str | None:
+    """The nodeadm NodeConfig YAML, or None when there is nothing to configure.
+
+    `max_pods` sets the kubelet's pod limit (`spec.kubelet.config.maxPods`):
+    nodeadm otherwise derives it from the CNI's secondary-IP formula, which is
+    too high under custom networking (the primary ENI carries no pods) and
+    lower than a prefix-delegated node can hold.
+    """
+    if not raid0 and max_pods is None:
         return None
-    lines = [
-        "apiVersion: node.eks.aws/v1alpha1",
-        "kind: NodeConfig",
-        "spec:",
-        "  instance:",
-        "    localStorage:",
-        "      strategy: RAID0",
-    ]
-    if mount_path.rstrip("/") != DEFAULT_LOCAL_MOUNT:
-        lines.append(f"      mountPath: {mount_path}")
+    lines = ["apiVersion: node.eks.aws/v1alpha1", "kind: NodeConfig", "spec:"]
+    if raid0:
+        lines += ["  instance:", "    localStorage:", "      strategy: RAID0"]
+        if mount_path.rstrip("/") != DEFAULT_LOCAL_MOUNT:
+            lines.append(f"      mountPath: {mount_path}")
+    if max_pods is not None:
+        lines += ["  kubelet:", "    config:", f"      maxPods: {max_pods}"]
     return "\n".join(lines) + "\n"
 
 
@@ -54,13 +57,14 @@ def mime_user_data(config: str | None, script: str | None = None) -> str:
     )
 
 
-def encoded_user_data(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT, lustre_efa_interfaces: int = 0) -> str | None:
+def encoded_user_data(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT, lustre_efa_interfaces: int = 0,
+                      max_pods: int | None = None) -> str | None:
     """Base64 user data for a launch template, or None when the node needs none.
 
     `lustre_efa_interfaces` > 0 adds the FSx-for-Lustre-over-EFA client setup
     (`components.plan.lustre_efa`) on that many EFA devices.
     """
-    config = node_config(raid0, mount_path)
+    config = node_config(raid0, mount_path, max_pods)
     script = boot_part(lustre_efa_interfaces) if lustre_efa_interfaces else None
     if config is None and script is None:
         return None

@@ -81,8 +81,9 @@ def test_the_system_group_spans_every_zone_untainted():
 def test_a_pool_over_the_node_group_quota_splits_along_its_blocks():
     # rail-131k declares 1,024 nodes per group: one group per block of 1,024 hosts, plus the system group.
     found = plan("rail-131k").node_groups
-    assert [group.name for group in found] == ["system"] + [f"frontier-b{index:02d}" for index in range(1, 17)]
-    assert {(group.domain, group.max_size) for group in found[1:]} == {(f"b{index:02d}", 1024) for index in range(1, 17)}
+    # With custom networking the system group is one group per zone (each zone's pods have their own subnet).
+    assert [group.name for group in found] == ["system-us-east-1a", "system-us-east-1b"] + [f"frontier-b{index:02d}" for index in range(1, 17)]
+    assert {(group.domain, group.max_size) for group in found[2:]} == {(f"b{index:02d}", 1024) for index in range(1, 17)}
 
 
 def test_dev_stack_is_two_on_demand_nodes_with_raid0():

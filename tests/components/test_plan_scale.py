@@ -45,7 +45,8 @@ def test_every_example_keeps_its_node_groups_within_the_per_group_quota():
 def test_rail_131k_quota_plan_lists_what_it_needs_with_codes_and_defaults():
     needs = {need.code: need for need in validate(RAIL).quotas}
     assert needs["L-BD136A63"].needed == 1024 and (needs["L-BD136A63"].default, needs["L-BD136A63"].declared) == (450, 1024)
-    assert needs["L-6D54EA21"].needed == 17 and needs["L-6D54EA21"].default == 30
+    assert needs["L-6D54EA21"].needed == 18 and needs["L-6D54EA21"].default == 30  # 16 blocks, 2 system groups
+    assert needs["L-83CA0A9D"].needed == 10 and needs["L-83CA0A9D"].declared == 10
     assert needs["L-417A185B"].needed == 16384 * 192
     assert needs["L-8F1B9C74"].needed == 336000 and needs["L-8F1B9C74"].default == 100800
     assert all(need.ok is not False for need in needs.values())

@@ -42,9 +42,12 @@ def test_16384_nodes_get_a_slash_17():
     assert next(plan for plan in plans if plan.kind == "efa").cidr == "10.128.0.0/17"
 
 
-def test_node_subnets_grow_to_32_addresses_per_node_when_there_is_room():
-    plans = carve_subnets(IPv4Network("10.0.0.0/16"), demands())
-    assert IPv4Network(next(plan for plan in plans if plan.kind == "efa").cidr).num_addresses == 4096
+def test_node_subnets_hold_their_nodes_addresses_and_double_for_headroom_when_there_is_room():
+    wanted = [SubnetDemand("efa-f0-z", "efa", "us-east-1a", 64, "f0", "z", 64 * 50)]  # 64 p5: 50 addresses each
+    (plan,) = carve_subnets(IPv4Network("10.0.0.0/16"), wanted)
+    assert IPv4Network(plan.cidr).num_addresses == 8192  # 3,200 + 5 -> 4,096, doubled once for headroom
+    (tight,) = carve_subnets(IPv4Network("10.0.0.0/20"), wanted)
+    assert IPv4Network(tight.cidr).num_addresses == 4096  # no room to double: exactly what it needs
 
 
 def test_public_subnets_are_a_fixed_slash_27():

@@ -70,9 +70,9 @@ def test_resources_grow_with_node_groups_not_nodes(rail, tmp_path):
     assert small.ok
     big = [r for r in rail.resources if r.urn.startswith("urn:pulumi:preview::")]
     groups = lambda resources: len([r for r in resources if r.type == "aws:eks/nodeGroup:NodeGroup"])  # noqa: E731
-    assert (groups(small.resources), groups(big)) == (2, 17)  # 16,384 nodes: one group per block
-    # Each extra node group is one launch template and one node group; nothing else grows.
-    assert len(big) - len(small.resources) == 2 * (groups(big) - groups(small.resources))
+    assert (groups(small.resources), groups(big)) == (3, 18)  # 16,384 nodes: one group per block, 2 system groups
+    # Each extra node group is one launch template, one node group and its pod subnet with its route; nothing else grows.
+    assert len(big) - len(small.resources) == 4 * (groups(big) - groups(small.resources))
     assert small.named("rail131k-prod-frontier-campus").inputs["scalingConfig"]["maxSize"] == 2
 
 
