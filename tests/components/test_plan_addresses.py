@@ -49,6 +49,9 @@ def _independent(spec, interfaces: list[dict], networking: PodNetworking) -> tup
     if networking.mode == "custom_networking":
         held = max(networking.minimum_ip_target or 0, networking.pods_per_node + (networking.warm_ip_target or 0))
         return 1, held + -(-held // (per_eni - 1))
+    if networking.mode == "prefix_delegation":  # /28 prefixes for the pods plus one spare (WARM_PREFIX_TARGET=1)
+        prefixes = -(-networking.pods_per_node // 16) + 1
+        return -(-prefixes // (per_eni - 1)) + 16 * prefixes, 0
     return enis * per_eni, 0  # WARM_ENI_TARGET=1: every CNI ENI on card 0 may be filled
 
 
@@ -56,7 +59,7 @@ def _by_id(result):
     return {mock_id(SUBNET, subnet.name): subnet for subnet in result.of_type(SUBNET)}
 
 
-@pytest.mark.parametrize("example", ["p5-capacity-block", "heterogeneous", "rail-131k", "dev-g6e"])
+@pytest.mark.parametrize("example", ["p5-capacity-block", "heterogeneous", "rail-131k", "dev-g6e", "inference-fleet"])
 def test_every_node_and_pod_subnet_holds_its_nodes_at_their_largest(example):
     result = preview_of(example)
     networking = result.validation.blueprint.kubernetes.pod_networking
@@ -136,3 +139,11 @@ def test_node_addresses_for_warm_targets_and_prefixes():
     assert node_addresses(3, 50, 192, warm).node == 10 + 1
     prefixes = PodNetworking(mode="prefix_delegation", pods_per_node=16)
     assert node_addresses(1, 50, 192, prefixes).node == 1 + 16 * 2  # one /28 for 16 pods, one spare
+
+
+def test_prefix_delegation_configures_the_add_on_and_the_kubelet():
+    result = preview_of("inference-fleet")
+    (addon,) = result.of_type("aws:eks/addon:Addon")
+    assert json.loads(addon.inputs["configurationValues"]) == {"env": {"ENABLE_PREFIX_DELEGATION": "true"}}
+    message = base64.b64decode(result.named("serve-fleet-prod-serve-usw2a-b1-01-template").inputs["userData"]).decode()
+    assert "maxPods: 16" in message

@@ -106,3 +106,13 @@ def test_every_registered_urn_is_unique():
     for name in ("rail-131k", "insecure", "heterogeneous"):
         urns = [resource.urn for resource in preview_of(name).resources]
         assert len(urns) == len(set(urns)), name
+
+
+def test_a_design_past_one_eks_cluster_is_refused_and_a_large_one_noted():
+    from components.plan.scale import scale_findings
+
+    (beyond,) = scale_findings(100_001, "tier-8xl", (), {})
+    assert (beyond.code, beyond.severity) == ("scale.beyond-one-cluster", "error") and "docs/scale.md" in beyond.hint
+    (large,) = scale_findings(5_001, "tier-2xl", (), {})
+    assert (large.code, large.severity) == ("scale.large-cluster", "info")
+    assert scale_findings(5_000, "tier-2xl", (), {}) == []

@@ -24,7 +24,6 @@ NOT_EMITTED = {
     ("aws:ec2/launchTemplate:LaunchTemplate", "name"),
     ("aws:iam/role:Role", "name"),  # these three are auto-named, and checked as such
     ("aws:ec2/placementGroup:PlacementGroup", "name"),
-    ("aws:eks/cluster:Cluster", "controlPlaneScalingConfig.tier"),
     ("aws:eks/cluster:Cluster", "vpcConfig.publicAccessCidrs"),
     ("aws:ec2/placementGroup:PlacementGroup", "spreadLevel"),
     ("aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation", "s3.autoExportPolicy.events.[]"),
