@@ -45,6 +45,8 @@ def blueprint_yaml(accelerators: int) -> str:
     racks = math.ceil(hosts / HOSTS_PER_RACK)
     blocks = [min(RACKS_PER_BLOCK, racks - first) for first in range(0, racks, RACKS_PER_BLOCK)]
     capacity = math.ceil(accelerators * 20 / 8 / 1000 * 1024 / 2400) * 2400
+    groups = sum(math.ceil(count * HOSTS_PER_RACK / 450) for count in blocks)
+    pod_blocks = min(49, math.ceil(groups / 16) + 1)  # sixteen /20 pod subnets per /16
     lines = [
         "version: 1",
         "metadata: {name: bench, environment: bench, owner: bench, cost_center: cc-bench}",
@@ -71,7 +73,11 @@ def blueprint_yaml(accelerators: int) -> str:
         "storage:",
         f"  - {{kind: fsx_lustre, name: lustre, deployment_type: PERSISTENT_2, capacity_gib: {capacity}, throughput_mbps_per_tib: 1000, metadata: {{mode: automatic}}}}",
         "power: {pue: 1.2, rack_budget_kw: 50}",
-        "kubernetes: {device_plugins: [{kind: nvidia_device_plugin}, {kind: efa_device_plugin}]}",
+        "kubernetes: {device_plugins: [{kind: nvidia_device_plugin}, {kind: efa_device_plugin}], layer_stack: separate,",
+        "             endpoint: {private_access_cidrs: [10.0.0.0/16]},",
+        # Custom networking, as a design this size needs: a /20 of pod addresses per node group of up to 450.
+        "             pod_networking: {mode: custom_networking, pods_per_node: 8, minimum_ip_target: 8, warm_ip_target: 0,",
+        f"                              pod_cidrs: [{', '.join(f'100.{64 + index}.0.0/16' for index in range(pod_blocks))}]}}}}",
     ]
     return "\n".join(lines) + "\n"
 

@@ -118,7 +118,9 @@ def check_quotas(blueprint, catalog) -> tuple[list[QuotaNeed], list[Finding]]:
     try:
         plan = plan_blueprint(blueprint, catalog)
     except PlanError as exc:
-        return [], [error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled")]
+        beyond = [finding for finding in scale_findings(sum(pool.max_nodes for pool in blueprint.pools), "standard", (), {})
+                  if finding.code == "scale.beyond-one-cluster"]
+        return [], [error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"), *beyond]
     needs = quota_plan(blueprint, catalog, plan)
     pool_paths = {pool.name: ("pools", index) for index, pool in enumerate(blueprint.pools)}
     nodes = sum(group.max_size for group in plan.node_groups)
