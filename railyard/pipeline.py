@@ -33,6 +33,7 @@ class Validation:
     design: DesignReport | None
     findings: list[Finding] = field(default_factory=list)
     quotas: list[QuotaNeed] = field(default_factory=list)
+    control_plane: dict | None = None
 
     @property
     def ok(self) -> bool:
@@ -56,6 +57,7 @@ class Validation:
         if self.design is not None:
             document.update(self.design.as_json())
         document["quotas"] = [need.as_json() for need in self.quotas]
+        document["control_plane"] = self.control_plane
         return document
 
     def quota_table(self) -> tuple[str, list[str], list[list]]:
@@ -63,6 +65,10 @@ class Validation:
         rows = [[need.code, need.name, f"{need.needed:,}", "-" if need.available is None else f"{need.available:,}",
                  "declared" if need.declared is not None else "AWS default" if need.default is not None else "per account",
                  {True: "ok", False: "OVER", None: "check"}[need.ok]] for need in self.quotas]
+        if self.control_plane is not None:
+            plane = self.control_plane
+            rows.append(["-", f"EKS control plane tier, {plane['nodes']:,} nodes at their largest", plane["tier"], "-",
+                         "railyard's node thresholds (docs/scale.md)", "declared" if plane["declared"] else "derived"])
         return "quota plan", ["code", "quota", "needed", "available", "from", "status"], rows
 
     def _sizes(self) -> dict:
@@ -103,25 +109,28 @@ def validate(path: str | None = None, stack: str | None = None, project_dir: str
     design = None
     findings = list(loaded.findings)
     needs: list[QuotaNeed] = []
+    plane = None
     if loaded.blueprint is not None and not has_errors(loaded.findings):
         design = check_design(loaded.blueprint, catalog)
         findings += [loaded.source_map.place(finding) for finding in design.findings]
         findings += [loaded.source_map.place(finding) for finding in check_kubernetes(loaded.blueprint, catalog)]
         if not has_errors(findings):
-            needs, quota_notes = check_quotas(loaded.blueprint, catalog)
+            needs, quota_notes, plane = check_quotas(loaded.blueprint, catalog)
             findings += [loaded.source_map.place(finding) for finding in quota_notes]
-    return Validation(file, stack, loaded, design, sort_findings(findings), needs)
+    return Validation(file, stack, loaded, design, sort_findings(findings), needs, plane)
 
 
-def check_quotas(blueprint, catalog) -> tuple[list[QuotaNeed], list[Finding]]:
-    """The quota plan of a blueprint that checks clean, and its findings; nothing when it can't be planned."""
+def check_quotas(blueprint, catalog) -> tuple[list[QuotaNeed], list[Finding], dict | None]:
+    """The quota plan of a blueprint that checks clean, its findings, and its control-plane tier; a plan error as a finding."""
     try:
         plan = plan_blueprint(blueprint, catalog)
     except PlanError as exc:
         beyond = [finding for finding in scale_findings(sum(pool.max_nodes for pool in blueprint.pools), "standard", (), {})
                   if finding.code == "scale.beyond-one-cluster"]
-        return [], [error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"), *beyond]
+        return [], [error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"), *beyond], None
     needs = quota_plan(blueprint, catalog, plan)
     pool_paths = {pool.name: ("pools", index) for index, pool in enumerate(blueprint.pools)}
     nodes = sum(group.max_size for group in plan.node_groups)
-    return needs, quota_findings(blueprint, needs) + scale_findings(nodes, plan.control_plane_tier, plan.placements, pool_paths)
+    plane = {"nodes": nodes, "tier": plan.control_plane_tier, "default": "standard",
+             "declared": blueprint.kubernetes.control_plane_tier != "auto"}
+    return needs, quota_findings(blueprint, needs) + scale_findings(nodes, plan.control_plane_tier, plan.placements, pool_paths), plane

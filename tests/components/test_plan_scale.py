@@ -50,6 +50,7 @@ def test_rail_131k_quota_plan_lists_what_it_needs_with_codes_and_defaults():
     assert needs["L-417A185B"].needed == 16384 * 192
     assert needs["L-8F1B9C74"].needed == 336000 and needs["L-8F1B9C74"].default == 100800
     assert all(need.ok is not False for need in needs.values())
+    assert validate(RAIL).as_json()["control_plane"] == {"nodes": 16388, "tier": "tier-8xl", "default": "standard", "declared": False}
 
 
 def test_a_need_over_the_default_is_refused_with_the_request_that_raises_it():
