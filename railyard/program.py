@@ -30,18 +30,17 @@ import pulumi_aws as aws
 
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error
+from blueprints.source import SourceError
 from components.cluster import Cluster, ClusterArgs
 from components.kubernetes import KubernetesLayer, KubernetesLayerArgs
 from components.network import Network, NetworkArgs
 from components.node_groups import NodePool, NodePoolArgs
 from components.placement import Placement, PlacementArgs
 from components.plan import CompilePlan, PlanError, plan_blueprint
-from components.plan.node_groups import NodeGroupPlan
+from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
+from components.plan.node_groups import SYSTEM_GROUP, NodeGroupPlan
 from components.plan.placement import PlacementDecision
 from components.storage import FileSystemHandle, Storage, StorageArgs
-from blueprints.source import SourceError
-from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
-from components.plan.node_groups import SYSTEM_GROUP
 from railyard.pipeline import Validation, validate
 from railyard.render import findings_report
 from railyard.stack import read_stack
@@ -123,7 +122,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
                                                 plan.private_access_cidrs, deployment.identity, plan.control_plane_tier,
                                                 plan.pod_networking, {key: network.subnet_ids[key] for key in plan.pod_subnet_keys}), opts)
     node_group_names: dict[str, pulumi.Output[str]] = {}
-    node_pools: list[NodePool] = []
+    node_pools: dict[str, NodePool] = {}
     for pool in dict.fromkeys(group.pool for group in plan.node_groups):
         groups = tuple(group for group in plan.node_groups if group.pool == pool)
         node_pool = NodePool(f"{name}-{pool}", NodePoolArgs(
@@ -131,14 +130,14 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
             network.efa_security_group_id, placement.group_names, plan.tags, cluster.volume_key_arn,
             [cluster.cni_addon] if cluster.cni_addon is not None else ()), opts)
         node_group_names.update(node_pool.node_group_names)
-        node_pools.append(node_pool)
+        node_pools[pool] = node_pool
     storage = Storage(f"{name}-storage", StorageArgs(plan.file_systems, plan.buckets, network.vpc_id, network.subnet_ids,
                                                      cluster.security_group_id, plan.tags), opts)
     if plan.layer_stack == "same":
         # Charts with controllers need the system nodes; volumes and Kueue objects wait for every pool.
-        system = [group for pool in node_pools for key, group in pool.node_groups.items() if key == SYSTEM_GROUP]
+        system = list(node_pools[SYSTEM_GROUP].node_groups.values())  # one group, or one per zone
         KubernetesLayer(f"{name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=cluster.kubeconfig,
-                                                           file_systems=storage.file_systems, depends_on=node_pools,
+                                                           file_systems=storage.file_systems, depends_on=list(node_pools.values()),
                                                            system_nodes=system))
     return ClusterHandles(plan, cluster.cluster_name, cluster.endpoint, cluster.certificate_authority, cluster.kubeconfig,
                           cluster.oidc_provider_arn, cluster.oidc_issuer_url, plan.node_groups, node_group_names,

@@ -85,7 +85,9 @@ def check(ctx: Context) -> Iterable[Finding]:
                     f"would pass IAM's {IAM_ROLE_LIMIT}",
                     f"shorten metadata.name or metadata.environment to at most {CLUSTER_NAME_LIMIT} characters together, hyphen included")
     for index, pool in enumerate(blueprint.pools):
-        for domain in dict.fromkeys(pool.placement.domains):
+        # A pool split under the nodes-per-group quota names its groups after the domain's blocks.
+        blocks = [block.name for name in pool.placement.domains if name in ctx.zones for block in ctx.zones[name].blocks]
+        for domain in dict.fromkeys([*pool.placement.domains, *blocks]):
             logical = f"{cluster}-{pool.name}-{domain}{SPLIT_SUFFIX}-template"
             if len(logical) + AUTONAME_SUFFIX > LAUNCH_TEMPLATE_LIMIT:
                 yield error("names.launch-template-too-long", ("pools", index, "name"),

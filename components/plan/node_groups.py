@@ -95,7 +95,6 @@ class NodeGroupPlan:
     fabric: str | None = None
     system: bool = False
     scale_up_at: datetime | None = None
-    sizing: str = ""
     part: str = ""
     addresses: NodeAddresses = NodeAddresses(1, 0, 0)
     pod_subnet_key: str | None = None
@@ -169,14 +168,18 @@ def _local_nvme(pool: Pool, ctx: Context) -> LocalNvme | None:
     return next((tier for tier in tiers if isinstance(tier, LocalNvme)), None)
 
 
-def block_sizing(block: CapacityBlock, share: int, now: datetime | None) -> tuple[int, datetime | None, str]:
-    """(desired size, when to scale up, why) for a Capacity Block group planned at `now` (None: as if the block runs)."""
+def block_sizing(block: CapacityBlock, share: int, now: datetime | None) -> tuple[int, datetime | None]:
+    """(desired size, when to scale up) for a Capacity Block group planned at `now` (None: as if the block runs).
+
+    Before the start: 0, and a scheduled scale-up at the start (EKS asks for
+    0 on a group created before its block); from 40 minutes before the end:
+    0 (EKS has scaled it down); in between: the group's share.
+    """
     if now is not None and now < block.start:
-        return 0, block.start, (f"desired 0 until the block starts ({block.start.isoformat()}), then {share} by a scheduled action; "
-                                "EKS asks for 0 on a group created before its block")
+        return 0, block.start
     if now is not None and now >= block.end - BLOCK_SCALE_DOWN_LEAD:
-        return 0, None, f"desired 0: EKS scales the group down 40 minutes before the block ends ({block.end.isoformat()})"
-    return share, None, f"desired {share}: the block runs until {block.end.isoformat()}"
+        return 0, None
+    return share, None
 
 
 def nodes_per_group_limit(blueprint: Blueprint) -> int:
@@ -199,7 +202,7 @@ def _shares(pool: Pool, index: int, ctx: Context, limit: int, placed: Callable[[
     return found
 
 
-def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int = 450,
+def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int | None = None,
               placed: Callable[[], Placement] | None = None, index: int = 0) -> list[NodeGroupPlan]:
     """The node groups of one pool: one per failure domain with its share of the nodes, split to at most `limit` each.
 
@@ -212,6 +215,7 @@ def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int 
     reserved = source.kind in RESERVED_KINDS
     nvme = _local_nvme(pool, ctx)
     placed = placed or (lambda: place_pools(ctx.blueprint, ctx.catalog))
+    limit = limit or nodes_per_group_limit(ctx.blueprint)
     networking = ctx.blueprint.kubernetes.pod_networking
     plans = []
     for share, zone, availability_zone in _shares(pool, index, ctx, limit, placed):
@@ -221,10 +225,10 @@ def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int 
         interfaces = interface_layout(spec, efa)
         custom = networking.mode == "custom_networking"
         labels = node_labels(pool, spec, domain, efa) | ({ENI_CONFIG_LABEL: f"pods-{name}"} if custom else {})
-        scale_up_at, sizing = None, ""
+        scale_up_at = None
         if isinstance(source, CapacityBlock):
             low = 0
-            desired, scale_up_at, sizing = block_sizing(source, high, now)
+            desired, scale_up_at = block_sizing(source, high, now)
         plans.append(NodeGroupPlan(
             name=name,
             pool=pool.name, domain=domain, zone=zone, availability_zones=(availability_zone,), subnet_keys=(subnet,),
@@ -245,7 +249,6 @@ def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int 
             update_strategy="MINIMAL" if reserved else "DEFAULT",
             fabric=pool.fabric,
             scale_up_at=scale_up_at,
-            sizing=sizing,
             part=share.suffix,
             addresses=_addresses(spec, interfaces, networking),
             pods_limited=networking.mode != "secondary_ips" or networking.pods_per_node is not None,

@@ -38,6 +38,7 @@ from blueprints.catalog.quotas import (
 )
 from blueprints.findings import Finding, error, info, warning
 from blueprints.models import Blueprint
+from components.plan.addresses import SYSTEM_NETWORK
 from components.plan.compile import CompilePlan
 
 CODES = ("quota.exceeded", "quota.per-account", "quota.unknown-code")
@@ -84,7 +85,7 @@ def _pool_index(blueprint: Blueprint, pool: str) -> tuple:
 
 def _counts(blueprint: Blueprint, catalog: Catalog, plan: CompilePlan) -> Iterable[tuple[str, int, str, tuple]]:
     """(code, needed, why, path) for every quota the plan touches."""
-    groups = [group for group in plan.node_groups]
+    groups = list(plan.node_groups)
     largest = max(groups, key=lambda group: group.max_size)
     yield (NODES_PER_NODE_GROUP, largest.max_size, f"node group {largest.name} scales to {largest.max_size} nodes",
            _pool_index(blueprint, largest.pool))
@@ -94,13 +95,14 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: CompilePlan) -> Iterab
     interfaces = 0
     for group in groups:
         spec = catalog.get(group.instance_type)
-        cpus = spec.vcpus if spec else SYSTEM_VCPUS.get(group.instance_type, 0)
+        card_zero, _, system_vcpus = SYSTEM_NETWORK.get(group.instance_type, (0, 0, 0))
+        cpus = spec.vcpus if spec else system_vcpus
         market = MARKETS.get(group.capacity_type)
         if market is not None:
             key = (vcpu_family(group.instance_type), market)
             total, pool = vcpus.get(key, (0, group.pool))
             vcpus[key] = (total + group.max_size * cpus, pool)
-        card_zero = spec.network_cards[0].max_interfaces if spec else SYSTEM_INTERFACES
+        card_zero = spec.network_cards[0].max_interfaces if spec else card_zero
         on_card_zero = sum(1 for interface in group.interfaces if interface.network_card_index == 0)
         interfaces += group.max_size * (len(group.interfaces) + max(0, card_zero - on_card_zero))
     by_family = {(quota.family, quota.market): code for code, quota in load_quotas().items() if quota.family}
@@ -118,11 +120,6 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: CompilePlan) -> Iterab
         if tiers:
             yield (code, sum(tier.capacity_gib for _, tier in tiers), f"{family} file systems' capacity (GiB)",
                    ("storage", tiers[0][0], "capacity_gib"))
-
-
-# The system group's instance type is not in the accelerator catalog: EC2 DescribeInstanceTypes for m7i.xlarge.
-SYSTEM_VCPUS = {"m7i.xlarge": 4}
-SYSTEM_INTERFACES = 4
 
 
 def quota_plan(blueprint: Blueprint, catalog: Catalog, plan: CompilePlan) -> list[QuotaNeed]:

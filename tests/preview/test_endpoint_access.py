@@ -130,3 +130,13 @@ def test_kubeconfig_without_an_identity_uses_the_ambient_credentials():
     config = json.loads(render_kubeconfig("c", "https://x", "Q0E=", "us-east-1", DeployerIdentity()))
     command = config["users"][0]["user"]["exec"]
     assert "--role-arn" not in command["args"] and "env" not in command
+
+
+def test_with_custom_networking_every_release_waits_for_each_zones_system_group(tmp_path):
+    overrides = ("    kubernetes: {layer_stack: same, endpoint: {private: true, public_access_cidrs: [203.0.113.0/24]},\n"
+                 "                 pod_networking: {mode: custom_networking, pods_per_node: 8, pod_cidrs: [100.64.0.0/16]}}\n")
+    result = run_preview(None, "laptop", _stack(tmp_path, "laptop", overrides))
+    assert result.ok, [finding.message for finding in result.findings if finding.severity == "error"]
+    systems = {result.named(f"devbox-dev-system-{zone}").urn for zone in ("us-west-2a", "us-west-2b")}
+    for release in result.of_type(RELEASE):
+        assert systems <= set(release.dependencies), release.name
