@@ -11,7 +11,8 @@ railyard would create), so it counts exactly what `pulumi up` would ask for:
   as reservations, not drawn from the vCPU quotas);
 * network interfaces in the Region: every interface the launch templates
   give a node, plus the ones the VPC CNI may attach on network card 0;
-* subnets per VPC, IPv4 CIDR blocks per VPC, NAT gateways per zone;
+* VPCs and Elastic IPs per Region, subnets and IPv4 CIDR blocks per VPC,
+  NAT gateways per zone;
 * FSx for Lustre storage per deployment family.
 
 `available` is the value the blueprint declares under `quotas:` (what the
@@ -44,6 +45,8 @@ from components.plan.compile import CompilePlan
 CODES = ("quota.exceeded", "quota.per-account", "quota.unknown-code")
 IPV4_BLOCKS_PER_VPC = "L-83CA0A9D"
 NAT_GATEWAYS_PER_ZONE = "L-FE5A380F"
+VPCS_PER_REGION = "L-F678F1CE"
+ELASTIC_IPS = "L-0263D0A3"
 MARKETS = {"ON_DEMAND": "on_demand", "SPOT": "spot"}
 
 
@@ -110,6 +113,9 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: CompilePlan) -> Iterab
         yield by_family[(family, market)], total, f"{family} {market.replace('_', '-')} nodes at their largest", _pool_index(blueprint, pool)
     yield (NETWORK_INTERFACES, interfaces, "every node's launch-template interfaces, plus those the VPC CNI may attach on card 0",
            ("pools",))
+    yield VPCS_PER_REGION, 1, "the cluster's VPC", ("cloud", "vpc_cidr")
+    zones = len(plan.availability_zones)
+    yield ELASTIC_IPS, zones, f"one Elastic IP per NAT gateway, one NAT gateway per zone ({zones})", ("cloud", "availability_zones")
     yield SUBNETS_PER_VPC, len(plan.subnets), f"{len(plan.subnets)} subnets", ("cloud", "vpc_cidr")
     blocks = 1 + len(plan.pod_cidrs)
     yield IPV4_BLOCKS_PER_VPC, blocks, f"the VPC's own CIDR block and {len(plan.pod_cidrs)} for pods", ("cloud", "vpc_cidr")
