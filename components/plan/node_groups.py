@@ -1,4 +1,4 @@
-"""One EKS managed node group per pool and failure domain, plus a small system group.
+"""EKS managed node groups per pool and failure domain, plus a small system group.
 
 A pool placed in several failure domains gets one node group in each, with its
 node counts split evenly (the first domains take the remainder), so losing a
@@ -6,9 +6,15 @@ domain's group leaves the others running. A node group's nodes carry the
 labels and taints of `components.labels`, the contract the Kubernetes layer
 selects on. Resources grow with pools x failure domains, never with nodes.
 
+A share over EKS's nodes-per-group quota is split along the blocks the
+placement put the pool in (`components.plan.splitting`). Each group knows
+the addresses its nodes take (`components.plan.addresses`), which size the
+subnets.
+
 The system group (untainted, general-purpose, across the private subnets of
-every zone) runs what must not sit on tainted accelerator nodes: CoreDNS,
-Kueue and the device-plugin and CSI controllers.
+every zone; one per zone under CNI custom networking) runs what must not sit
+on tainted accelerator nodes: CoreDNS, Kueue and the device-plugin and CSI
+controllers.
 
 A Capacity Block node group follows EKS's documented lifecycle (EKS user
 guide, "Create a managed node group with Capacity Blocks for ML"): its
@@ -34,12 +40,12 @@ from blueprints.catalog import Catalog, InstanceType
 from blueprints.catalog.quotas import NODES_PER_NODE_GROUP, load_quotas
 from blueprints.models import Blueprint
 from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock
+from blueprints.models.kubernetes import PodNetworking
 from blueprints.models.pools import Pool
 from blueprints.models.storage import LocalNvme
 from blueprints.rules.context import Context
 from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
 from topology.placement import Placement, place_pools
-from blueprints.models.kubernetes import PodNetworking
 from components.labels import ENI_CONFIG_LABEL, POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
 from components.plan.addresses import SYSTEM_NETWORK, NodeAddresses, cni_enis, node_addresses
 from components.plan.efa import PRIMARY, InterfaceSpec, efa_count, interface_layout
