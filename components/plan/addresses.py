@@ -22,7 +22,10 @@ p5en (4 slots). Then, per `kubernetes.pod_networking.mode`:
 
 Pods per node default to the CNI's maximum: ENIs x (IPv4 per interface - 1)
 + 2, the formula of misc/eni-max-pods.txt (x 16 with prefixes, capped at 110
-up to 30 vCPUs and 250 above, as the EKS AMI's max-pods calculator does).
+up to 30 vCPUs and 250 above, as the EKS AMI's max-pods calculator does). The
+"+ 2" stands for the host-network pods (aws-node, kube-proxy), which take no
+pod address but count against the kubelet's limit; so when a blueprint states
+`pods_per_node` (pods with VPC addresses), the kubelet's limit is that plus 2.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from math import ceil
 from blueprints.models.kubernetes import PodNetworking
 
 PREFIX_ADDRESSES = 16
+HOST_NETWORK_PODS = 2  # the "+ 2" of the CNI's max-pods formula
 PREFIX_POD_CAPS = ((30, 110), (None, 250))  # (most vCPUs, most pods): the EKS AMI max-pods calculator
 # The system group's m7i.xlarge is not in the accelerator catalog: EC2 DescribeInstanceTypes.
 SYSTEM_NETWORK = {"m7i.xlarge": (4, 15, 4)}  # card 0 interfaces, IPv4 per interface, vCPUs
@@ -45,6 +49,7 @@ class NodeAddresses:
     node: int
     pods_subnet: int
     pods: int
+    kubelet_max_pods: int = 0
 
 
 def cni_enis(card_zero_interfaces: int, efa_only_on_card_zero: int) -> int:
@@ -70,7 +75,9 @@ def _held(pods: int, networking: PodNetworking, capacity: int) -> int:
 def node_addresses(enis: int, ipv4_per_interface: int, vcpus: int, networking: PodNetworking) -> NodeAddresses:
     """The addresses a node takes (see the module docstring)."""
     mode = networking.mode
-    pods = networking.pods_per_node or max_pods(enis, ipv4_per_interface, vcpus, mode)
+    limit = max_pods(enis, ipv4_per_interface, vcpus, mode)
+    pods = networking.pods_per_node or limit
+    kubelet = networking.pods_per_node + HOST_NETWORK_PODS if networking.pods_per_node else limit
     per_eni = ipv4_per_interface - 1
     warm = networking.warm_ip_target is not None or networking.minimum_ip_target is not None
     if mode == "prefix_delegation":
@@ -78,7 +85,7 @@ def node_addresses(enis: int, ipv4_per_interface: int, vcpus: int, networking: P
         if warm:
             prefixes = ceil(_held(pods, networking, enis * per_eni * PREFIX_ADDRESSES) / PREFIX_ADDRESSES)
         used_enis = min(enis, max(1, ceil(prefixes / per_eni)))
-        return NodeAddresses(used_enis + prefixes * PREFIX_ADDRESSES, 0, pods)
+        return NodeAddresses(used_enis + prefixes * PREFIX_ADDRESSES, 0, pods, kubelet)
     pod_enis = enis - 1 if mode == "custom_networking" else enis
     if warm:
         held = _held(pods, networking, pod_enis * per_eni)
@@ -86,5 +93,5 @@ def node_addresses(enis: int, ipv4_per_interface: int, vcpus: int, networking: P
     else:
         pod_addresses = pod_enis * ipv4_per_interface
     if mode == "custom_networking":
-        return NodeAddresses(1, pod_addresses, pods)
-    return NodeAddresses(max(1, pod_addresses), 0, pods)
+        return NodeAddresses(1, pod_addresses, pods, kubelet)
+    return NodeAddresses(max(1, pod_addresses), 0, pods, kubelet)

@@ -109,7 +109,7 @@ class NodeGroupPlan:
     @property
     def max_pods(self) -> int | None:
         """The kubelet's pod limit to set, when the pod-networking mode changes it from nodeadm's default."""
-        return self.addresses.pods if self.pods_limited else None
+        return self.addresses.kubelet_max_pods if self.pods_limited else None
 
     @property
     def child_suffix(self) -> str:
@@ -230,7 +230,8 @@ def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int 
         name = bounded_name(f"{pool.name}-{share.suffix}")
         interfaces = interface_layout(spec, efa)
         custom = networking.mode == "custom_networking"
-        labels = node_labels(pool, spec, domain, efa) | ({ENI_CONFIG_LABEL: f"pods-{name}"} if custom else {})
+        pod_subnet = bounded_name(f"pods-{name}") if custom else None  # a label value: at most 63 characters
+        labels = node_labels(pool, spec, domain, efa) | ({ENI_CONFIG_LABEL: pod_subnet} if pod_subnet else {})
         scale_up_at = None
         if isinstance(source, CapacityBlock):
             low = 0
@@ -258,7 +259,7 @@ def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int 
             part=share.suffix,
             addresses=_addresses(spec, interfaces, networking),
             pods_limited=networking.mode != "secondary_ips" or networking.pods_per_node is not None,
-            pod_subnet_key=f"pods-{name}" if custom else None,
+            pod_subnet_key=pod_subnet,
         ))
     return plans
 

@@ -109,7 +109,7 @@ def test_custom_networking_configures_the_cni_add_on_before_the_nodes_and_caps_t
     template = result.named("rail131k-prod-frontier-b01-template")
     message = base64.b64decode(template.inputs["userData"]).decode()
     node_config = yaml.safe_load(message.split("application/node.eks.aws\n\n---\n", 1)[1].split("\n--", 1)[0])
-    assert node_config["spec"]["kubelet"]["config"]["maxPods"] == 16
+    assert node_config["spec"]["kubelet"]["config"]["maxPods"] == 16 + 2  # pods with addresses, and aws-node and kube-proxy
 
 
 def test_default_networking_adds_no_add_on_and_leaves_max_pods_to_nodeadm():
@@ -146,4 +146,4 @@ def test_prefix_delegation_configures_the_add_on_and_the_kubelet():
     (addon,) = result.of_type("aws:eks/addon:Addon")
     assert json.loads(addon.inputs["configurationValues"]) == {"env": {"ENABLE_PREFIX_DELEGATION": "true"}}
     message = base64.b64decode(result.named("serve-fleet-prod-serve-usw2a-b1-01-template").inputs["userData"]).decode()
-    assert "maxPods: 16" in message
+    assert "maxPods: 18" in message
