@@ -18,7 +18,7 @@ from blueprints.source import SourceError
 from components.kubernetes import check_kubernetes
 from components.plan import PlanError, plan_blueprint
 from components.plan.quotas import QuotaNeed, quota_findings, quota_plan
-from components.plan.scale import scale_findings
+from components.plan.scale import cluster_size_findings, scale_findings
 from railyard.stack import read_stack
 from topology import DesignReport, check_design
 
@@ -125,8 +125,8 @@ def check_quotas(blueprint, catalog) -> tuple[list[QuotaNeed], list[Finding], di
     try:
         plan = plan_blueprint(blueprint, catalog)
     except PlanError as exc:
-        beyond = [finding for finding in scale_findings(sum(pool.max_nodes for pool in blueprint.pools), "standard", (), {})
-                  if finding.code == "scale.beyond-one-cluster"]
+        beyond = [finding for finding in cluster_size_findings(sum(pool.max_nodes for pool in blueprint.pools), "standard")
+                  if finding.severity == "error"]
         return [], [error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"), *beyond], None
     needs = quota_plan(blueprint, catalog, plan)
     pool_paths = {pool.name: ("pools", index) for index, pool in enumerate(blueprint.pools)}

@@ -98,7 +98,7 @@ def _subnet_demands(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]
     """The VPC's subnets and what each must hold: nodes, and the addresses they take at their largest."""
     zones = list(blueprint.cloud.availability_zones)
     demands = [SubnetDemand(f"public-{zone}", "public", zone) for zone in zones]
-    private = {zone: (0, 0) for zone in zones}
+    private = {zone: (0, 0) for zone in zones}  # (nodes, addresses) per zone
     efa: dict[str, SubnetDemand] = {}
     for group in node_groups:
         for key, zone in zip(group.subnet_keys, group.availability_zones):
@@ -110,7 +110,7 @@ def _subnet_demands(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]
                 continue
             known = efa.get(key, SubnetDemand(key, "efa", zone, fabric=group.fabric, zone=group.zone))
             efa[key] = SubnetDemand(key, "efa", zone, known.nodes + group.max_size, group.fabric, group.zone, known.addresses + addresses)
-    demands += [SubnetDemand(f"private-{zone}", "private", zone, *private[zone][:1], addresses=private[zone][1]) for zone in zones]
+    demands += [SubnetDemand(f"private-{zone}", "private", zone, nodes=nodes, addresses=held) for zone, (nodes, held) in private.items()]
     return demands + list(efa.values())
 
 

@@ -39,8 +39,8 @@ def control_plane_tier(nodes: int, declared: str = "auto") -> str:
     return next((tier for tier, most in TIER_NODES if nodes <= most), TIER_NODES[-1][0])
 
 
-def scale_findings(nodes: int, tier: str, placements: Iterable, pool_paths: dict[str, tuple]) -> list[Finding]:
-    """One cluster's limits against the design: node count, the control-plane tier, cluster groups too big to launch at once."""
+def cluster_size_findings(nodes: int, tier: str) -> list[Finding]:
+    """The node count against one cluster's limits (it needs no plan: a design too big to plan is still reported)."""
     found = []
     where = ("pools",)
     if nodes > EKS_MAX_NODES:
@@ -52,6 +52,13 @@ def scale_findings(nodes: int, tier: str, placements: Iterable, pool_paths: dict
                           f"the design scales to {nodes:,} nodes, past the {UPSTREAM_TESTED_NODES:,} upstream Kubernetes is tested to; "
                           f"railyard provisions the control plane at {tier}",
                           "set kubernetes.control_plane_tier to choose another tier; docs/scale.md"))
+    return found
+
+
+def scale_findings(nodes: int, tier: str, placements: Iterable, pool_paths: dict[str, tuple]) -> list[Finding]:
+    """One cluster's limits against the design: node count, the control-plane tier, cluster groups too big to launch at once."""
+    found = cluster_size_findings(nodes, tier)
+    where = ("pools",)
     for decision in placements:
         if decision.strategy == "cluster" and decision.nodes > CLUSTER_GROUP_INSTANCES:
             found.append(warning("scale.cluster-placement-group", (*pool_paths.get(decision.pool, where), "capacity"),
