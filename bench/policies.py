@@ -20,7 +20,7 @@ sys.path[:] = [str(ROOT)] + [entry for entry in sys.path if Path(entry or ".").r
 
 from policies.registry import RULES  # noqa: E402
 from policies.runner import run_policies  # noqa: E402
-from railyard.preview import run_preview  # noqa: E402
+from railyard.mocked import run_preview  # noqa: E402
 
 DEFAULT_BLUEPRINT = ROOT / "blueprints" / "examples" / "rail-131k.yaml"
 

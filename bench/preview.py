@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from railyard.preview import run_preview
+from railyard.mocked import run_preview
 from railyard.render import table
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,6 +16,15 @@ import yaml
 
 from blueprints.findings import Finding, Path, error
 
+# libyaml's loader (PyYAML's C binding) parses several times faster than the pure-Python one and gives the
+# same nodes, marks and errors; PyYAML wheels ship it, and a build without it falls back.
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_data(text: str):
+    """A trusted data file of railyard's own (catalog, pins, quotas), parsed with the fast loader."""
+    return yaml.load(text, FAST_LOADER)
+
 
 @dataclass(frozen=True)
 class Position:
@@ -145,7 +154,7 @@ def parse_yaml(text: str, file: str) -> tuple[object, SourceMap, list[Finding]]:
     Raises `SourceError` with the line and column of a syntax error.
     """
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=FAST_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"

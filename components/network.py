@@ -17,7 +17,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.common import child_of, named_tags
-from components.plan.subnets import SubnetPlan
+from topology.cluster.subnets import SubnetPlan
 
 ANYWHERE = "0.0.0.0/0"
 

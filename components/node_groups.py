@@ -2,7 +2,7 @@
 
 What the launch template carries, and why (aws-facts.md 2.1, 4.1, 4.3):
 
-* the network interfaces planned by `components.plan.efa`, each with the
+* the network interfaces planned by `topology.cluster.interfaces`, each with the
   cluster security group (EKS doesn't add it when a template names interface
   security groups) and, on EFA nodes, the EFA group; none at template level;
 * no public IP: a single interface says so explicitly, and several interfaces
@@ -30,7 +30,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.common import child_of, named_tags
-from components.plan.node_groups import MAX_UNAVAILABLE_PERCENT, NodeGroupPlan
+from topology.cluster.node_groups import MAX_UNAVAILABLE_PERCENT, NodeGroupPlan
 from components.plan.user_data import encoded_user_data
 
 ROOT_DEVICE = "/dev/xvda"  # the root device of the EKS AL2023 AMIs

@@ -1,7 +1,7 @@
 """Placement groups, one per pool and zone whose decision calls for one.
 
 The decisions themselves (and their reasons) come from
-`components.plan.placement`; this component only emits the groups and hands
+`topology.cluster.placement_groups`; this component only emits the groups and hands
 their names to the launch templates. A decision of "none" emits nothing but
 still travels, with its reason, into the preview and the stack outputs.
 """
@@ -15,7 +15,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.common import child_of, named_tags
-from components.plan.placement import PlacementDecision
+from topology.cluster.placement_groups import PlacementDecision
 
 
 @dataclass(frozen=True)

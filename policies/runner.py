@@ -1,6 +1,6 @@
 """The offline policy run: every rule over a preview's resources, as the engine would run it.
 
-`run_policies(preview_result, config=None)` takes what `railyard.preview.
+`run_policies(preview_result, config=None)` takes what `railyard.mocked.
 run_preview` returns and hands each rule's CrossGuard policy the same
 objects `pulumi preview --policy-pack policies` would:
 

@@ -15,12 +15,13 @@ from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error, has_errors, sort_findings, summarize
 from blueprints.loader import LoadResult, Overrides, load_blueprint
 from blueprints.source import SourceError
-from components.kubernetes import check_kubernetes
-from components.plan import PlanError, plan_blueprint
-from components.plan.quotas import QuotaNeed, quota_findings, quota_plan
-from components.plan.scale import cluster_size_findings, scale_findings
 from railyard.stack import read_stack
 from topology import DesignReport, check_design
+from topology.cluster import PlanError, plan_cluster
+from topology.cluster.kubernetes_checks import check_kubernetes, plannable
+from topology.cluster.node_groups import plan_node_groups
+from topology.cluster.quotas import QuotaNeed, quota_findings, quota_plan
+from topology.cluster.scale import cluster_size_findings, scale_findings
 
 
 @dataclass
@@ -111,26 +112,30 @@ def validate(path: str | None = None, stack: str | None = None, project_dir: str
     needs: list[QuotaNeed] = []
     plane = None
     if loaded.blueprint is not None and not has_errors(loaded.findings):
-        design = check_design(loaded.blueprint, catalog)
+        blueprint = loaded.blueprint
+        design = check_design(blueprint, catalog)
         findings += [loaded.source_map.place(finding) for finding in design.findings]
-        findings += [loaded.source_map.place(finding) for finding in check_kubernetes(loaded.blueprint, catalog)]
-        if not has_errors(findings):
-            needs, quota_notes, plane = check_quotas(loaded.blueprint, catalog)
+        node_groups = plan_node_groups(blueprint, catalog) if plannable(blueprint, catalog) else None
+        if node_groups is not None:
+            findings += [loaded.source_map.place(finding) for finding in check_kubernetes(blueprint, catalog, node_groups)]
+        if node_groups is not None and not has_errors(findings):
+            needs, quota_notes, plane = check_quotas(blueprint, catalog, node_groups)
             findings += [loaded.source_map.place(finding) for finding in quota_notes]
     return Validation(file, stack, loaded, design, sort_findings(findings), needs, plane)
 
 
-def check_quotas(blueprint, catalog) -> tuple[list[QuotaNeed], list[Finding], dict | None]:
-    """The quota plan of a blueprint that checks clean, its findings, and its control-plane tier; a plan error as a finding."""
+def check_quotas(blueprint, catalog, node_groups) -> tuple[list[QuotaNeed], list[Finding], dict | None]:
+    """The quota plan of a blueprint that checks clean (on its planned node groups), its findings, and its
+    control-plane tier; a plan error as a finding."""
     try:
-        plan = plan_blueprint(blueprint, catalog)
+        plan = plan_cluster(blueprint, catalog, node_groups=node_groups)
     except PlanError as exc:
         beyond = [finding for finding in cluster_size_findings(sum(pool.max_nodes for pool in blueprint.pools), "standard")
                   if finding.severity == "error"]
         return [], [error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"), *beyond], None
     needs = quota_plan(blueprint, catalog, plan)
     pool_paths = {pool.name: ("pools", index) for index, pool in enumerate(blueprint.pools)}
-    nodes = sum(group.max_size for group in plan.node_groups)
+    nodes = plan.nodes
     plane = {"nodes": nodes, "tier": plan.control_plane_tier, "default": "standard",
              "declared": blueprint.kubernetes.control_plane_tier != "auto"}
     return needs, quota_findings(blueprint, needs) + scale_findings(nodes, plan.control_plane_tier, plan.placements, pool_paths), plane

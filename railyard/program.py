@@ -1,7 +1,7 @@
 """The Pulumi program: a validated blueprint's plan, emitted as components, and the stack's exports.
 
 Two callers run exactly this code. `__main__.py` runs it under the real Pulumi
-CLI (`pulumi up --stack dev`) through `deploy`; `railyard.preview` runs it
+CLI (`pulumi up --stack dev`) through `deploy`; `railyard.mocked` runs it
 in-process under Pulumi mocks through `run_program`. Both stop with the
 findings before a single resource is registered when the blueprint (or its
 plan) has an error.
@@ -38,8 +38,8 @@ from components.node_groups import NodePool, NodePoolArgs
 from components.placement import Placement, PlacementArgs
 from components.plan import CompilePlan, PlanError, plan_blueprint
 from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
-from components.plan.node_groups import SYSTEM_GROUP, NodeGroupPlan
-from components.plan.placement import PlacementDecision
+from topology.cluster.node_groups import SYSTEM_GROUP, NodeGroupPlan
+from topology.cluster.placement_groups import PlacementDecision
 from components.storage import FileSystemHandle, Storage, StorageArgs
 from railyard.pipeline import Validation, validate
 from railyard.render import findings_report
@@ -215,7 +215,7 @@ def deployment_of(stack: str, project_dir: str | Path, plan: CompilePlan) -> Dep
         raise SourceError(f"stack '{stack}' applies the Kubernetes layer of '{settings.cluster_stack}', but that stack's "
                           "blueprint has kubernetes.layer_stack: same, so its own stack applies the layer already; set "
                           "layer_stack: separate in the blueprint, or remove this stack", settings.file)
-    return Deployment(settings.identity, settings.cluster_stack)
+    return Deployment(DeployerIdentity(settings.aws_profile, settings.aws_role_arn), settings.cluster_stack)
 
 
 def deploy(stack: str, project_dir: str | Path) -> ClusterHandles | KubernetesLayer:

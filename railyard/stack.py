@@ -31,7 +31,6 @@ from pathlib import Path
 
 from blueprints.loader import Overrides
 from blueprints.source import SourceError, read_yaml_file
-from components.plan.kubeconfig import DeployerIdentity
 
 BLUEPRINT_KEY = "railyard:blueprint"
 OVERRIDES_KEY = "railyard:overrides"
@@ -49,7 +48,8 @@ class StackSettings:
     blueprint: str | None
     overrides: Overrides
     cluster_stack: str | None = None
-    identity: DeployerIdentity = DeployerIdentity()
+    aws_profile: str | None = None
+    aws_role_arn: str | None = None
 
 
 def stack_file(project_dir: str | Path, stack: str) -> Path:
@@ -83,11 +83,11 @@ def read_stack(project_dir: str | Path, stack: str) -> StackSettings:
         raise SourceError(f"{path}: '{CLUSTER_STACK_KEY}' must be a stack name, and a stack that names it renders that "
                           f"stack's blueprint: drop '{BLUEPRINT_KEY}' and '{OVERRIDES_KEY}' here", str(path))
     return StackSettings(stack, str(path), resolved, Overrides(overrides, source_map, ("config", OVERRIDES_KEY), str(path)),
-                         cluster_stack, _identity(config, path))
+                         cluster_stack, *_identity(config, path))
 
 
-def _identity(config: dict, path: Path) -> DeployerIdentity:
-    """The profile and role the stack's AWS provider acts as; secrets and odd shapes are refused, not guessed."""
+def _identity(config: dict, path: Path) -> tuple[str | None, str | None]:
+    """The profile and role ARN the stack's AWS provider acts as; secrets and odd shapes are refused, not guessed."""
     profile = config.get(PROFILE_KEY)
     if profile is not None and not isinstance(profile, str):
         raise SourceError(f"{path}: '{PROFILE_KEY}' must be a plain string (a profile name is not a secret)", str(path))
@@ -99,4 +99,4 @@ def _identity(config: dict, path: Path) -> DeployerIdentity:
             if not isinstance(role, dict) or not isinstance(role.get("roleArn"), str):
                 raise SourceError(f"{path}: '{key}' must hold {{roleArn: arn:aws:iam::<account>:role/<name>}}", str(path))
             role_arn = role["roleArn"]
-    return DeployerIdentity(profile, role_arn)
+    return profile, role_arn

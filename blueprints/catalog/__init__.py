@@ -24,8 +24,6 @@ import json
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
 from blueprints.catalog.model import (
     CONFIDENCES,
     Accelerator,
@@ -39,6 +37,7 @@ from blueprints.catalog.model import (
     api_fields,
     family_of,
 )
+from blueprints.source import load_data
 
 __all__ = [
     "Accelerator", "Catalog", "CatalogError", "Fact", "InstanceStore", "InstanceType",
@@ -50,15 +49,13 @@ DATA_DIR = Path(__file__).parent
 INSTANCE_TYPES_FILE = "instance_types.json"
 FACTS_FILE = "accelerator_facts.yaml"
 ACCELERATOR_FACTS = ("tdp_watts", "bf16_dense_tflops", "hbm_bandwidth_tbps")
-# The C loader parses the facts file several times faster; fall back when absent.
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @functools.cache
 def load_catalog() -> Catalog:
     """The catalog built from the two committed files, parsed once per process."""
     instance_document = json.loads((DATA_DIR / INSTANCE_TYPES_FILE).read_text("utf-8"))
-    facts_document = yaml.load((DATA_DIR / FACTS_FILE).read_text("utf-8"), _YAML_LOADER)
+    facts_document = load_data((DATA_DIR / FACTS_FILE).read_text("utf-8"))
     return build_catalog(instance_document, facts_document)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-import yaml
+from blueprints.source import load_data
 
 PINS = Path(__file__).resolve().parent / "pins.yaml"
 
@@ -61,7 +61,7 @@ class Pins:
 @functools.cache
 def load_pins() -> Pins:
     """The pins table (read once per process)."""
-    data = yaml.safe_load(PINS.read_text())
+    data = load_data(PINS.read_text("utf-8"))
     kubernetes = data["kubernetes"]
     versions = tuple(EksVersion(**entry) for entry in kubernetes["versions"])
     charts = tuple(ChartPin(key=key, repository=entry.get("repository"), controller=entry.get("controller", False),

@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from blueprints.source import load_data
 
 TABLE = Path(__file__).resolve().parent / "quotas.yaml"
 NODES_PER_NODE_GROUP = "L-BD136A63"
@@ -33,7 +33,7 @@ class Quota:
 @functools.cache
 def load_quotas() -> dict[str, Quota]:
     """Every known quota by code."""
-    entries = yaml.safe_load(TABLE.read_text())["quotas"]
+    entries = load_data(TABLE.read_text("utf-8"))["quotas"]
     return {entry["code"]: Quota(**entry) for entry in entries}
 
 

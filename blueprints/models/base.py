@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 class Model(BaseModel):
     """Base of every blueprint model: strict, frozen, documented."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, validate_default=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, validate_default=True, defer_build=True)
 
 
 Name = Annotated[

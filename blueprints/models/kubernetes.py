@@ -3,7 +3,7 @@
 Every plugin is placed for you: it runs on exactly the pools that have its
 device, with exactly their taints tolerated. The optional `pools`,
 `node_selector` and `tolerations` fields narrow or replace that placement; the
-cross-layer check (`components/kubernetes/checks.py`) then proves the result
+cross-layer check (`topology/cluster/kubernetes_checks.py`) then proves the result
 still reaches every pool that needs the plugin and no pool that doesn't.
 Kueue flavors are derived per pool the same way; a `kueue.flavors` entry
 states what you expect (labels, quota, topology levels) and the check holds

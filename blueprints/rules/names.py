@@ -49,7 +49,7 @@ RAILYARD_TAGS = ("owner", "cost-center", "environment", "railyard:cluster", "Nam
 TAG_CHARACTERS = re.compile(r"[\w .:/=+\-@\u00a0\u2000-\u200a\u3000]*")
 TAG_FORBIDDEN_PREFIX = "aws:"
 EKS_KEY_LIMIT = 63
-SPLIT_SUFFIX = "-00"  # the longest part a split node group adds to its names (components/plan/splitting.py)
+SPLIT_SUFFIX = "-00"  # the longest part a split node group adds to its names (topology/cluster/splitting.py)
 
 
 def cluster_name(blueprint: Blueprint) -> str:

@@ -1,8 +1,8 @@
 """`KubernetesLayer`: everything railyard installs inside the EKS cluster, as one component.
 
 It makes a `pulumi_kubernetes.Provider` from the cluster's kubeconfig (or uses
-the one given) and emits a `KubernetesPlan` (from `plan_kubernetes`, the plan
-the cross-layer check also reads) as three children: the device plugins, the
+the one given) and emits a `KubernetesPlan` (from `plan_kubernetes`: the
+layout the cross-layer check proved, and the releases that render it) as three children: the device plugins, the
 storage (FSx CSI driver, volumes, claims) and Kueue. Child names
 derive from the layer's name: `<name>-provider`, `<name>-plugins`,
 `<name>-storage`, `<name>-kueue`, `<name>-namespace`.
@@ -70,7 +70,7 @@ class KubernetesLayer(pulumi.ComponentResource):
                 )
             )
         system = list(args.system_nodes)
-        self.plugins = DevicePlugins(f"{name}-plugins", self.plan.plugins, self.provider, child, system)
+        self.plugins = DevicePlugins(f"{name}-plugins", self.plan.plugin_releases, self.provider, child, system)
         self.storage = ClusterStorage(f"{name}-storage", self.plan.storage, args.file_systems, self.provider, after, child, system)
         self.kueue = (
             KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child, system) if self.plan.kueue is not None else None

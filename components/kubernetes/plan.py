@@ -1,48 +1,56 @@
-"""The whole Kubernetes layer as one pure plan: the single source of truth for emission and checks.
+"""The Kubernetes layer as emitted: the check stage's layout plus the Helm releases that render it.
 
-`plan_kubernetes(blueprint, catalog)` is what `KubernetesLayer` emits and
-what `check_kubernetes` checks; neither recomputes any part of it.
+`plan_kubernetes(blueprint, catalog)` takes the layout the cross-layer check
+proved (`topology.cluster.kubernetes.lay_out_kubernetes`) and adds only what
+installing it needs: each chart's release and values, and the volumes.
+`KubernetesLayer` emits this plan and nothing else.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
-from components.kubernetes.device_plugins import PluginPlan, plan_device_plugins
-from components.kubernetes.kueue import KueuePlan, plan_kueue
-from components.kubernetes.nodes import NodeGroupView, node_groups
+from components.kubernetes.device_plugins import plugin_releases
+from components.kubernetes.kueue import KUEUE_RELEASE
+from components.kubernetes.releases import ReleasePlan
 from components.kubernetes.storage import StoragePlan, plan_storage
+from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
+from topology.cluster.node_groups import NodeGroupPlan
 
 
 @dataclass(frozen=True)
 class KubernetesPlan:
-    """The node groups as Kubernetes sees them, and everything planned onto them."""
+    """The layout, each placed plugin's release (by kind), and the storage driver and volumes."""
 
-    nodes: tuple[NodeGroupView, ...]
-    plugins: tuple[PluginPlan, ...]
+    layout: KubernetesLayout
+    plugin_releases: Mapping[str, ReleasePlan]
     storage: StoragePlan
-    kueue: KueuePlan | None
-    workload_namespace: str = "default"
 
-    def releases(self) -> list:
+    @property
+    def kueue(self):
+        """Kueue's Topologies, flavors and queues (None when topology-aware scheduling is off)."""
+        return self.layout.kueue
+
+    @property
+    def workload_namespace(self) -> str:
+        """The namespace the claims and the LocalQueue live in."""
+        return self.layout.workload_namespace
+
+    def releases(self) -> list[ReleasePlan]:
         """Every Helm release planned, plugins first, as `ReleasePlan`s."""
-        found = [plugin.release for plugin in self.plugins if plugin.release is not None]
+        found = list(self.plugin_releases.values())
         if self.storage.release is not None:
             found.append(self.storage.release)
-        if self.kueue is not None:
-            found.append(self.kueue.release)
+        if self.layout.kueue is not None:
+            found.append(KUEUE_RELEASE)
         return found
 
 
-def plan_kubernetes(blueprint: Blueprint, catalog: Catalog, planned_node_groups=None) -> KubernetesPlan:
-    """Plan device plugins, storage and Kueue for a validated blueprint (on node groups already planned, if given)."""
-    views = node_groups(blueprint, catalog, planned_node_groups)
-    return KubernetesPlan(
-        nodes=tuple(views),
-        plugins=tuple(plan_device_plugins(blueprint, views)),
-        storage=plan_storage(blueprint, views),
-        kueue=plan_kueue(blueprint, views),
-        workload_namespace=blueprint.kubernetes.workload_namespace,
-    )
+def plan_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None,
+                    layout: KubernetesLayout | None = None) -> KubernetesPlan:
+    """Plan the releases and volumes of a validated blueprint's layer, on `layout` when the caller has it."""
+    layout = layout or lay_out_kubernetes(blueprint, catalog, planned)
+    return KubernetesPlan(layout, plugin_releases(blueprint, layout.plugins, layout.nodes), plan_storage(blueprint, layout.mounts))

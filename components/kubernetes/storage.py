@@ -6,8 +6,8 @@ some pool mounts becomes a static PersistentVolume naming that file system
 bound to it by name, so no StorageClass can provision a second file system
 behind the user's back. Static volumes need no AWS API calls from the driver,
 so its controller needs no IAM role. The driver's node plugin, which does the
-mounting, runs on exactly the pools that mount an FSx tier, tolerating their
-taints (aws-facts.md 3.8).
+mounting, runs where `topology.cluster.mounts` placed it: on exactly the
+pools that mount an FSx tier, tolerating their taints (aws-facts.md 3.8).
 """
 
 from __future__ import annotations
@@ -20,12 +20,8 @@ import pulumi_kubernetes as k8s
 
 from blueprints.models import Blueprint
 from components.kubernetes import charts
-from components.kubernetes.nodes import Match, NodeGroupView, Placement, Toleration, tolerations_for
 from components.kubernetes.releases import ReleasePlan, emit_release
-from components.labels import POOL_LABEL
-
-# The chart adds this toleration itself when `node.tolerateAllTaints` is false.
-AGENT_NOT_READY = Toleration("fsx.csi.aws.com/agent-not-ready", "Exists")
+from topology.cluster.mounts import AGENT_NOT_READY, MountPlacement
 
 
 class FileSystemRef(Protocol):
@@ -57,31 +53,22 @@ class VolumePlan:
 
 @dataclass(frozen=True)
 class StoragePlan:
-    """The FSx CSI release (None without FSx mounts), its node plugin's placement, and the volumes."""
+    """The FSx CSI release (None without FSx mounts) and the volumes."""
 
     release: ReleasePlan | None
-    pools: tuple[str, ...]
-    placement: Placement | None
     volumes: tuple[VolumePlan, ...]
 
 
-def plan_storage(blueprint: Blueprint, views: Sequence[NodeGroupView]) -> StoragePlan:
-    """Plan the driver and volumes for the FSx tiers that at least one pool mounts."""
-    mounters = [view for view in views if view.mounts]
-    if not mounters:
-        return StoragePlan(None, (), None, ())
-    pools = tuple(dict.fromkeys(view.pool for view in mounters))
-    mounted = {tier for view in mounters for tier in view.mounts}
-    placement = Placement({}, ((Match(POOL_LABEL, "In", pools),),), (*tolerations_for(mounters), AGENT_NOT_READY))
-    own = [toleration.as_k8s() for toleration in placement.tolerations if toleration != AGENT_NOT_READY]
-    values = {"node": {"affinity": placement.affinity(), "tolerateAllTaints": False, "tolerations": own}}
+def plan_storage(blueprint: Blueprint, mounts: MountPlacement) -> StoragePlan:
+    """Plan the driver where the mounts are placed, and a volume for each FSx tier mounted."""
+    if mounts.placement is None:
+        return StoragePlan(None, ())
+    own = [toleration.as_k8s() for toleration in mounts.placement.tolerations if toleration != AGENT_NOT_READY]
+    values = {"node": {"affinity": mounts.placement.affinity(), "tolerateAllTaints": False, "tolerations": own}}
     release = ReleasePlan("fsx-csi-driver", "aws-fsx-csi-driver", charts.FSX_CSI_DRIVER, values)
-    volumes = tuple(
-        VolumePlan(tier.name, tier.capacity_gib, blueprint.kubernetes.workload_namespace)
-        for tier in blueprint.storage
-        if tier.kind == "fsx_lustre" and tier.name in mounted
-    )
-    return StoragePlan(release, pools, placement, volumes)
+    capacity = {tier.name: tier.capacity_gib for tier in blueprint.storage if tier.kind == "fsx_lustre"}
+    namespace = blueprint.kubernetes.workload_namespace
+    return StoragePlan(release, tuple(VolumePlan(tier, capacity[tier], namespace) for tier in mounts.tiers))
 
 
 class ClusterStorage(pulumi.ComponentResource):

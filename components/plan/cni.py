@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from blueprints.models.kubernetes import PodNetworking
-from components.labels import ENI_CONFIG_LABEL
+from topology.cluster.labels import ENI_CONFIG_LABEL
 
 
 def needs_addon(networking: PodNetworking) -> bool:

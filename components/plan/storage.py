@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.models.storage import DataRepository, FsxLustre, S3Bucket
-from components.plan.node_groups import NodeGroupPlan
+from topology.cluster.node_groups import NodeGroupPlan
 from topology.storage import MEGABYTES_PER_GIB
 
 BUCKET_NAME_LIMIT = 63

@@ -16,9 +16,9 @@ from __future__ import annotations
 import base64
 
 from components.plan.lustre_efa import boot_part
+from topology.cluster.node_groups import DEFAULT_LOCAL_MOUNT
 
 BOUNDARY = "==RAILYARD-BOUNDARY=="
-DEFAULT_LOCAL_MOUNT = "/mnt/k8s-disks"
 
 
 def node_config(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT, max_pods: int | None = None) -> str | None:

@@ -1,6 +1,6 @@
 """`railyard preview FILE [--stack ENV] [--json] [--policies]`: what the Pulumi program would register, offline.
 
-The program runs in-process under Pulumi mocks (see `railyard.preview`). The
+The program runs in-process under Pulumi mocks (see `railyard.mocked`). The
 human output groups resources by component, with the properties a reviewer
 checks, counts per type and the placement decisions with their reasons;
 `--json` prints `{"resources": [...], "outputs": {...}}` with inputs under the
@@ -18,10 +18,13 @@ import json
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from railyard.commands.arguments import add_blueprint_arguments
-from railyard.preview import STACK_TYPE, PreviewResource, PreviewResult, run_preview
 from railyard.render import findings_report, table
+
+if TYPE_CHECKING:  # the Pulumi SDK loads only when a preview runs, so `railyard validate` never pays for it
+    from railyard.mocked import PreviewResource, PreviewResult
 
 NAME = "preview"
 HELP = "Preview the resources the Pulumi program would register, offline (Pulumi mocks; no CLI, no credentials)."
@@ -60,6 +63,8 @@ def _policy_report(args, result: PreviewResult):
 
 def run(args) -> int:
     """Preview (and police) and print; exit 1 on a blueprint error or a mandatory policy violation."""
+    from railyard.mocked import run_preview
+
     result = run_preview(args.file, args.stack, args.project_dir, at=args.at)
     report = _policy_report(args, result)
     failed = not result.ok or (report is not None and report.mandatory_failed)
@@ -228,6 +233,8 @@ def _stack_of(resource: PreviewResource) -> str:
 
 def render(result: PreviewResult) -> str:
     """The human preview: resources by component, placement decisions, counts per type, outputs."""
+    from railyard.mocked import STACK_TYPE
+
     components = [resource for resource in result.resources if resource.is_component]
     top = [resource for resource in result.resources if not resource.is_component and _parent_type(resource) == STACK_TYPE]
     managed = [resource for resource in result.resources if not resource.is_component]

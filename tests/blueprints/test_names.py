@@ -14,7 +14,7 @@ import pytest
 from blueprints.rules.names import CLUSTER_NAME_LIMIT, RAILYARD_TAGS, TAG_LIMIT
 from policies.registry import rule
 from policies.runner import run_policies
-from railyard.preview import run_preview
+from railyard.mocked import run_preview
 from tests.blueprints.base import BASE, line_of, load
 from tests.policies.previews import Preview
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, has_errors
 from blueprints.loader import LoadResult, load_blueprint, load_text
-from components.kubernetes import check_kubernetes
+from topology.cluster.kubernetes_checks import check_kubernetes
 
 from tests.yaml_text import line_of, replace_once  # noqa: F401 - line_of is re-exported to the tests
 

@@ -62,7 +62,7 @@ def test_releases_are_pinned_and_carry_the_planned_values():
     nvidia = releases["k8s-plugins-nvidia-device-plugin"].inputs
     assert (nvidia["chart"], nvidia["version"], nvidia["name"]) == ("nvidia-device-plugin", "0.20.0", "nvidia-device-plugin")
     assert nvidia["repositoryOpts"] == {"repo": "https://nvidia.github.io/k8s-device-plugin"}
-    assert nvidia["values"] == plan.plugins[0].release.values
+    assert nvidia["values"] == plan.plugin_releases["nvidia_device_plugin"].values
     neuron = releases["k8s-plugins-neuron-helm-chart"].inputs
     assert (neuron["chart"], neuron["version"], neuron["namespace"]) == ("oci://public.ecr.aws/neuron/neuron-helm-chart", "1.9.0", "kube-system")
     assert "repositoryOpts" not in neuron

@@ -15,8 +15,8 @@ from datetime import datetime, timezone
 import pytest
 
 from blueprints.catalog import load_catalog
-from components.labels import DOMAIN_LABEL, HOSTNAME_LABEL, POOL_LABEL, ZONE_LABEL
-from railyard.preview import PreviewResult, run_preview
+from topology.cluster.labels import DOMAIN_LABEL, HOSTNAME_LABEL, POOL_LABEL, ZONE_LABEL
+from railyard.mocked import PreviewResult, run_preview
 from tests.kubernetes.fixtures import example, example_path, p6_b200_text
 
 RELEASE = "kubernetes:helm.sh/v3:Release"

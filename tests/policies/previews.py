@@ -1,6 +1,6 @@
 """Mocked previews for the policy tests, shared per session, and ways to mutate their resources.
 
-`railyard.preview.run_preview` records each registration as the engine sees it:
+`railyard.mocked.run_preview` records each registration as the engine sees it:
 URN, type, name, parent, inputs, and the id and dependencies stack policies
 follow between resources. The helpers here mutate copies of those records so a
 rule can be shown to fire on otherwise-real compiled resources.
@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from railyard import preview as preview_module
+from railyard import mocked
 
 ROOT = Path(__file__).resolve().parents[2]
 AT = datetime(2026, 11, 24, tzinfo=timezone.utc)  # a fixed planning time: Capacity Block sizing depends on it
@@ -41,7 +41,7 @@ class Preview:
 @functools.cache
 def preview(path: str | None = None, stack: str | None = None) -> Preview:
     """The mocked preview of a blueprint (or stack); cached per session."""
-    result = preview_module.run_preview(path, stack, ROOT, at=AT)
+    result = mocked.run_preview(path, stack, ROOT, at=AT)
     assert result.ok, [finding.message for finding in result.findings if finding.severity == "error"]
     return Preview(list(result.resources), result)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from railyard.preview import run_preview
+from railyard.mocked import run_preview
 
 ROOT = Path(__file__).resolve().parents[2]
 # Previews are planned as of this moment, so Capacity Block sizing doesn't change with the day the suite runs:

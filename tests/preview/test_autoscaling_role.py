@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from components.cluster import AUTOSCALING_ROLE
-from railyard.preview import run_preview
+from railyard.mocked import run_preview
 from tests.preview.conftest import ROOT
 
 EXAMPLE = str(ROOT / "blueprints" / "examples" / "dev-g6e.yaml")

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from railyard.preview import run_preview
+from railyard.mocked import run_preview
 from tests.preview.conftest import ROOT
 
 EXAMPLE = str(ROOT / "blueprints" / "examples" / "p5-capacity-block.yaml")  # block: 2026-12-01T11:30Z to 2026-12-15T11:30Z

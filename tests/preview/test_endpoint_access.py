@@ -16,7 +16,7 @@ import pytest
 
 from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
 from railyard.pipeline import validate
-from railyard.preview import run_preview
+from railyard.mocked import run_preview
 from railyard.program import deploy
 from tests.preview.conftest import ROOT, write_stack
 from tests.preview.test_program import under_mocks

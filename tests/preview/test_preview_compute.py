@@ -2,7 +2,7 @@
 
 import pytest
 
-from railyard.preview import mock_id
+from railyard.mocked import mock_id
 
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
 NG = "aws:eks/nodeGroup:NodeGroup"

@@ -2,7 +2,7 @@
 
 from ipaddress import IPv4Network
 
-from railyard.preview import mock_id
+from railyard.mocked import mock_id
 
 SUBNET = "aws:ec2/subnet:Subnet"
 PG = "aws:ec2/placementGroup:PlacementGroup"

@@ -6,7 +6,7 @@ import pytest
 from pulumi.runtime import settings
 
 from railyard.cli import main
-from railyard.preview import run_preview
+from railyard.mocked import run_preview
 from tests.preview.conftest import ROOT, preview_of, write_stack
 
 COMPONENT_TYPES = {"railyard:network:Network", "railyard:placement:Placement", "railyard:cluster:Cluster",

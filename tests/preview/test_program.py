@@ -11,7 +11,7 @@ from pulumi.runtime.sync_await import _sync_await
 from blueprints.catalog import load_catalog
 from components.plan import plan_blueprint
 from railyard.pipeline import validate
-from railyard.preview import PreviewMocks, RecordingMonitor
+from railyard.mocked import PreviewMocks, RecordingMonitor
 from railyard.program import build, deploy
 from tests.preview.conftest import ROOT, write_stack
 

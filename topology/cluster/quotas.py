@@ -1,7 +1,8 @@
 """The quota plan: every AWS service quota a design needs, against what the account has.
 
-Computed from the compile plan (the node groups, subnets and file systems
-railyard would create), so it counts exactly what `pulumi up` would ask for:
+Computed from the cluster plan (the node groups and subnets railyard would
+create) and the blueprint's file systems, so it counts exactly what
+`pulumi up` would ask for:
 
 * EKS: nodes in the largest managed node group, managed node groups in the
   cluster (the system group included);
@@ -39,8 +40,8 @@ from blueprints.catalog.quotas import (
 )
 from blueprints.findings import Finding, error, info, warning
 from blueprints.models import Blueprint
-from components.plan.addresses import SYSTEM_NETWORK
-from components.plan.compile import CompilePlan
+from topology.cluster.addresses import SYSTEM_NETWORK
+from topology.cluster.plan import ClusterPlan
 
 CODES = ("quota.exceeded", "quota.per-account", "quota.unknown-code")
 IPV4_BLOCKS_PER_VPC = "L-83CA0A9D"
@@ -86,7 +87,7 @@ def _pool_index(blueprint: Blueprint, pool: str) -> tuple:
     return ("pools", names.index(pool), "nodes") if pool in names else ("pools",)
 
 
-def _counts(blueprint: Blueprint, catalog: Catalog, plan: CompilePlan) -> Iterable[tuple[str, int, str, tuple]]:
+def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterable[tuple[str, int, str, tuple]]:
     """(code, needed, why, path) for every quota the plan touches."""
     groups = list(plan.node_groups)
     largest = max(groups, key=lambda group: group.max_size)
@@ -128,7 +129,7 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: CompilePlan) -> Iterab
                    ("storage", tiers[0][0], "capacity_gib"))
 
 
-def quota_plan(blueprint: Blueprint, catalog: Catalog, plan: CompilePlan) -> list[QuotaNeed]:
+def quota_plan(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> list[QuotaNeed]:
     """Every quota the design needs, in a stable order (EKS, EC2, VPC, FSx)."""
     quotas = load_quotas()
     needs = []

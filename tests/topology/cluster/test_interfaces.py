@@ -3,7 +3,7 @@
 import pytest
 
 from blueprints.catalog import load_catalog
-from components.plan.efa import PRIMARY, InterfaceSpec, efa_count, interface_layout
+from topology.cluster.interfaces import PRIMARY, InterfaceSpec, efa_count, interface_layout
 
 CATALOG = load_catalog()
 

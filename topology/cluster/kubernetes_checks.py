@@ -1,7 +1,7 @@
 """The cross-layer check: the Kubernetes layer against the node groups it runs on.
 
-`check_kubernetes(blueprint, catalog)` plans the layer (`plan_kubernetes`,
-the same plan `KubernetesLayer` emits) and proves, node group by node group:
+`check_kubernetes(blueprint, catalog)` lays out the layer
+(`lay_out_kubernetes`, the layout the compiler emits) and proves, node group by node group:
 every accelerator and EFA pool has its device plugin and no plugin serves a
 pool without its device (`k8s.missing-plugin`, `k8s.unused-plugin`); every
 label a plugin selector, a Kueue flavor or a Topology level names is set on
@@ -11,20 +11,21 @@ plugins that must run there (`k8s.untolerated-taint`); each flavor's quota
 equals the accelerators its nodes hold (`k8s.quota-mismatch`). Names of pools
 that don't exist are `k8s.unknown-pool`; Kueue's 8-toleration limit is
 `k8s.flavor-limit`. Rules are registered in `RULES`; each is a pure function
-of the plan and returns findings with a path to the YAML to fix.
+of the layout and returns findings with a path to the YAML to fix.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from blueprints.catalog import Catalog
 from blueprints.findings import Finding, error
 from blueprints.models import Blueprint
-from components.kubernetes.device_plugins import PluginPlan, needs
-from components.kubernetes.nodes import NodeGroupView, Placement
-from components.kubernetes.plan import KubernetesPlan, plan_kubernetes
+from topology.cluster.device_plugins import PluginPlacement, needs
+from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
+from topology.cluster.node_groups import NodeGroupPlan
+from topology.cluster.scheduling import NodeGroupView, Placement
 
 FAMILIES = {
     "nvidia": ("nvidia_device_plugin", "gpu_operator"),
@@ -40,17 +41,17 @@ class Rule:
 
     name: str
     codes: tuple[str, ...]
-    check: Callable[[Blueprint, KubernetesPlan], Iterable[Finding]]
+    check: Callable[[Blueprint, KubernetesLayout], Iterable[Finding]]
 
 
-def _plugin_path(plugin: PluginPlan, *rest) -> tuple:
+def _plugin_path(plugin: PluginPlacement, *rest) -> tuple:
     return ("kubernetes", "device_plugins", plugin.index, *rest)
 
 
-def _pools(plan: KubernetesPlan) -> dict[str, list[NodeGroupView]]:
+def _pools(layout: KubernetesLayout) -> dict[str, list[NodeGroupView]]:
     """Node groups by pool, in blueprint order."""
     found: dict[str, list[NodeGroupView]] = {}
-    for view in plan.nodes:
+    for view in layout.nodes:
         found.setdefault(view.pool, []).append(view)
     return found
 
@@ -63,11 +64,11 @@ def _device(view: NodeGroupView, family: str) -> str:
     return f"{accelerator.count} {accelerator.model} per node ({view.spec.accelerator_resource})"
 
 
-def check_coverage(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]:
+def check_coverage(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
     """Every pool with a device has a plugin listed for it; every plugin serves pools with its device."""
-    pools = _pools(plan)
+    pools = _pools(layout)
     for family, kinds in FAMILIES.items():
-        listed = [plugin for plugin in plan.plugins if plugin.kind in kinds]
+        listed = [plugin for plugin in layout.plugins if plugin.kind in kinds]
         for pool, views in pools.items():
             view = views[0]
             if not needs(kinds[0], view):
@@ -87,12 +88,12 @@ def check_coverage(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Findi
                     f"{plugin.kind} runs only on pools {list(plugin.pools)}, but pool '{pool}' ({view.spec.name}) has {_device(view, family)} and no plugin",
                     f"add '{pool}' to the plugin's pools, or remove `pools` to serve every pool with the device", pool=pool,
                 )
-    yield from _unused(plan, pools)
+    yield from _unused(layout, pools)
 
 
-def _unused(plan: KubernetesPlan, pools: dict[str, list[NodeGroupView]]) -> Iterable[Finding]:
+def _unused(layout: KubernetesLayout, pools: dict[str, list[NodeGroupView]]) -> Iterable[Finding]:
     """Plugins that serve nothing, name unknown pools, or land on pools without their device."""
-    for plugin in plan.plugins:
+    for plugin in layout.plugins:
         unknown = [pool for pool in plugin.pools if pool not in pools]
         if unknown:
             yield error(
@@ -121,12 +122,12 @@ def _unused(plan: KubernetesPlan, pools: dict[str, list[NodeGroupView]]) -> Iter
             )
 
 
-def _served(plugin: PluginPlan, plan: KubernetesPlan) -> list[NodeGroupView]:
+def _served(plugin: PluginPlacement, layout: KubernetesLayout) -> list[NodeGroupView]:
     """The node groups a plugin must run on: those of its pools that have its device."""
-    return [view for view in plan.nodes if view.pool in plugin.pools and needs(plugin.kind, view)]
+    return [view for view in layout.nodes if view.pool in plugin.pools and needs(plugin.kind, view)]
 
 
-def _selector_path(plugin: PluginPlan, unmet: list[str]) -> tuple:
+def _selector_path(plugin: PluginPlacement, unmet: list[str]) -> tuple:
     """Point at the node_selector key that fails, when the user wrote one; else at the plugin."""
     if "node_selector" in plugin.overridden:
         key = next((item.split("=", 1)[0] for item in unmet if "=" in item), None)
@@ -144,28 +145,28 @@ def _label_finding(path: tuple, who: str, unmet: list[str], view: NodeGroupView,
     )
 
 
-def check_labels(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]:
+def check_labels(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
     """Plugin selectors, the FSx node plugin, flavor labels and topology levels name labels the nodes carry."""
-    for plugin in plan.plugins:
-        for view in _served(plugin, plan):
+    for plugin in layout.plugins:
+        for view in _served(plugin, layout):
             unmet = plugin.placement.unmet(view.all_labels())
             if unmet:
                 hint = f"add the label to pools[{view.pool_index}].labels, or remove it from the plugin's node_selector"
                 yield _label_finding(_selector_path(plugin, unmet), plugin.kind, unmet, view, hint)
-    storage = plan.storage
-    for view in (view for view in plan.nodes if storage.placement and view.pool in storage.pools):
-        unmet = storage.placement.unmet(view.all_labels())
+    mounts = layout.mounts
+    for view in (view for view in layout.nodes if mounts.placement and view.pool in mounts.pools):
+        unmet = mounts.placement.unmet(view.all_labels())
         if unmet:
             yield _label_finding(("pools", view.pool_index, "storage"), "the FSx CSI node plugin", unmet, view, "report this: railyard derived the selector")
-    yield from _flavor_labels(plan)
+    yield from _flavor_labels(layout)
 
 
-def _flavor_labels(plan: KubernetesPlan) -> Iterable[Finding]:
+def _flavor_labels(layout: KubernetesLayout) -> Iterable[Finding]:
     """Each flavor's node labels and topology levels are set on every node group of its pool."""
-    if plan.kueue is None:
+    if layout.kueue is None:
         return
-    pools = _pools(plan)
-    for flavor in plan.kueue.flavors:
+    pools = _pools(layout)
+    for flavor in layout.kueue.flavors:
         base = ("kubernetes", "kueue", "flavors", flavor.entry) if flavor.entry is not None else ("pools", flavor.pool_index)
         for view in pools[flavor.pool]:
             labels = view.all_labels()
@@ -192,16 +193,16 @@ def _level_finding(path: tuple, flavor, level: str, view: NodeGroupView) -> Find
     )
 
 
-def _taint_path(plugin: PluginPlan, view: NodeGroupView) -> tuple:
+def _taint_path(plugin: PluginPlacement, view: NodeGroupView) -> tuple:
     if "tolerations" in plugin.overridden:
         return _plugin_path(plugin, "tolerations")
     return ("pools", view.pool_index, "taints")
 
 
-def check_taints(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]:
+def check_taints(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
     """Plugins tolerate every blocking taint of the node groups they must run on; flavors stay within Kueue's limit."""
-    for plugin in plan.plugins:
-        for view in _served(plugin, plan):
+    for plugin in layout.plugins:
+        for view in _served(plugin, layout):
             if not plugin.placement.selects(view.all_labels()):
                 continue  # reported as k8s.label-not-set
             for taint in plugin.placement.untolerated(view.taints):
@@ -213,8 +214,8 @@ def check_taints(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding
                     f"add {{key: {taint.key}, value: '{taint.value}', effect: {taint.effect}}} to the plugin's tolerations, or remove `tolerations` to derive them",
                     node_group=view.name, taint=f"{taint.key}={taint.value}:{taint.effect}",
                 )
-    if plan.kueue is not None:
-        for flavor in plan.kueue.flavors:
+    if layout.kueue is not None:
+        for flavor in layout.kueue.flavors:
             if len(flavor.tolerations) > KUEUE_MAX_TOLERATIONS:
                 yield error(
                     "k8s.flavor-limit", ("pools", flavor.pool_index, "taints"),
@@ -223,14 +224,14 @@ def check_taints(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding
                 )
 
 
-def check_quota(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]:
+def check_quota(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
     """Each flavor grants exactly the accelerators of the nodes its labels select."""
-    if plan.kueue is None:
+    if layout.kueue is None:
         return
-    for flavor in plan.kueue.flavors:
+    for flavor in layout.kueue.flavors:
         selector = Placement(flavor.node_labels)
-        chosen = [view for view in plan.nodes if selector.selects(view.all_labels())]
-        if not all(view in chosen for view in plan.nodes if view.pool == flavor.pool):
+        chosen = [view for view in layout.nodes if selector.selects(view.all_labels())]
+        if not all(view in chosen for view in layout.nodes if view.pool == flavor.pool):
             continue  # its own pool isn't selected: reported as k8s.label-not-set
         capacity: dict[str, int] = {}
         for view in chosen:
@@ -239,7 +240,7 @@ def check_quota(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]
         for resource in sorted(set(capacity) | ({flavor.accelerator_resource} - {None})):
             granted, held = flavor.quotas.get(resource, 0), capacity.get(resource, 0)
             if granted != held:
-                yield _quota_finding(plan, flavor, resource, granted, held, chosen)
+                yield _quota_finding(layout, flavor, resource, granted, held, chosen)
 
 
 def _quota_path(flavor, resource: str) -> tuple:
@@ -252,7 +253,7 @@ def _quota_path(flavor, resource: str) -> tuple:
     return ("pools", flavor.pool_index, "nodes")
 
 
-def _quota_finding(plan: KubernetesPlan, flavor, resource: str, granted: int, held: int, chosen: list[NodeGroupView]) -> Finding:
+def _quota_finding(layout: KubernetesLayout, flavor, resource: str, granted: int, held: int, chosen: list[NodeGroupView]) -> Finding:
     pools = list(dict.fromkeys(view.pool for view in chosen))
     effect = (
         f"workloads beyond {held} are admitted and stay Pending" if granted > held else f"Kueue never admits workloads onto {held - granted} of them"
@@ -260,7 +261,7 @@ def _quota_finding(plan: KubernetesPlan, flavor, resource: str, granted: int, he
     path = _quota_path(flavor, resource)
     return error(
         "k8s.quota-mismatch", path,
-        f"ClusterQueue '{plan.kueue.cluster_queue}' grants {granted} {resource} on flavor '{flavor.pool}', but the nodes it selects "
+        f"ClusterQueue '{layout.kueue.cluster_queue}' grants {granted} {resource} on flavor '{flavor.pool}', but the nodes it selects "
         f"(pools {pools}) hold {held}; {effect}",
         f"set accelerator_quota: {held} for pool '{flavor.pool}', or remove it to derive quota from the node groups"
         if resource == flavor.accelerator_resource else f"narrow the flavor's node_labels to pool '{flavor.pool}'",
@@ -268,7 +269,7 @@ def _quota_finding(plan: KubernetesPlan, flavor, resource: str, granted: int, he
     )
 
 
-def check_flavor_pools(blueprint: Blueprint, plan: KubernetesPlan) -> Iterable[Finding]:
+def check_flavor_pools(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
     """`kueue.flavors` entries name pools that exist."""
     names = [pool.name for pool in blueprint.pools]
     for index, entry in enumerate(blueprint.kubernetes.kueue.flavors):
@@ -290,7 +291,7 @@ RULES: tuple[Rule, ...] = (
 CODES: tuple[str, ...] = tuple(dict.fromkeys(code for rule in RULES for code in rule.codes))
 
 
-def _plannable(blueprint: Blueprint, catalog: Catalog) -> bool:
+def plannable(blueprint: Blueprint, catalog: Catalog) -> bool:
     """True when the node groups can be planned: known instance types and domains, EFA only where supported.
 
     Anything else is already a blueprint-rule error; the check is skipped then, never crashed.
@@ -307,13 +308,14 @@ def _plannable(blueprint: Blueprint, catalog: Catalog) -> bool:
     return True
 
 
-def check_kubernetes(blueprint: Blueprint, catalog: Catalog) -> list[Finding]:
-    """Every cross-layer finding for a validated blueprint, from the plan `KubernetesLayer` emits.
+def check_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None) -> list[Finding]:
+    """Every cross-layer finding for a validated blueprint, from the layout the compiler emits.
 
-    Returns no findings (the check is skipped) when the blueprint can't be
-    planned; the blueprint rules report why.
+    `planned` is the node groups when the caller has planned them. Returns no
+    findings (the check is skipped) when the blueprint can't be planned; the
+    blueprint rules report why.
     """
-    if not _plannable(blueprint, catalog):
+    if not plannable(blueprint, catalog):
         return []
-    plan = plan_kubernetes(blueprint, catalog)
-    return [finding for rule in RULES for finding in rule.check(blueprint, plan)]
+    layout = lay_out_kubernetes(blueprint, catalog, planned)
+    return [finding for rule in RULES for finding in rule.check(blueprint, layout)]

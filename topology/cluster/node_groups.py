@@ -3,12 +3,12 @@
 A pool placed in several failure domains gets one node group in each, with its
 node counts split evenly (the first domains take the remainder), so losing a
 domain's group leaves the others running. A node group's nodes carry the
-labels and taints of `components.labels`, the contract the Kubernetes layer
+labels and taints of `topology.cluster.labels`, the contract the Kubernetes layer
 selects on. Resources grow with pools x failure domains, never with nodes.
 
 A share over EKS's nodes-per-group quota is split along the blocks the
-placement put the pool in (`components.plan.splitting`). Each group knows
-the addresses its nodes take (`components.plan.addresses`), which size the
+placement put the pool in (`topology.cluster.splitting`). Each group knows
+the addresses its nodes take (`topology.cluster.addresses`), which size the
 subnets.
 
 The system group (untainted, general-purpose, across the private subnets of
@@ -46,11 +46,10 @@ from blueprints.models.storage import LocalNvme
 from blueprints.rules.context import Context
 from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
 from topology.placement import Placement, place_pools
-from components.labels import ENI_CONFIG_LABEL, POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
-from components.plan.addresses import SYSTEM_NETWORK, NodeAddresses, cni_enis, node_addresses
-from components.plan.efa import PRIMARY, InterfaceSpec, efa_count, interface_layout
-from components.plan.splitting import Share, split_share
-from components.plan.user_data import DEFAULT_LOCAL_MOUNT
+from topology.cluster.labels import ENI_CONFIG_LABEL, POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
+from topology.cluster.addresses import SYSTEM_NETWORK, NodeAddresses, cni_enis, node_addresses
+from topology.cluster.interfaces import PRIMARY, InterfaceSpec, efa_count, interface_layout
+from topology.cluster.splitting import Share, split_share
 
 CapacityType = Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"]
 
@@ -64,6 +63,8 @@ MAX_UNAVAILABLE_PERCENT = 10
 NODE_GROUP_NAME_LIMIT = 63
 # EKS scales a Capacity Block node group to 0 this long before the block ends.
 BLOCK_SCALE_DOWN_LEAD = timedelta(minutes=40)
+# Where nodeadm mounts the RAID0 of instance-store disks unless told otherwise (nodeadm `localStorage`).
+DEFAULT_LOCAL_MOUNT = "/mnt/k8s-disks"
 _CAPACITY_TYPES: dict[str, CapacityType] = {
     "on_demand": "ON_DEMAND", "spot": "SPOT", "capacity_reservation": "ON_DEMAND", "capacity_block": "CAPACITY_BLOCK",
 }
@@ -293,7 +294,7 @@ def system_groups(availability_zones: list[str], networking: PodNetworking) -> l
 
 
 def _addresses(spec: InstanceType, interfaces: tuple[InterfaceSpec, ...], networking: PodNetworking) -> NodeAddresses:
-    """What one node of `spec` with these interfaces takes from its subnets (`components.plan.addresses`)."""
+    """What one node of `spec` with these interfaces takes from its subnets (`topology.cluster.addresses`)."""
     efa_only = sum(1 for interface in interfaces if interface.network_card_index == 0 and interface.interface_type == "efa-only")
     enis = cni_enis(spec.network_cards[0].max_interfaces, efa_only)
     return node_addresses(enis, spec.ipv4_per_interface, spec.vcpus, networking)

@@ -1,6 +1,6 @@
 """Subnets hold what the VPC CNI really takes: the documented formulas, computed here from the catalog on their own.
 
-The planner's numbers (`components.plan.addresses`) are not used to check
+The planner's numbers (`topology.cluster.addresses`) are not used to check
 themselves: each test recomputes a node's addresses from the catalog's
 network cards and the launch template the preview registered, and holds the
 registered subnets to it.
@@ -17,8 +17,8 @@ import yaml
 
 from blueprints.catalog import load_catalog
 from blueprints.models.kubernetes import PodNetworking
-from components.plan.addresses import max_pods, node_addresses
-from railyard.preview import mock_id
+from topology.cluster.addresses import max_pods, node_addresses
+from railyard.mocked import mock_id
 from tests.preview.conftest import preview_of
 
 CATALOG = load_catalog()

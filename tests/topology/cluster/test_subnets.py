@@ -4,8 +4,8 @@ from ipaddress import IPv4Network
 
 import pytest
 
-from components.plan.errors import PlanError
-from components.plan.subnets import SubnetDemand, carve_subnets
+from topology.cluster.errors import PlanError
+from topology.cluster.subnets import SubnetDemand, carve_subnets
 
 
 def demands(zones=("us-east-1a", "us-east-1b"), private_nodes=4, efa_nodes=(64,)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from blueprints.catalog import load_catalog
-from components.kubernetes import CODES, RULES, check_kubernetes
+from topology.cluster.kubernetes_checks import CODES, RULES, check_kubernetes
 from tests.kubernetes.fixtures import FABRIC, FILE, example, k8s_findings, line_of, mutate
 
 PLUGINS = """    - kind: nvidia_device_plugin

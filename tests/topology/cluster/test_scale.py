@@ -6,9 +6,9 @@ import pytest
 
 from blueprints.catalog import load_catalog
 from components.plan import plan_blueprint
-from components.plan.quotas import quota_findings, quota_plan
-from components.plan.scale import control_plane_tier
-from components.plan.splitting import Share, split_share
+from topology.cluster.quotas import quota_findings, quota_plan
+from topology.cluster.scale import control_plane_tier
+from topology.cluster.splitting import Share, split_share
 from railyard.pipeline import validate
 from tests.blueprints.base import BASE, load
 from tests.preview.conftest import ROOT, preview_of
@@ -110,7 +110,7 @@ def test_every_registered_urn_is_unique():
 
 
 def test_a_design_past_one_eks_cluster_is_refused_and_a_large_one_noted():
-    from components.plan.scale import scale_findings
+    from topology.cluster.scale import scale_findings
 
     (beyond,) = scale_findings(100_001, "tier-8xl", (), {})
     assert (beyond.code, beyond.severity) == ("scale.beyond-one-cluster", "error") and "docs/scale.md" in beyond.hint

@@ -6,7 +6,7 @@ import pytest
 
 from blueprints.models.capacity import CapacityBlock, CapacityReservation, OnDemand, Spot
 from blueprints.models.pools import Placement, Pool
-from components.plan.placement import decide_placement, partition_count
+from topology.cluster.placement_groups import decide_placement, partition_count
 
 BLOCK = CapacityBlock(kind="capacity_block", reservation_id="cr-0a1b2c3d4e5f60718", zone="us-east-1a",
                       instance_type="p5.48xlarge", instance_count=64,

@@ -13,7 +13,7 @@ own (kind `pods`, one per node group) carved out of the secondary VPC blocks
 Sizing, in three steps:
 
 1. every node subnet starts at the smallest power of two holding the
-   addresses its nodes take at their largest (`components.plan.addresses`:
+   addresses its nodes take at their largest (`topology.cluster.addresses`:
    the primary interface and the VPC CNI's pod addresses; `efa-only`
    interfaces take none) plus the 5 addresses AWS reserves; public subnets are
    a fixed /27;
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from ipaddress import IPv4Network
 from typing import Literal
 
-from components.plan.errors import PlanError
+from topology.cluster.errors import PlanError
 
 SubnetKind = Literal["public", "private", "efa", "pods"]
 

@@ -3,9 +3,9 @@
 import pytest
 
 from blueprints.catalog import load_catalog
-from components.labels import DOMAIN_LABEL, NEURON_TAINT_KEY, NVIDIA_TAINT_KEY, POOL_LABEL, node_labels
+from topology.cluster.labels import DOMAIN_LABEL, NEURON_TAINT_KEY, NVIDIA_TAINT_KEY, POOL_LABEL, node_labels
 from components.plan import plan_blueprint
-from components.plan.node_groups import bounded_name, split_evenly
+from topology.cluster.node_groups import bounded_name, split_evenly
 from railyard.pipeline import validate
 
 CATALOG = load_catalog()

@@ -13,14 +13,12 @@ emitted and what is checked are the same objects.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Mapping, Sequence
+from typing import Literal, Mapping, Sequence
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
-from components.labels import HOSTNAME_LABEL, INSTANCE_TYPE_LABEL, NETWORK_LAYER_LABEL, ZONE_LABEL, NodeTaint
-
-if TYPE_CHECKING:  # only for annotations: the compute planner imports this package's plan
-    from components.plan.node_groups import NodeGroupPlan
+from topology.cluster.labels import HOSTNAME_LABEL, INSTANCE_TYPE_LABEL, NETWORK_LAYER_LABEL, ZONE_LABEL, NodeTaint
+from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 
 # A label whose key is always set but whose value is known only once the node
 # exists (its hostname, its network-node ids). It can't equal any real value:
@@ -104,17 +102,13 @@ def node_groups(
     """Every accelerator node group the blueprint makes, as Kubernetes sees its nodes, in blueprint order.
 
     The node groups, their labels, taints, sizes and EFA interfaces are the
-    compute plan's (`components.plan.node_groups.plan_node_groups`), so the
+    node-group plan's (`topology.cluster.node_groups.plan_node_groups`), so the
     layer selects exactly what the node groups set. The untainted system
     group is left out: no plugin, volume or flavor targets it. A caller that
-    has already planned the node groups (the compile plan) passes them as
+    has already planned the node groups (the cluster plan) passes them as
     `planned`, so they are planned once.
     """
     if planned is None:
-        # Imported here: the compile plan may itself hold this layer's plan, so importing
-        # it at module level would make the two packages import each other.
-        from components.plan.node_groups import plan_node_groups
-
         planned = plan_node_groups(blueprint, catalog)
 
     tiers = {tier.name: tier.kind for tier in blueprint.storage}

@@ -31,7 +31,7 @@ from pulumi.runtime.stack import wait_for_rpcs
 from pulumi.runtime.sync_await import _sync_await
 
 from blueprints.findings import Finding, has_errors
-from components.plan.placement import PlacementDecision
+from topology.cluster.placement_groups import PlacementDecision
 from railyard.pipeline import Validation, validate
 from railyard.program import Deployment, deployment_of, plan_validated, run_program
 

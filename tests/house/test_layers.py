@@ -1,0 +1,67 @@
+"""The house's one direction of travel, held by its imports: load -> check -> compile -> police.
+
+A stage imports only the stages before it (`railyard/` orchestrates them all),
+so checking never imports compiling, and the validate path never loads the
+Pulumi SDK. The first test reads every module's import statements; the second
+runs `railyard validate` in a fresh interpreter and lists what it loaded.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# Each stage and the top-level packages it may import (besides itself and third-party libraries).
+ALLOWED = {
+    "blueprints": set(),
+    "topology": {"blueprints"},
+    "components": {"blueprints", "topology"},
+    "railyard": {"blueprints", "topology", "components", "policies"},
+}
+OURS = {"blueprints", "topology", "components", "railyard", "policies", "bench", "tests"}
+SDK = ("pulumi", "pulumi_aws", "pulumi_kubernetes", "pulumi_policy", "grpc")
+
+
+def imported_packages(path: Path) -> set[str]:
+    """The top-level names a module imports, at module level or inside functions."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_every_stage_imports_only_the_stages_before_it():
+    breaches = []
+    for stage, allowed in ALLOWED.items():
+        for path in sorted((ROOT / stage).rglob("*.py")):
+            reached = (imported_packages(path) & OURS) - allowed - {stage}
+            if reached:
+                breaches.append(f"{path.relative_to(ROOT)} imports {sorted(reached)}")
+    assert breaches == []
+
+
+def test_load_and_check_never_import_the_pulumi_sdk():
+    for stage in ("blueprints", "topology"):
+        for path in sorted((ROOT / stage).rglob("*.py")):
+            assert not imported_packages(path) & set(SDK), path
+
+
+def test_railyard_validate_loads_no_pulumi_grpc_or_compiler_module():
+    script = (
+        "import contextlib, io, json, sys\n"
+        "from railyard.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    status = main(['validate', 'blueprints/examples/p5-capacity-block.yaml'])\n"
+        f"loaded = sorted(name for name in sys.modules if name.split('.')[0] in {set(SDK) | {'components', 'policies'}!r})\n"
+        "print(json.dumps({'status': status, 'loaded': loaded}))\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert report == {"status": 0, "loaded": []}

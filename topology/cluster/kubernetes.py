@@ -1,0 +1,44 @@
+"""The Kubernetes layer as decided: node groups as Kubernetes sees them, and what is placed on them.
+
+`lay_out_kubernetes` is the one place the layer's decisions are made: which
+node groups exist (`scheduling.node_groups`), where each device plugin and
+the FSx node plugin run, and Kueue's Topologies, flavors and quotas. The
+cross-layer check (`kubernetes_checks`) proves this layout; the compiler
+(`components.kubernetes`) renders and emits it, and never decides again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from blueprints.catalog import Catalog
+from blueprints.models import Blueprint
+from topology.cluster.device_plugins import PluginPlacement, place_device_plugins
+from topology.cluster.kueue import KueuePlan, plan_kueue
+from topology.cluster.mounts import MountPlacement, place_fsx_mounts
+from topology.cluster.node_groups import NodeGroupPlan
+from topology.cluster.scheduling import NodeGroupView, node_groups
+
+
+@dataclass(frozen=True)
+class KubernetesLayout:
+    """The accelerator node groups as Kubernetes sees them, and everything placed onto them."""
+
+    nodes: tuple[NodeGroupView, ...]
+    plugins: tuple[PluginPlacement, ...]
+    mounts: MountPlacement
+    kueue: KueuePlan | None
+    workload_namespace: str = "default"
+
+
+def lay_out_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None) -> KubernetesLayout:
+    """Decide the layer for a validated blueprint, on its node groups (planned here unless given as `planned`)."""
+    views = node_groups(blueprint, catalog, planned)
+    return KubernetesLayout(
+        nodes=tuple(views),
+        plugins=tuple(place_device_plugins(blueprint, views)),
+        mounts=place_fsx_mounts(blueprint, views),
+        kueue=plan_kueue(blueprint, views),
+        workload_namespace=blueprint.kubernetes.workload_namespace,
+    )

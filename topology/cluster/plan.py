@@ -1,0 +1,104 @@
+"""`plan_cluster`: how a validated design lands on one EKS cluster, decided once.
+
+The node groups (per pool and failure domain, split under EKS's quota), the
+VPC's subnets carved to hold them, each pool's placement-group decision, the
+control-plane tier and the Kubernetes layer's layout. `validate` checks the
+quotas and limits of this plan; the compiler (`components.plan`) emits
+exactly it and adds only what resources need beyond it (names, tags, keys,
+user data, file systems).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Sequence
+
+from blueprints.catalog import Catalog
+from blueprints.models import Blueprint
+from blueprints.rules.context import Context
+from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
+from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
+from topology.cluster.placement_groups import PlacementDecision, decide_placement
+from topology.cluster.scale import control_plane_tier
+from topology.cluster.subnets import SubnetDemand, SubnetPlan, carve_pod_subnets, carve_subnets
+
+
+@dataclass(frozen=True)
+class ClusterPlan:
+    """The cluster's node groups, subnets, placement decisions, control-plane tier and Kubernetes layout."""
+
+    availability_zones: tuple[str, ...]
+    pod_cidrs: tuple[str, ...]
+    control_plane_tier: str
+    subnets: tuple[SubnetPlan, ...]
+    placements: tuple[PlacementDecision, ...]
+    node_groups: tuple[NodeGroupPlan, ...]
+    kubernetes: KubernetesLayout
+
+    @property
+    def nodes(self) -> int:
+        """Nodes at the node groups' largest."""
+        return sum(group.max_size for group in self.node_groups)
+
+
+def _subnet_demands(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> list[SubnetDemand]:
+    """The VPC's subnets and what each must hold: nodes, and the addresses they take at their largest."""
+    zones = list(blueprint.cloud.availability_zones)
+    demands = [SubnetDemand(f"public-{zone}", "public", zone) for zone in zones]
+    private = {zone: (0, 0) for zone in zones}  # (nodes, addresses) per zone
+    efa: dict[str, SubnetDemand] = {}
+    for group in node_groups:
+        for key, zone in zip(group.subnet_keys, group.availability_zones):
+            addresses = group.max_size * group.addresses.node
+            if key.startswith("private-"):
+                # A group over several zones may land wholly in one, so each zone is sized for all of it.
+                nodes, held = private[zone]
+                private[zone] = (nodes + group.max_size, held + addresses)
+                continue
+            known = efa.get(key, SubnetDemand(key, "efa", zone, fabric=group.fabric, zone=group.zone))
+            efa[key] = SubnetDemand(key, "efa", zone, known.nodes + group.max_size, group.fabric, group.zone, known.addresses + addresses)
+    demands += [SubnetDemand(f"private-{zone}", "private", zone, nodes=nodes, addresses=held) for zone, (nodes, held) in private.items()]
+    return demands + list(efa.values())
+
+
+def _pod_subnets(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[SubnetPlan, ...]:
+    """Custom networking: one pod subnet per node group, in its zone, carved from the pod CIDR blocks."""
+    networking = blueprint.kubernetes.pod_networking
+    if networking.mode != "custom_networking":
+        return ()
+    demands = [SubnetDemand(group.pod_subnet_key, "pods", group.availability_zones[0], group.max_size, group.fabric, group.zone,
+                            group.max_size * group.addresses.pods_subnet)
+               for group in node_groups if group.pod_subnet_key]
+    return carve_pod_subnets(list(networking.pod_cidrs), demands)
+
+
+def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[PlacementDecision, ...]:
+    ctx = Context(blueprint, catalog)
+    decisions = []
+    for pool in blueprint.pools:
+        groups = [group for group in node_groups if group.pool == pool.name and not group.system]
+        for zone in dict.fromkeys(group.zone for group in groups):
+            in_zone = [group for group in groups if group.zone == zone]
+            efa = in_zone[0].efa_interfaces > 0
+            nodes = sum(group.max_size for group in in_zone)
+            decisions.append(decide_placement(pool, zone, ctx.zones[zone].availability_zone, efa, nodes))
+    return tuple(decisions)
+
+
+def plan_cluster(blueprint: Blueprint, catalog: Catalog, now: datetime | None = None,
+                 node_groups: Sequence[NodeGroupPlan] | None = None) -> ClusterPlan:
+    """Plan the cluster of a validated blueprint at `now` (it sizes Capacity Block groups from their window;
+    None plans them as running), on `node_groups` when the caller has planned them; raises `PlanError` when
+    the design doesn't fit (the VPC can't hold its subnets)."""
+    groups = tuple(node_groups) if node_groups is not None else plan_node_groups(blueprint, catalog, now)
+    subnets = carve_subnets(blueprint.cloud.vpc_cidr, _subnet_demands(blueprint, groups)) + _pod_subnets(blueprint, groups)
+    return ClusterPlan(
+        availability_zones=tuple(blueprint.cloud.availability_zones),
+        pod_cidrs=tuple(str(cidr) for cidr in blueprint.kubernetes.pod_networking.pod_cidrs),
+        control_plane_tier=control_plane_tier(sum(group.max_size for group in groups), blueprint.kubernetes.control_plane_tier),
+        subnets=subnets,
+        placements=_placements(blueprint, catalog, groups),
+        node_groups=groups,
+        kubernetes=lay_out_kubernetes(blueprint, catalog, groups),
+    )
