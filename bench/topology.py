@@ -1,8 +1,8 @@
 """Benchmark: `validate` end to end, from 1,024 to 1,048,576 accelerators, against bare networkx edge insertion.
 
-    python -m bench.topology [--sizes 1024,16384,131072,1048576] [--repeats 5]
+    python -m bench.topology [--sizes 1024,16384,131072,1048576] [--repeats 5] [--shape few-big|many-small]
 
-For each size a blueprint is generated (p5en.48xlarge hosts of 8 GPUs, 2 NICs
+Two shapes of design. `few-big` (the default): for each size a blueprint is generated (p5en.48xlarge hosts of 8 GPUs, 2 NICs
 per GPU on 8 rails, 200 Gb/s links, a rail-optimized Clos with the smallest
 radix of 64/128/256 that holds it, racks of 4 hosts, blocks of 256 racks, an
 FSx tier sized for the pool's reads) and written to a temporary file. A fresh
@@ -12,6 +12,14 @@ once cold, then `--repeats` more times, and reports the cold call, the median
 of the others and its peak RSS (`getrusage` of the child). Another fresh child times inserting one edge per accelerator (the
 accelerator-host edge) into an empty `networkx.Graph`: the floor no checker
 that puts every accelerator in a networkx graph can beat. Prints a markdown table.
+
+`many-small`: the same fabric and racks shared by hundreds of team pools of
+22 and 11 hosts (every eighth pool is the small one), each spread over the
+racks, so pools interleave rack by rack, with CNI custom networking and the
+quotas such a cluster declares. Its floor is inserting every edge of the
+design's explicit graph (`topology.expand.expand_fabric`: every host,
+accelerator, NIC and switch) into an empty `networkx.Graph`; the goal is
+validate at most 1x that.
 """
 
 from __future__ import annotations
@@ -82,11 +90,40 @@ def blueprint_yaml(accelerators: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def many_pools_yaml(accelerators: int) -> str:
+    """A valid blueprint of `accelerators` p5en GPUs carved into team pools of 22 and 11 hosts that share every rack."""
+    hosts = accelerators // GPUS_PER_HOST
+    sizes: list[int] = []
+    while sum(sizes) < hosts:
+        sizes.append(min(11 if len(sizes) % 8 == 7 else 22, hosts - sum(sizes)))
+    head = blueprint_yaml(accelerators)
+    lines = head[: head.index("pools:\n")].splitlines()
+    lines.append("pools:")
+    for index, size in enumerate(sizes):
+        lines += [f"  - {{name: team-{index:04d}, instance_type: p5en.48xlarge, role: training, nodes: {size}, fabric: rails,",
+                  "     placement: {domains: [site], spread: racks, max_failure_share: 0.5}}"]
+    pod_blocks = max(2, math.ceil(len(sizes) / 200))  # a /24 of pod addresses per team's node group
+    groups = len(sizes) + 2
+    lines += [
+        "power: {pue: 1.2, rack_budget_kw: 50}",
+        "kubernetes: {device_plugins: [{kind: nvidia_device_plugin}, {kind: efa_device_plugin}], layer_stack: separate,",
+        "             endpoint: {private_access_cidrs: [10.0.0.0/16]},",
+        "             pod_networking: {mode: custom_networking, pods_per_node: 8, minimum_ip_target: 8, warm_ip_target: 0,",
+        f"                              pod_cidrs: [{', '.join(f'100.{64 + index}.0.0/16' for index in range(pod_blocks))}]}}}}",
+        # Subnets per VPC, network interfaces per Region, managed node groups per cluster, as raised for this design.
+        f"quotas: {{L-407747CB: {groups + 16}, L-DF5E4CA3: {hosts * 20}, L-6D54EA21: {groups}}}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+SHAPES = {"few-big": blueprint_yaml, "many-small": many_pools_yaml}
+
+
 def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def child_validate(accelerators: int, repeats: int) -> dict:
+def child_validate(accelerators: int, repeats: int, shape: str = "few-big") -> dict:
     """In a fresh process: median seconds of `validate` on the generated blueprint, its peak RSS and graph size."""
     from blueprints.catalog import load_catalog
     from railyard.pipeline import validate
@@ -94,7 +131,7 @@ def child_validate(accelerators: int, repeats: int) -> dict:
     load_catalog()
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "bench.yaml"
-        path.write_text(blueprint_yaml(accelerators))
+        path.write_text(SHAPES[shape](accelerators))
         start = time.perf_counter()
         result = validate(str(path))
         first = time.perf_counter() - start
@@ -106,14 +143,32 @@ def child_validate(accelerators: int, repeats: int) -> dict:
     fabric = result.as_json()["fabrics"][0]
     errors = [finding.code for finding in result.findings if finding.is_error]
     return {"seconds": statistics.median(times), "first_seconds": first, "peak_mib": _peak_mib(), "errors": errors,
-            "graph": fabric["graph"], "tiers": fabric["tiers"], "radix": fabric["switch_radix"]}
+            "graph": fabric["graph"], "tiers": fabric["tiers"], "radix": fabric["switch_radix"], "pools": len(result.blueprint.pools)}
 
 
-def child_floor(accelerators: int, repeats: int) -> dict:
-    """In a fresh process: median seconds to insert one accelerator-host edge per accelerator into an empty Graph."""
+def _explicit_edges(accelerators: int, shape: str) -> list:
+    """Every edge of the many-small design's explicit graph (the fabric `expand_fabric` rebuilds), as a list."""
+    from blueprints.catalog import load_catalog
+    from blueprints.loader import load_text
+    from topology.design import build_design
+    from topology.expand import expand_fabric
+
+    loaded = load_text(SHAPES[shape](accelerators), "bench.yaml")
+    design = build_design(loaded.blueprint, load_catalog())
+    return list(expand_fabric(design.fabrics[0].graph).edges())
+
+
+def child_floor(accelerators: int, repeats: int, shape: str = "few-big") -> dict:
+    """In a fresh process: median seconds to insert the floor's edges into an empty Graph.
+
+    few-big: one accelerator-host edge per accelerator; many-small: every edge of the explicit design graph.
+    """
     import networkx as nx
 
-    edges = [(accelerator, accelerators + accelerator // GPUS_PER_HOST) for accelerator in range(accelerators)]
+    if shape == "many-small":
+        edges = _explicit_edges(accelerators, shape)
+    else:
+        edges = [(accelerator, accelerators + accelerator // GPUS_PER_HOST) for accelerator in range(accelerators)]
     times = []
     for _ in range(repeats):
         graph = nx.Graph()
@@ -121,25 +176,27 @@ def child_floor(accelerators: int, repeats: int) -> dict:
         graph.add_edges_from(edges)
         times.append(time.perf_counter() - start)
         del graph
-    return {"seconds": statistics.median(times), "peak_mib": _peak_mib()}
+    return {"seconds": statistics.median(times), "peak_mib": _peak_mib(), "edges": len(edges)}
 
 
-def _run_child(role: str, accelerators: int, repeats: int) -> dict:
-    command = [sys.executable, "-m", "bench.topology", "--child", role, "--sizes", str(accelerators), "--repeats", str(repeats)]
+def _run_child(role: str, accelerators: int, repeats: int, shape: str) -> dict:
+    command = [sys.executable, "-m", "bench.topology", "--child", role, "--sizes", str(accelerators), "--repeats", str(repeats),
+               "--shape", shape]
     output = subprocess.run(command, check=True, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1]).stdout
     return json.loads(output)
 
 
-def table(rows: list[dict]) -> str:
-    """The markdown table of results."""
+def table(rows: list[dict], shape: str = "few-big") -> str:
+    """The markdown table of results (the floor: one edge per accelerator, or the explicit design's edges)."""
+    floor = "explicit-edge floor s" if shape == "many-small" else "edge floor s"
     lines = [
-        "| accelerators | tiers (radix) | graph nodes / edges (explicit design) | validate first s | validate median s | validate peak MiB | edge floor s | ratio | floor peak MiB |",
-        "| ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        f"| accelerators | pools | tiers (radix) | graph nodes / edges (explicit design) | validate first s | validate median s | validate peak MiB | {floor} | ratio | floor peak MiB |",
+        "| ---: | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in rows:
         graph = row["validate"]["graph"]
         lines.append(
-            f"| {row['accelerators']:,} | {row['validate']['tiers']} ({row['validate']['radix']}) | "
+            f"| {row['accelerators']:,} | {row['validate']['pools']:,} | {row['validate']['tiers']} ({row['validate']['radix']}) | "
             f"{graph['nodes']:,} / {graph['edges']:,} ({graph['expanded_nodes']:,} / {graph['expanded_edges']:,}) | "
             f"{row['validate']['first_seconds']:.3f} | {row['validate']['seconds']:.3f} | {row['validate']['peak_mib']:,.0f} | {row['floor']['seconds']:.3f} | "
             f"{row['validate']['seconds'] / row['floor']['seconds']:.2f} | {row['floor']['peak_mib']:,.0f} |"
@@ -152,23 +209,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.topology", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default=",".join(str(size) for size in DEFAULT_SIZES), help="accelerator counts, comma-separated")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per size (median reported)")
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="few-big",
+                        help="few-big: one pool on the fabric; many-small: hundreds of interleaved team pools (default few-big)")
     parser.add_argument("--child", choices=("validate", "floor"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sizes = [int(size) for size in args.sizes.split(",")]
     if args.child:
         measure = child_validate if args.child == "validate" else child_floor
-        print(json.dumps(measure(sizes[0], args.repeats)))
+        print(json.dumps(measure(sizes[0], args.repeats, args.shape)))
         return 0
     rows = []
     for accelerators in sizes:
-        row = {"accelerators": accelerators, "validate": _run_child("validate", accelerators, args.repeats),
-               "floor": _run_child("floor", accelerators, args.repeats)}
+        row = {"accelerators": accelerators, "validate": _run_child("validate", accelerators, args.repeats, args.shape),
+               "floor": _run_child("floor", accelerators, args.repeats, args.shape)}
         if row["validate"]["errors"]:
             print(f"warning: {accelerators:,} accelerators: validate reported {row['validate']['errors']}", file=sys.stderr)
         rows.append(row)
         print(f"measured {accelerators:,} accelerators", file=sys.stderr)
-    print(f"python -m bench.topology --sizes {args.sizes} --repeats {args.repeats}   ({sys.platform}, Python {sys.version.split()[0]})\n")
-    print(table(rows))
+    print(f"python -m bench.topology --sizes {args.sizes} --repeats {args.repeats} --shape {args.shape}   "
+          f"({sys.platform}, Python {sys.version.split()[0]})\n")
+    print(table(rows, args.shape))
     return 0
 
 

@@ -8,6 +8,8 @@ placed at its file and line.
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,8 +104,30 @@ def resolve_input(path: str | None, stack: str | None, project_dir: str | Path =
     return chosen, settings.overrides
 
 
+# Validation allocates many small objects that live until it returns; the collector's default first
+# threshold (700) makes it scan them over and over (about 15% of a many-pool validate). Raised while
+# validating, as mypy does for its build, and restored after.
+_ALLOCATIONS_BETWEEN_COLLECTIONS = 100_000
+
+
+@contextmanager
+def _fewer_collections():
+    """Run the block with the garbage collector's first threshold raised, then restore the caller's thresholds."""
+    before = gc.get_threshold()
+    gc.set_threshold(_ALLOCATIONS_BETWEEN_COLLECTIONS, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def validate(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".") -> Validation:
     """Load and check a blueprint; raises `SourceError` only for unreadable input."""
+    with _fewer_collections():
+        return _validate(path, stack, project_dir)
+
+
+def _validate(path: str | None, stack: str | None, project_dir: str | Path) -> Validation:
     file, overrides = resolve_input(path, stack, project_dir)
     catalog = load_catalog()
     loaded = load_blueprint(file, overrides, catalog)

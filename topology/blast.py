@@ -27,7 +27,7 @@ from blueprints.findings import Finding, error
 from topology.facility import element_name
 from topology.fabric import node_name, pool_endpoints
 
-__all__ = ["KINDS", "Outage", "switch_outages", "worst_switch", "worst_physical", "checked_kinds", "blast_findings", "spread_findings"]
+__all__ = ["KINDS", "Outage", "switch_outages", "worst_switch", "outages_by_pool", "worst_physical", "checked_kinds", "blast_findings", "spread_findings"]
 
 KINDS = ("switch", "rack", "feed", "block", "zone")
 _HINTS = {
@@ -128,13 +128,26 @@ def worst_switch(graph: nx.Graph, pool: str, total: float) -> Outage | None:
     return Outage("switch", node_name(graph, node), outages[node], outages[node] / total)
 
 
-def worst_physical(outages: dict[tuple, dict[int, int]], pool_index: int, accelerators_per_host: int, total: float) -> dict[str, Outage]:
-    """The pool's worst rack, feed, block and zone (ties: first by name); element None when none takes any host."""
-    worst: dict[str, Outage] = {kind: Outage(kind, None, 0, 0.0) for kind in ("rack", "feed", "block", "zone")}
+def outages_by_pool(outages: dict[tuple, dict[int, int]]) -> dict[int, list[tuple[tuple, int]]]:
+    """Per pool index, (element, hosts it takes down) of every physical element that takes any, by element name.
+
+    One pass over the elements for all pools, so the cost grows with elements plus pools, not their product.
+    """
+    by_pool: dict[int, list[tuple[tuple, int]]] = {}
     for element, per_pool in sorted(outages.items(), key=lambda item: element_name(item[0])):
-        hosts = per_pool.get(pool_index, 0)
+        for pool_index, hosts in per_pool.items():
+            if hosts:
+                by_pool.setdefault(pool_index, []).append((element, hosts))
+    return by_pool
+
+
+def worst_physical(elements: list[tuple[tuple, int]], accelerators_per_host: int, total: float) -> dict[str, Outage]:
+    """The pool's worst rack, feed, block and zone among `elements` (its `outages_by_pool` entry; ties: first by name);
+    element None when none takes any host."""
+    worst: dict[str, Outage] = {kind: Outage(kind, None, 0, 0.0) for kind in ("rack", "feed", "block", "zone")}
+    for element, hosts in elements:
         kind = element[0]
-        if hosts and hosts * accelerators_per_host > worst[kind].accelerators:
+        if hosts * accelerators_per_host > worst[kind].accelerators:
             down = hosts * accelerators_per_host
             worst[kind] = Outage(kind, element_name(element), down, down / total if total else 0.0)
     return worst

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from blueprints.findings import Finding, error
 from topology.bandwidth import bisection, oversubscription, switch_ports
-from topology.blast import KINDS, Outage, blast_findings, checked_kinds, spread_findings, worst_physical, worst_switch
+from topology.blast import KINDS, Outage, blast_findings, checked_kinds, outages_by_pool, spread_findings, worst_physical, worst_switch
 from topology.connectivity import connectivity_findings, pool_components
 from topology.design import Design, FabricDesign
 from topology.expand import expanded_size
@@ -64,7 +64,8 @@ def _oversubscription(fabric: FabricDesign) -> tuple[dict, list[Finding]]:
 
 
 def _pool_fabric(fabric: FabricDesign, pool_index: int, pool) -> tuple[dict, list[Finding], object]:
-    graph, model = fabric.graph, fabric.plan.fabric
+    # The pool's part of the fabric gives the same figures as the whole (topology.pool_graphs), at the pool's size.
+    graph, model = fabric.parts.graph_of(pool.name), fabric.plan.fabric
     figures = {"name": pool.name, "connected": len(pool_components(graph, pool.name)) == 1}
     findings = []
     hops = worst_case_hops(graph, pool.name) if figures["connected"] else None
@@ -111,7 +112,7 @@ def _counts(graph) -> tuple[dict, dict]:
 def fabric_report(fabric: FabricDesign) -> tuple[dict, list[Finding]]:
     """One fabric's figures and findings: sizes, oversubscription, bisection, hops, ports, connectivity."""
     graph = fabric.graph
-    findings = connectivity_findings(graph, list(fabric.pools)) + _port_findings(fabric)
+    findings = connectivity_findings(graph, list(fabric.pools), fabric.parts.graph_of) + _port_findings(fabric)
     over, problems = _oversubscription(fabric)
     findings += problems
     pools, cuts = [], []
@@ -170,7 +171,7 @@ def _outage_json(outage: Outage) -> dict:
 
 def blast_report(design: Design) -> tuple[list, list[Finding]]:
     """Per pool, the worst element of each kind and the worst checked one; blast-radius and spread findings."""
-    outages = physical_outages(design.facility)
+    outages = outages_by_pool(physical_outages(design.facility))
     report, findings = [], []
     for pool_index, pool in enumerate(design.blueprint.pools):
         hosts = design.placement.placed.get(pool_index, 0)
@@ -178,9 +179,9 @@ def blast_report(design: Design) -> tuple[list, list[Finding]]:
         if not hosts or not per_host:
             continue
         total = hosts * per_host
-        by_kind = worst_physical(outages, pool_index, per_host, total)
+        by_kind = worst_physical(outages.get(pool_index, []), per_host, total)
         fabric = design.fabric_of(pool_index)
-        switch = worst_switch(fabric.graph, pool.name, total) if fabric is not None else Outage("switch", None, 0, 0.0)
+        switch = worst_switch(fabric.parts.graph_of(pool.name), pool.name, total) if fabric is not None else Outage("switch", None, 0, 0.0)
         if switch is not None:
             by_kind["switch"] = switch
         checked = [kind for kind in checked_kinds(pool.placement.spread) if kind in by_kind]

@@ -76,12 +76,15 @@ def _describe(graph: nx.Graph, group: list) -> str:
     return f"{node_name(graph, group[0])} (rails {rails})"
 
 
-def connectivity_findings(graph: nx.Graph, pools: list[tuple[int, object]]) -> list[Finding]:
-    """`topology.disconnected` per split pool and `topology.rail-misaligned` per miswired NIC, with certificates."""
+def connectivity_findings(graph: nx.Graph, pools: list[tuple[int, object]], part_of=None) -> list[Finding]:
+    """`topology.disconnected` per split pool and `topology.rail-misaligned` per miswired NIC, with certificates.
+
+    `part_of(pool)`, when given, is the pool's part of the graph (`PoolGraphs.graph_of`), which has the same components.
+    """
     fabric, index = graph.graph["name"], graph.graph["index"]
     findings = []
     for pool_index, pool in pools:
-        components = pool_components(graph, pool.name)
+        components = pool_components(part_of(pool.name) if part_of else graph, pool.name)
         if len(components) < 2:
             continue
         findings.append(error(

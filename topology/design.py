@@ -18,6 +18,7 @@ from topology.facility import build_facility
 from topology.fabric import build_fabric_graph
 from topology.layout import FabricPlan, plan_fabric
 from topology.placement import Placement, place_pools
+from topology.pool_graphs import PoolGraphs
 from topology.storage import storage_network
 
 __all__ = ["Design", "FabricDesign", "build_design"]
@@ -25,11 +26,12 @@ __all__ = ["Design", "FabricDesign", "build_design"]
 
 @dataclass(frozen=True)
 class FabricDesign:
-    """One fabric: its sizing plan, its merged graph, and the (index, pool) pairs on it."""
+    """One fabric: its sizing plan, its merged graph, the (index, pool) pairs on it, and each pool's part of the graph."""
 
     plan: FabricPlan
     graph: nx.Graph
     pools: tuple[tuple[int, object], ...]
+    parts: PoolGraphs
 
     @property
     def index(self) -> int:
@@ -48,6 +50,7 @@ class Design:
     fabrics: list[FabricDesign]
     storage: nx.DiGraph
     findings: list[Finding] = field(default_factory=list)
+    _fabric_of: dict | None = field(default=None, repr=False, compare=False)
 
     def accelerators_per_host(self, pool_index: int) -> int:
         """Accelerators on one host of a pool (0 for an unknown instance type)."""
@@ -56,7 +59,9 @@ class Design:
 
     def fabric_of(self, pool_index: int) -> FabricDesign | None:
         """The fabric a pool is on, when that fabric was built and the pool is part of it."""
-        return next((fabric for fabric in self.fabrics if any(index == pool_index for index, _ in fabric.pools)), None)
+        if self._fabric_of is None:
+            self._fabric_of = {index: fabric for fabric in reversed(self.fabrics) for index, _ in fabric.pools}
+        return self._fabric_of.get(pool_index)
 
 
 def build_design(blueprint, catalog) -> Design:
@@ -69,6 +74,7 @@ def build_design(blueprint, catalog) -> Design:
         findings += problems
         if plan is not None:
             pools = tuple((pool_index, blueprint.pools[pool_index]) for pool_index in sorted(plan.shapes))
-            fabrics.append(FabricDesign(plan, build_fabric_graph(plan), pools))
+            graph = build_fabric_graph(plan)
+            fabrics.append(FabricDesign(plan, graph, pools, PoolGraphs(graph)))
     facility = build_facility(blueprint, catalog, placement)
     return Design(blueprint, catalog, placement, facility, fabrics, storage_network(blueprint, catalog, placement), findings)

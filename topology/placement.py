@@ -38,6 +38,22 @@ class BlockSite:
     block: Block
     free: list[int]
     racks: list[list[tuple[int, int]]]
+    free_total: int = 0
+    first_free: int = 0  # no rack before this one has a free slot (slots are only ever taken)
+
+    def take(self, rack_index: int, pool_index: int, hosts: int) -> None:
+        """Put `hosts` of a pool into the lowest free slots of a rack."""
+        self.free[rack_index] -= hosts
+        self.free_total -= hosts
+        self.racks[rack_index].append((pool_index, hosts))
+        while self.first_free < len(self.free) and not self.free[self.first_free]:
+            self.first_free += 1
+
+    def open_racks(self):
+        """(rack index, free slots) of every rack with a free slot, in order."""
+        for index in range(self.first_free, len(self.free)):
+            if self.free[index]:
+                yield index, self.free[index]
 
     @property
     def name(self) -> str:
@@ -58,21 +74,36 @@ class Placement:
     requested: dict[int, int] = field(default_factory=dict)
     placed: dict[int, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    _index: dict | None = field(default=None, repr=False, compare=False)
 
     def site(self, block_name: str) -> BlockSite | None:
         """The site of the block called `block_name`."""
         return next((site for site in self.sites if site.name == block_name), None)
 
     def hosts_by(self, pool_index: int, level: str) -> dict[str, int]:
-        """Hosts of a pool per zone, block or rack (`level`), keyed by name, in site order; empty units left out."""
+        """Hosts of a pool per zone, block or rack (`level`), keyed by name, in site order; empty units left out.
+
+        Read from an index of every pool's racks, built once on first use (placing is finished by then).
+        """
         counts: dict[str, int] = {}
-        for site in self.sites:
-            for rack_index, contents in enumerate(site.racks):
-                hosts = sum(count for pool, count in contents if pool == pool_index)
-                if hosts:
-                    key = {"zone": site.zone.name, "block": site.name}.get(level) or rack_name(site.name, rack_index)
-                    counts[key] = counts.get(key, 0) + hosts
+        for site, rack_index, hosts in self._racks_of().get(pool_index, ()):
+            key = {"zone": site.zone.name, "block": site.name}.get(level) or rack_name(site.name, rack_index)
+            counts[key] = counts.get(key, 0) + hosts
         return counts
+
+    def _racks_of(self) -> dict[int, list[tuple[BlockSite, int, int]]]:
+        """Per pool index, (site, rack index, hosts) of every rack holding its hosts, in site order."""
+        if self._index is None:
+            index: dict[int, list[tuple[BlockSite, int, int]]] = {}
+            for site in self.sites:
+                for rack_index, contents in enumerate(site.racks):
+                    held: dict[int, int] = {}
+                    for pool, count in contents:
+                        held[pool] = held.get(pool, 0) + count
+                    for pool, hosts in held.items():
+                        index.setdefault(pool, []).append((site, rack_index, hosts))
+            self._index = index
+        return self._index
 
 
 def rack_name(block_name: str, rack_index: int) -> str:
@@ -121,30 +152,58 @@ def _sites(blueprint) -> list[BlockSite]:
     for zone_index, zone in enumerate(blueprint.failure_domains.zones):
         for block_index, block in enumerate(zone.blocks):
             free = [block.hosts_per_rack] * block.racks
-            sites.append(BlockSite(zone_index, block_index, zone, block, free, [[] for _ in range(block.racks)]))
+            sites.append(BlockSite(zone_index, block_index, zone, block, free, [[] for _ in range(block.racks)], sum(free)))
     return sites
+
+
+def _deal_in_order(hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
+    """`fill_in_order` over the sites' racks, visiting only racks with free slots until the hosts run out."""
+    dealt = []
+    for site in sites:
+        for index, free in site.open_racks():
+            if hosts == 0:
+                return dealt
+            take = min(free, hosts)
+            dealt.append((site, index, take))
+            hosts -= take
+    return dealt
+
+
+def _deal_round_robin(hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
+    """`round_robin` over the sites' racks.
+
+    When at least `hosts` racks have a free slot, the first round already
+    places every host, one each in the first `hosts` open racks, so only
+    those are visited; otherwise every rack is dealt to.
+    """
+    if hosts <= 0:
+        return []
+    first_round = []
+    for site in sites:
+        for index, _ in site.open_racks():
+            first_round.append((site, index, 1))
+            if len(first_round) == hosts:
+                return first_round
+    racks = [(site, index) for site in sites for index in range(len(site.free))]
+    counts = round_robin(hosts, [site.free[index] for site, index in racks])
+    return [(site, index, count) for (site, index), count in zip(racks, counts) if count]
 
 
 def _deal(pool, hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
     """(site, rack index, hosts) for one pool, following its `spread`."""
-    racks = [(site, index) for site in sites for index in range(len(site.free))]
     spread = pool.placement.spread
     if spread == "packed":
-        counts = fill_in_order(hosts, [site.free[index] for site, index in racks])
-        return [(site, index, count) for (site, index), count in zip(racks, counts) if count]
+        return _deal_in_order(hosts, sites)
     if spread == "racks":
-        counts = round_robin(hosts, [site.free[index] for site, index in racks])
-        return [(site, index, count) for (site, index), count in zip(racks, counts) if count]
+        return _deal_round_robin(hosts, sites)
     unit_of = (lambda site: site.zone.name) if spread == "zones" else (lambda site: site.name)
     units: dict[str, list[BlockSite]] = {}
     for site in sites:
         units.setdefault(unit_of(site), []).append(site)
-    shares = round_robin(hosts, [sum(sum(site.free) for site in group) for group in units.values()])
+    shares = round_robin(hosts, [sum(site.free_total for site in group) for group in units.values()])
     dealt = []
     for group, share in zip(units.values(), shares):
-        group_racks = [(site, index) for site in group for index in range(len(site.free))]
-        counts = fill_in_order(share, [site.free[index] for site, index in group_racks])
-        dealt += [(site, index, count) for (site, index), count in zip(group_racks, counts) if count]
+        dealt += _deal_in_order(share, group)
     return dealt
 
 
@@ -164,10 +223,9 @@ def place_pools(blueprint, catalog) -> Placement:
         if not pool_sites:
             continue
         wanted = pool.max_nodes
-        free_before = sum(sum(site.free) for site in pool_sites)
+        free_before = sum(site.free_total for site in pool_sites)
         for site, rack_index, count in _deal(pool, wanted, pool_sites):
-            site.free[rack_index] -= count
-            site.racks[rack_index].append((pool_index, count))
+            site.take(rack_index, pool_index, count)
         placed = min(wanted, free_before)
         placement.requested[pool_index] = wanted
         placement.placed[pool_index] = placed

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import itertools
+from types import SimpleNamespace
 
 import pytest
 
 from tests.topology.factory import CATALOG, block, blueprint, check, only, pool, zone
-from topology.placement import fill_in_order, place_pools, round_robin
+from topology.placement import BlockSite, _deal_in_order, _deal_round_robin, fill_in_order, place_pools, round_robin
 
 
 def deal_one_at_a_time(hosts: int, capacities: list[int]) -> list[int]:
@@ -25,6 +26,29 @@ def deal_one_at_a_time(hosts: int, capacities: list[int]) -> list[int]:
 def test_round_robin_equals_dealing_one_host_at_a_time(capacities):
     for hosts in range(sum(capacities) + 3):
         assert round_robin(hosts, capacities) == deal_one_at_a_time(hosts, capacities)
+
+
+def _sites_with(free_per_rack: list[list[int]]) -> list[BlockSite]:
+    sites = []
+    for index, free in enumerate(free_per_rack):
+        named = SimpleNamespace(name=f"b{index}")
+        sites.append(BlockSite(0, index, None, named, list(free), [[] for _ in free], sum(free)))
+    return sites
+
+
+def _dense(deal, hosts: int, sites: list[BlockSite]) -> list[tuple[str, int, int]]:
+    racks = [(site, index) for site in sites for index in range(len(site.free))]
+    counts = deal(hosts, [site.free[index] for site, index in racks])
+    return [(site.name, index, count) for (site, index), count in zip(racks, counts) if count]
+
+
+@pytest.mark.parametrize("free_per_rack", [[list(racks)] for racks in itertools.product([0, 1, 3], repeat=4)] + [[[0, 2], [1, 0, 4]], [[], [2, 2]]])
+def test_dealing_only_open_racks_equals_dealing_every_rack(free_per_rack):
+    # The sparse dealers visit only racks with free slots; the dense definitions visit every rack.
+    sites = _sites_with(free_per_rack)
+    for hosts in range(sum(map(sum, free_per_rack)) + 2):
+        assert [(s.name, i, c) for s, i, c in _deal_round_robin(hosts, sites)] == _dense(round_robin, hosts, sites)
+        assert [(s.name, i, c) for s, i, c in _deal_in_order(hosts, sites)] == _dense(fill_in_order, hosts, sites)
 
 
 def test_fill_in_order_fills_each_unit_before_the_next():

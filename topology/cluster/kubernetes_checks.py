@@ -224,14 +224,35 @@ def check_taints(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Fin
                 )
 
 
+def _selection(views: Sequence[NodeGroupView]):
+    """A function from a node selector to the views whose nodes it selects, in order, from one label index.
+
+    Built once per check, so many flavors cost one pass over the node groups, not one each.
+    """
+    holding: dict[tuple[str, str], set[int]] = {}
+    for index, view in enumerate(views):
+        for item in view.all_labels().items():
+            holding.setdefault(item, set()).add(index)
+
+    def selected(node_labels) -> list[NodeGroupView]:
+        chosen = set(range(len(views)))
+        for item in node_labels.items():
+            chosen &= holding.get(item, set())
+        return [views[index] for index in sorted(chosen)]
+
+    return selected
+
+
 def check_quota(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
     """Each flavor grants exactly the accelerators of the nodes its labels select."""
     if layout.kueue is None:
         return
+    selected = _selection(layout.nodes)
+    pools = _pools(layout)
     for flavor in layout.kueue.flavors:
-        selector = Placement(flavor.node_labels)
-        chosen = [view for view in layout.nodes if selector.selects(view.all_labels())]
-        if not all(view in chosen for view in layout.nodes if view.pool == flavor.pool):
+        chosen = selected(flavor.node_labels)
+        picked = {id(view) for view in chosen}
+        if not all(id(view) in picked for view in pools.get(flavor.pool, ())):
             continue  # its own pool isn't selected: reported as k8s.label-not-set
         capacity: dict[str, int] = {}
         for view in chosen:

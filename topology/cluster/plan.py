@@ -75,9 +75,13 @@ def _pod_subnets(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -
 
 def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[PlacementDecision, ...]:
     ctx = Context(blueprint, catalog)
+    by_pool: dict[str, list[NodeGroupPlan]] = {}
+    for group in node_groups:
+        if not group.system:
+            by_pool.setdefault(group.pool, []).append(group)
     decisions = []
     for pool in blueprint.pools:
-        groups = [group for group in node_groups if group.pool == pool.name and not group.system]
+        groups = by_pool.get(pool.name, [])
         for zone in dict.fromkeys(group.zone for group in groups):
             in_zone = [group for group in groups if group.zone == zone]
             efa = in_zone[0].efa_interfaces > 0
