@@ -15,7 +15,7 @@ process, in one run, round-robin, so machine noise hits both alike:
 Python's bytecode cache is allowed (`PYTHONDONTWRITEBYTECODE` is removed from
 the children's environment and every command runs once before timing), which
 is how a user's second run and an installed package behave. Prints a markdown
-table of medians and ratios, and exits 1 when a ratio misses its goal.
+table of medians and ratios; with `--strict`, exits 1 when a ratio misses its goal.
 """
 
 from __future__ import annotations
@@ -117,9 +117,10 @@ def measure(all_cases: list[Case], repeats: int) -> list[tuple[Case, float, floa
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Measure, print the table, and exit 1 when a ratio misses its goal."""
+    """Measure and print the table (exit 1 on a missed goal with --strict)."""
     parser = argparse.ArgumentParser(prog="python -m bench.coldstart", description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15, help="timed runs of each command; medians are reported (default 15)")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a ratio misses its goal")
     args = parser.parse_args(argv)
     results = measure(cases(), args.repeats)
     print(f"cold start, median of {args.repeats} fresh processes each, side by side\n")
@@ -132,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         if ratio > case.goal:
             missed.append(case.name)
         print(f"| `{case.name}` | {seconds:.3f} s | `{case.floor_name}` | {floor:.3f} s | {ratio:.2f}x | <= {case.goal}x {verdict} |")
-    return 1 if missed else 0
+    return 1 if missed and args.strict else 0
 
 
 if __name__ == "__main__":

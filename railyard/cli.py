@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from blueprints.source import SourceError
+from railyard import __version__
 from railyard.commands import COMMANDS
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
@@ -20,6 +21,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, one sub-command per module in `railyard.commands`."""
     parser = argparse.ArgumentParser(prog="railyard", description="Design accelerator clusters and learn every mistake before apply.")
+    parser.add_argument("--version", action="version", version=f"railyard {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command_parser = sub.add_parser(command.NAME, help=command.HELP, description=command.HELP)

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pulumi
 from pulumi.runtime import mocks, rpc, settings
@@ -240,16 +240,29 @@ async def _resolve(value: Any) -> Any:
     return _plain(value)
 
 
-def _run_mocked(plan, stack: str, deployment: Deployment, account_roles: tuple[str, ...],
-                referenced_outputs: dict | None = None) -> tuple[list[PreviewResource], dict]:
-    """Run the program against fresh mocks; returns the registrations and resolved outputs."""
+def run_mocked(program: Callable[[], object], region: str, stack: str = PREVIEW_STACK, account_roles: tuple[str, ...] = (),
+               referenced_outputs: dict | None = None) -> tuple[list[PreviewResource], dict]:
+    """Run any Pulumi program function against fresh mocks of a fresh account in `region`.
+
+    Returns the registrations, in URN order, and the resolved stack outputs.
+    Call it inside `contextvars.copy_context().run` to keep the runtime's
+    settings of this run apart from the caller's (as `run_preview` does); a
+    Pulumi program of your own that builds on railyard's components can be
+    previewed offline this way (docs/library.md).
+    """
     settings.ROOT.set(None)
-    monitor = RecordingMonitor(PreviewMocks(plan.region, account_roles, referenced_outputs))
+    monitor = RecordingMonitor(PreviewMocks(region, account_roles, referenced_outputs))
     mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=False, monitor=monitor)
-    run_program(plan, deployment)
+    program()
     _sync_await(wait_for_rpcs())
     outputs = _sync_await(_resolve(dict(settings.get_root_resource().outputs)))
     return sorted(monitor.registrations, key=lambda resource: resource.urn), outputs
+
+
+def _run_mocked(plan, stack: str, deployment: Deployment, account_roles: tuple[str, ...],
+                referenced_outputs: dict | None = None) -> tuple[list[PreviewResource], dict]:
+    """Run railyard's program for `plan` against fresh mocks; returns the registrations and resolved outputs."""
+    return run_mocked(lambda: run_program(plan, deployment), plan.region, stack, account_roles, referenced_outputs)
 
 
 def _isolated(plan, stack: str, deployment: Deployment, account_roles: tuple[str, ...], referenced: dict | None = None):
