@@ -1,19 +1,27 @@
-"""The CrossGuard policy pack: `pulumi preview --policy-pack policies`.
+"""The CrossGuard policy pack: `pulumi preview --policy-pack policies`, or published with `pulumi policy publish`.
 
-The Pulumi CLI runs this file from the `policies/` directory, in the pack's
-own virtualenv (`requirements.txt`), as `python -u -m pulumi.policy <engine>
-policies`, which puts `policies/` first on sys.path. The rules import `policies.*` and
-`blueprints.catalog`, so the repository root goes first on `sys.path`, in
-place of this directory (whose modules would otherwise shadow top-level
-names). `PolicyPack(...)` starts the analyzer and never returns: it is
-constructed here and nowhere else.
+The Pulumi CLI runs this file from the pack's directory, in the pack's own
+virtualenv (`requirements.txt`), as `python -u -m pulumi.policy <engine>
+<pack directory>`, which puts the pack's directory first on sys.path. The pack
+is self-contained: the rules import only `policies.*`, the Python standard
+library and the pack's requirements, and what they know of railyard travels
+in `data/`. So the directory is registered here as the package `policies`,
+whatever the folder is called once published, and taken off sys.path (its
+module names, `config` or `schema`, would otherwise shadow top-level ones).
+`PolicyPack(...)` starts the analyzer and never returns: it is constructed
+here and nowhere else.
 """
 
+import importlib.util
 import sys
 from pathlib import Path
 
 PACK_DIR = Path(__file__).resolve().parent
-sys.path[:] = [str(PACK_DIR.parent)] + [entry for entry in sys.path if Path(entry or ".").resolve() != PACK_DIR]
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != PACK_DIR]
+if "policies" not in sys.modules:
+    _spec = importlib.util.spec_from_file_location("policies", PACK_DIR / "__init__.py", submodule_search_locations=[str(PACK_DIR)])
+    sys.modules["policies"] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules["policies"])
 
 from pulumi_policy import EnforcementLevel, PolicyPack  # noqa: E402
 

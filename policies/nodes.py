@@ -14,7 +14,7 @@ from typing import Any
 
 from pulumi_policy import PolicyResource
 
-from topology.cluster.labels import EFA_LABEL, POOL_LABEL, ROLE_LABEL  # noqa: F401 - the node-label contract, re-exported to rules
+from policies.facts import EFA_LABEL, POOL_LABEL, ROLE_LABEL  # noqa: F401 - the node-label contract, re-exported to rules
 from policies.resource_types import LAUNCH_TEMPLATE, NODE_GROUP
 from policies.stack import Stack, items, known, value
 

@@ -209,8 +209,13 @@ def run_policies(preview_result: Any, config: Mapping[str, Any] | None = None,
     return report
 
 
-def render_text(report: PolicyReport) -> str:
-    """The report for a terminal: violations grouped by rule, mandatory first, then a verdict line."""
+def render_text(report: PolicyReport, origins: Mapping[str, str] | None = None) -> str:
+    """The report for a terminal: violations grouped by rule, mandatory first, then a verdict line.
+
+    `origins`, when the caller knows them, maps a resource's URN to where the user wrote what
+    produced it (railyard's offline run passes `file:line (path)` of the blueprint).
+    """
+    origins = origins or {}
     lines: list[str] = []
     current = None
     for violation in report.violations + report.errors + report.unverified:
@@ -221,6 +226,8 @@ def render_text(report: PolicyReport) -> str:
         lines.append(f"    {violation.message}")
         if violation.urn:
             lines.append(f"        {violation.urn}")
+        if violation.urn in origins:
+            lines.append(f"        from {origins[violation.urn]}")
     counts = report.summary()
     lines += [f"note: {note}" for note in report.notes]
     lines.append(f"policies: {counts['rules']} rules over {counts['resources']} resources: "

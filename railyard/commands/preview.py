@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from railyard.commands.arguments import add_blueprint_arguments
+from railyard.origins import resource_origins
 from railyard.render import findings_report, table
 
 if TYPE_CHECKING:  # the Pulumi SDK loads only when a preview runs, so `railyard validate` never pays for it
@@ -74,6 +75,11 @@ def run(args) -> int:
             document["findings"] = [finding.as_json() for finding in result.findings]
         if report is not None:
             document["policies"] = report.as_json()
+            origins = resource_origins(result)
+            for entry in (*document["policies"]["violations"], *document["policies"].get("unverified", []),
+                          *document["policies"].get("errors", [])):
+                if entry.get("urn") in origins:
+                    entry["blueprint"] = origins[entry["urn"]].as_json()
         print(json.dumps(document, indent=2, sort_keys=True))
         return 1 if failed else 0
     if not result.ok:
@@ -84,7 +90,8 @@ def run(args) -> int:
     if report is not None:
         from policies.runner import render_text
 
-        print("\n" + render_text(report))
+        origins = {urn: origin.describe() for urn, origin in resource_origins(result).items()}
+        print("\n" + render_text(report, origins))
     return 1 if failed else 0
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from blueprints.catalog import InstanceType, load_catalog
+from policies.facts import InstanceFacts, instance_types as catalog_facts
 from policies.nodes import instance_types, launch_template_of, node_groups
 from policies.rule import StackRule
 from policies.stack import Stack, value
@@ -26,14 +26,14 @@ BOTTLEROCKET = {
 }
 
 
-def allowed_ami_types(spec: InstanceType) -> tuple[str, ...]:
+def allowed_ami_types(spec: InstanceFacts) -> tuple[str, ...]:
     """The AMI types that drive `spec`'s accelerator: the catalog's AL2023 type and its Bottlerocket twins."""
     return (spec.ami_type, *BOTTLEROCKET.get(spec.ami_type, ()))
 
 
 def check(stack: Stack, settings) -> Iterable[tuple[Any, str]]:
     """Each node group's amiType against every accelerated instance type it launches."""
-    catalog = load_catalog()
+    catalog = catalog_facts()
     for group in node_groups(stack):
         ami_type = value(group.props, "amiType")
         template = launch_template_of(stack, group)

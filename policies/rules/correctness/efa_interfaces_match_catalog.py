@@ -15,20 +15,20 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from blueprints.catalog import InstanceType, load_catalog
+from policies.facts import InstanceFacts, instance_types as catalog_facts
 from policies.nodes import EFA_INTERFACE_TYPES, efa_interfaces, templates_with_node_groups
 from policies.rule import StackRule
 from policies.stack import Stack, items, number, value
 
 
-def expected_efa_cards(spec: InstanceType) -> list[int]:
+def expected_efa_cards(spec: InstanceFacts) -> list[int]:
     """The cards a full EFA layout of `spec` puts an EFA on, in order."""
     cards = [card.index for card in spec.network_cards
              if card.supports_efa and (card.index != 0 or card.max_interfaces >= 2)]
     return cards[: spec.max_efa_interfaces]
 
 
-def layout_problems(interfaces: list[Mapping[str, Any]], spec: InstanceType) -> list[str]:
+def layout_problems(interfaces: list[Mapping[str, Any]], spec: InstanceFacts) -> list[str]:
     """Everything wrong with `interfaces` as the layout of one `spec` node."""
     slots = [(int(number(value(i, "networkCardIndex")) or 0), int(number(value(i, "deviceIndex")) or 0),
               value(i, "interfaceType") or "interface") for i in interfaces]
@@ -60,7 +60,7 @@ def layout_problems(interfaces: list[Mapping[str, Any]], spec: InstanceType) -> 
 
 def check(stack: Stack, settings) -> Iterable[tuple[Any, str]]:
     """Each launch template with EFA interfaces, checked against each instance type it launches."""
-    catalog = load_catalog()
+    catalog = catalog_facts()
     for template, groups in templates_with_node_groups(stack).values():
         if not efa_interfaces(template.props):
             continue

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from blueprints.catalog import load_catalog
 from policies.config import MAX_ACCELERATORS
+from policies.facts import instance_types as catalog_facts
 from policies.nodes import instance_types, node_groups
 from policies.rule import StackRule
 from policies.stack import Stack, number, value
@@ -20,7 +20,7 @@ from policies.stack import Stack, number, value
 
 def accelerators_by_node_group(stack: Stack) -> list[tuple[Any, int]]:
     """(node group, accelerators at max size) for every node group with accelerators, largest first."""
-    catalog = load_catalog()
+    catalog = catalog_facts()
     counted = []
     for group in node_groups(stack):
         per_node = max((catalog.get(name).accelerator_count for name in instance_types(stack, group) if name in catalog),
