@@ -1,4 +1,4 @@
-"""The VPC: subnets per zone and per EFA fabric domain, NAT egress, the S3 endpoint, the EFA security group.
+"""The VPC: subnets per zone and per EFA fabric domain, NAT egress, the S3 endpoint, the EFA security group, the flow log.
 
 Nodes live only in private subnets. Public subnets exist for the NAT gateways
 (one per zone, so losing a zone doesn't cut the others' egress) and for
@@ -6,10 +6,18 @@ internet-facing load balancers. Each EFA fabric domain has a private subnet of
 its own. The EFA security group allows all traffic to and from itself, in and
 out, which EFA's OS-bypass traffic needs (aws-facts.md 2.2); it is attached to
 every interface of an EFA node next to the EKS cluster security group.
+
+The VPC's default security group is taken over with no rules at all, so
+nothing placed in it by mistake can talk (Checkov CKV2_AWS_12). The flow log
+records every accepted and rejected flow to a CloudWatch Logs group kept for
+the blueprint's `cloud.flow_logs.retention_days`, delivered by a role only the
+VPC Flow Logs service can assume, allowed to write to that group alone (AWS's
+EKS best-practices guide, network security; Checkov CKV2_AWS_11, cfn-nag W60).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -33,6 +41,7 @@ class NetworkArgs:
     efa_security_group: bool
     tags: Mapping[str, str]
     pod_cidrs: tuple[str, ...] = ()
+    flow_log_retention_days: int | None = None
 
 
 class Network(pulumi.ComponentResource):
@@ -61,6 +70,10 @@ class Network(pulumi.ComponentResource):
                             vpc_endpoint_type="Gateway", route_table_ids=private_tables,
                             tags=named_tags(args.tags, f"{name}-s3"), opts=child_of(self))
         self.efa_security_group_id = self._efa_security_group() if args.efa_security_group else None
+        aws.ec2.DefaultSecurityGroup(f"{name}-default-sg", vpc_id=vpc.id, tags=named_tags(args.tags, f"{name}-default-sg"),
+                                     opts=child_of(self))
+        if args.flow_log_retention_days is not None:
+            self._flow_log(args.flow_log_retention_days)
         self.register_outputs({"vpcId": self.vpc_id, "subnetIds": self.subnet_ids,
                                "efaSecurityGroupId": self.efa_security_group_id})
 
@@ -122,3 +135,19 @@ class Network(pulumi.ComponentResource):
             egress=[aws.ec2.SecurityGroupEgressArgs(**everything_from_itself)],
             tags=named_tags(self._args.tags, name), opts=child_of(self))
         return group.id
+
+    def _flow_log(self, retention_days: int) -> None:
+        """The VPC flow log (all traffic) to a log group of its own, through a delivery role scoped to that group."""
+        name, args = self._name, self._args
+        group = aws.cloudwatch.LogGroup(f"{name}-flow-logs", retention_in_days=retention_days,
+                                        tags=named_tags(args.tags, f"{name}-flow-logs"), opts=child_of(self))
+        trust = {"Version": "2012-10-17", "Statement": [
+            {"Effect": "Allow", "Principal": {"Service": "vpc-flow-logs.amazonaws.com"}, "Action": "sts:AssumeRole"}]}
+        role = aws.iam.Role(f"{name}-flow-logs", assume_role_policy=json.dumps(trust),
+                            tags=named_tags(args.tags, f"{name}-flow-logs"), opts=child_of(self))
+        actions = ["logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogGroups", "logs:DescribeLogStreams"]
+        aws.iam.RolePolicy(f"{name}-flow-logs", role=role.id, opts=child_of(self), policy=group.arn.apply(lambda arn: json.dumps(
+            {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": actions, "Resource": [arn, f"{arn}:*"]}]})))
+        aws.ec2.FlowLog(f"{name}-flow-log", vpc_id=self.vpc_id, traffic_type="ALL", log_destination_type="cloud-watch-logs",
+                        log_destination=group.arn, iam_role_arn=role.arn, max_aggregation_interval=600,
+                        tags=named_tags(args.tags, f"{name}-flow-log"), opts=child_of(self))

@@ -84,8 +84,30 @@ EKS_PUBLIC_CIDRS = Knob(
     "CIDRs a public EKS API endpoint may be opened to; empty = the endpoint must be private.",
 )
 
+CLUSTER_LOG_TYPES = Knob(
+    "requiredClusterLogTypes",
+    {"type": "array", "items": {"type": "string", "enum": ["api", "audit", "authenticator", "controllerManager", "scheduler"]},
+     "uniqueItems": True},
+    ["api", "audit", "authenticator"],
+    "EKS control-plane log types every cluster must send to CloudWatch (CIS EKS 2.1.1 asks audit; Checkov CKV_AWS_37 all five).",
+)
+MAX_METADATA_HOP_LIMIT = Knob(
+    "maxMetadataHopLimit",
+    {"type": "integer", "minimum": 1, "maximum": 64},
+    2,
+    "The largest IMDS response hop limit a launch template may set: 2 lets pods reach the node's metadata (the EKS "
+    "user guide's setting for pods that need it), 1 keeps it to host-network processes (Checkov CKV_AWS_341).",
+)
+BROAD_MANAGED_POLICIES = Knob(
+    "forbiddenManagedPolicies",
+    {"type": "array", "items": {"type": "string", "minLength": 1}, "uniqueItems": True},
+    ["AdministratorAccess", "PowerUserAccess", "IAMFullAccess"],
+    "AWS managed policies (by name) no role of the stack may have attached.",
+)
+
 KNOBS: tuple[Knob, ...] = (
-    ALLOWED_INSTANCE_TYPES, SPOT_ALLOWED_ROLES, REQUIRED_TAGS, MAX_ACCELERATORS, EKS_PUBLIC_CIDRS,
+    ALLOWED_INSTANCE_TYPES, SPOT_ALLOWED_ROLES, REQUIRED_TAGS, MAX_ACCELERATORS, EKS_PUBLIC_CIDRS, CLUSTER_LOG_TYPES,
+    MAX_METADATA_HOP_LIMIT, BROAD_MANAGED_POLICIES,
 )
 
 

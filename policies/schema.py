@@ -108,7 +108,7 @@ def _sentence(error: cerberus_errors.ValidationError) -> str:
     if rule == "forbidden":
         return f"{path} is {value!r}, which is not allowed"
     if rule == "contains":
-        return f"{path} is {value!r} and lacks {_shown(error.info[0])}"
+        return f"{path} is {value!r} and lacks {_shown(sorted(error.info[0], key=str))}"
     if rule == "empty":
         return f"{path} is empty"
     if rule in ("min", "max"):

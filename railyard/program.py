@@ -114,7 +114,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
     provider = _aws_provider(plan, deployment.identity)
     opts = pulumi.ResourceOptions(providers=[provider])
     network = Network(f"{name}-network", NetworkArgs(plan.region, plan.vpc_cidr, plan.availability_zones, plan.subnets,
-                                                     plan.needs_efa, plan.tags, plan.pod_cidrs), opts)
+                                                     plan.needs_efa, plan.tags, plan.pod_cidrs, plan.flow_log_retention_days), opts)
     placement = Placement(f"{name}-placement", PlacementArgs(plan.placements, plan.tags), opts)
     private_subnets = [network.subnet_ids[f"private-{zone}"] for zone in plan.availability_zones]
     cluster = Cluster(f"{name}-eks", ClusterArgs(name, plan.kubernetes_version, plan.region, plan.partition, private_subnets,

@@ -29,6 +29,17 @@ class Metadata(Model):
     )
 
 
+# The retention periods CloudWatch Logs accepts (botocore logs PutRetentionPolicy `Days` documentation).
+RETENTION_DAYS = Literal[1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653]
+
+
+class FlowLogs(Model):
+    """The VPC flow log: every accepted and rejected flow, to a CloudWatch Logs group of the cluster's."""
+
+    enabled: bool = Field(True, description="Record the VPC's traffic (the policy pack's SEC019 refuses a VPC without a flow log).")
+    retention_days: RETENTION_DAYS = Field(365, description="Days CloudWatch Logs keeps the records (one of the periods it accepts).")
+
+
 class AwsTarget(Model):
     """Where the cluster lives on AWS: a region, its zones and the VPC address space."""
 
@@ -43,6 +54,7 @@ class AwsTarget(Model):
     vpc_cidr: Annotated[IPv4Network, Field(strict=False)] = Field(
         description="The VPC's IPv4 block, /16 to /24; node subnets are carved from it."
     )
+    flow_logs: FlowLogs = Field(default_factory=FlowLogs, description="The VPC flow log (on by default, kept a year).")
 
     @model_validator(mode="after")
     def _zones_belong_to_region(self):

@@ -54,6 +54,7 @@ class CompilePlan:
     file_systems: tuple[FileSystemPlan, ...]
     buckets: tuple[BucketPlan, ...]
     kubernetes: KubernetesPlan
+    flow_log_retention_days: int | None = None
 
     @property
     def needs_efa(self) -> bool:
@@ -123,4 +124,5 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         file_systems=file_systems,
         buckets=buckets,
         kubernetes=plan_kubernetes(blueprint, catalog, layout=cluster.kubernetes),
+        flow_log_retention_days=blueprint.cloud.flow_logs.retention_days if blueprint.cloud.flow_logs.enabled else None,
     )

@@ -9,7 +9,7 @@ proven against exactly the property names and shapes the compiler emits.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Callable
 
 import pytest
@@ -28,6 +28,8 @@ from policies.resource_types import (
     PUBLIC_ACCESS_BLOCK,
     SECURITY_GROUP,
 )
+from tests.policies.benchmark_cases import BENCHMARK_CASES
+from tests.policies.cases import Case
 from tests.policies.previews import Preview, deleter, edit, example, preview, setter, without
 
 FIXTURES = "tests/policies/fixtures"
@@ -99,18 +101,6 @@ def _renamed_role(base: Preview, logical: str) -> Preview:
 
 def tagged(key: str, new: str) -> Callable[[dict], None]:
     return setter(f"tags.{key}", new)
-
-
-@dataclass(frozen=True)
-class Case:
-    """One scenario: which rule, on what preview, whether it fires and what the message says."""
-
-    rule_id: str
-    name: str
-    build: Callable[[], Preview]
-    fires: bool
-    says: str = ""
-    config: dict = field(default_factory=dict)
 
 
 CASES = [
@@ -312,7 +302,7 @@ CASES = [
          "node groups scale to 131,204 accelerators, over the ceiling of 131,072 (largest: insecure-dev-cheap-train-usw2a 131,200"),
     Case("GOV004", "fires-over-a-configured-ceiling", lambda: example("rail-131k"), True, "over the ceiling of 65,536",
          config={"accelerator-ceiling": {"maxAcceleratorsPerStack": 65536}}),
-]
+] + BENCHMARK_CASES
 
 
 def _run(case: Case):
