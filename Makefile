@@ -1,12 +1,12 @@
 # railyard: two commands for a fresh machine with Python 3.11 and make.
 #   make run    - the main job on the default example
-#   make test   - the test suite
+#   make test   - the checks (make check: ruff lint and format, zizmor) and the test suite
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 EXAMPLE ?= blueprints/examples/p5-capacity-block.yaml
 
-.PHONY: run test validate bench bench-quick catalog catalog-check clean
+.PHONY: run test check validate bench bench-quick catalog catalog-check clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt policies/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,13 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt policies/requirements.
 run: $(VENV)/.installed
 	$(PY) -m railyard preview $(EXAMPLE) --policies
 
-test: $(VENV)/.installed
+# Lint, format and the workflow audit: what `make test` runs first, and what pre-commit runs on each commit.
+check: $(VENV)/.installed
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(VENV)/bin/zizmor --offline --min-severity high .github/workflows
+
+test: check
 	$(PY) -m pytest -q
 
 validate: $(VENV)/.installed

@@ -74,8 +74,9 @@ def child_env() -> dict[str, str]:
 def sdk_modules(example: Path) -> list[str]:
     """Every pulumi-aws, pulumi-kubernetes and pulumi-policy module a preview of `example` executes."""
     script = _LOADED_SDK.format(prefixes=set(SDK_PREFIXES))
-    output = subprocess.run([sys.executable, "-c", script, str(example)], env=child_env(), cwd=ROOT,
-                            capture_output=True, text=True, check=True).stdout
+    output = subprocess.run(
+        [sys.executable, "-c", script, str(example)], env=child_env(), cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     return json.loads(output.strip().splitlines()[-1])
 
 
@@ -85,11 +86,20 @@ def cases() -> list[Case]:
     small = smallest_example()
     imports = sdk_modules(DEFAULT_EXAMPLE)
     return [
-        Case(f"railyard validate {small.name}", [python, "-m", "railyard", "validate", str(small)],
-             "import pydantic, networkx, yaml", [python, "-c", "import pydantic, networkx, yaml"], 1.5),
-        Case(f"railyard preview {DEFAULT_EXAMPLE.name} --policies",
-             [python, "-m", "railyard", "preview", str(DEFAULT_EXAMPLE), "--policies"],
-             f"import the {len(imports)} SDK modules preview executes", [python, "-c", "import " + ", ".join(imports)], 2.0),
+        Case(
+            f"railyard validate {small.name}",
+            [python, "-m", "railyard", "validate", str(small)],
+            "import pydantic, networkx, yaml",
+            [python, "-c", "import pydantic, networkx, yaml"],
+            1.5,
+        ),
+        Case(
+            f"railyard preview {DEFAULT_EXAMPLE.name} --policies",
+            [python, "-m", "railyard", "preview", str(DEFAULT_EXAMPLE), "--policies"],
+            f"import the {len(imports)} SDK modules preview executes",
+            [python, "-c", "import " + ", ".join(imports)],
+            2.0,
+        ),
     ]
 
 

@@ -43,13 +43,14 @@ def main(argv: list[str] | None = None) -> int:
         report = run_policies(result)
         timings.append(time.perf_counter() - started)
     print(f"blueprint: {args.blueprint}")
-    print(f"resources: {len(result.resources)}, rules: {len(RULES)}, violations: {len(report.violations)} "
-          f"{sorted(report.rule_ids()) or ''}")
+    print(f"resources: {len(result.resources)}, rules: {len(RULES)}, violations: {len(report.violations)} {sorted(report.rule_ids()) or ''}")
     for note in report.notes:
         print(f"note: {note}")
     print(f"preview: {preview_seconds:.2f} s (once)")
-    print(f"policy run: median {statistics.median(timings) * 1000:.1f} ms over {args.runs} runs "
-          f"(min {min(timings) * 1000:.1f} ms, max {max(timings) * 1000:.1f} ms)")
+    print(
+        f"policy run: median {statistics.median(timings) * 1000:.1f} ms over {args.runs} runs "
+        f"(min {min(timings) * 1000:.1f} ms, max {max(timings) * 1000:.1f} ms)"
+    )
     return 0
 
 

@@ -35,7 +35,8 @@ def _rail_project(directory: Path) -> Path:
     blueprint = f"config:\n  railyard:blueprint: {EXAMPLES / 'rail-131k.yaml'}\n"
     (directory / "Pulumi.big.yaml").write_text(blueprint)
     (directory / "Pulumi.small.yaml").write_text(
-        blueprint + "  railyard:overrides:\n    pools: [{name: frontier, nodes: 2, placement: {max_failure_share: 1.0}}]\n")
+        blueprint + "  railyard:overrides:\n    pools: [{name: frontier, nodes: 2, placement: {max_failure_share: 1.0}}]\n"
+    )
     return directory
 
 
@@ -79,10 +80,12 @@ def main(argv: list[str] | None = None) -> int:
             rows.append([label, f"{nodes:,}", len(result.resources), f"{medians[label] * 1000:.0f}", f"{per_resource[label]:.1f}"])
     print(table(["case", "nodes", "resources", "median ms", "ms per resource"], rows))
     big, small = cases[1][0], cases[0][0]
-    print(f"\n16,384 nodes vs 2 nodes of the same blueprint: {medians[big] / medians[small]:.2f}x the time for "
-          f"{len(results[big].resources) / len(results[small].resources):.2f}x the resources; "
-          f"{per_resource[big] / per_resource[small]:.2f}x the time per resource "
-          f"(median of {args.repeat} runs each, one process, Python {sys.version.split()[0]})")
+    print(
+        f"\n16,384 nodes vs 2 nodes of the same blueprint: {medians[big] / medians[small]:.2f}x the time for "
+        f"{len(results[big].resources) / len(results[small].resources):.2f}x the resources; "
+        f"{per_resource[big] / per_resource[small]:.2f}x the time per resource "
+        f"(median of {args.repeat} runs each, one process, Python {sys.version.split()[0]})"
+    )
     return 0
 
 

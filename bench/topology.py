@@ -65,13 +65,15 @@ def blueprint_yaml(accelerators: int) -> str:
         "      availability_zone: us-east-1a",
         "      blocks:",
     ]
-    lines += [f"        - {{name: b{index:04d}, racks: {count}, hosts_per_rack: {HOSTS_PER_RACK}, power_feeds: 4}}" for index, count in enumerate(blocks)]
+    lines += [
+        f"        - {{name: b{index:04d}, racks: {count}, hosts_per_rack: {HOSTS_PER_RACK}, power_feeds: 4}}" for index, count in enumerate(blocks)
+    ]
     lines += [
         "fabrics:",
         f"  - {{name: rails, kind: rail_optimized_clos, link_gbps: 200, switch_radix: {radix_for(accelerators)}, nics_per_accelerator: 2,",
         "     max_switch_hops: {same_rail: 5, cross_rail: 5}, min_bisection_gbps_per_accelerator: 200}",
         "pools:",
-        f"  - name: train",
+        "  - name: train",
         "    instance_type: p5en.48xlarge",
         "    role: training",
         f"    nodes: {hosts}",
@@ -79,7 +81,8 @@ def blueprint_yaml(accelerators: int) -> str:
         "    fabric: rails",
         "    storage: [{tier: lustre, read_mbps_per_accelerator: 2, checkpoint: {size_gib: 1000, max_write_seconds: 900}}]",
         "storage:",
-        f"  - {{kind: fsx_lustre, name: lustre, deployment_type: PERSISTENT_2, capacity_gib: {capacity}, throughput_mbps_per_tib: 1000, metadata: {{mode: automatic}}}}",
+        f"  - {{kind: fsx_lustre, name: lustre, deployment_type: PERSISTENT_2, capacity_gib: {capacity},"
+        " throughput_mbps_per_tib: 1000, metadata: {mode: automatic}}",
         "power: {pue: 1.2, rack_budget_kw: 50}",
         "kubernetes: {device_plugins: [{kind: nvidia_device_plugin}, {kind: efa_device_plugin}], layer_stack: separate,",
         "             endpoint: {private_access_cidrs: [10.0.0.0/16]},",
@@ -100,8 +103,10 @@ def many_pools_yaml(accelerators: int) -> str:
     lines = head[: head.index("pools:\n")].splitlines()
     lines.append("pools:")
     for index, size in enumerate(sizes):
-        lines += [f"  - {{name: team-{index:04d}, instance_type: p5en.48xlarge, role: training, nodes: {size}, fabric: rails,",
-                  "     placement: {domains: [site], spread: racks, max_failure_share: 0.5}}"]
+        lines += [
+            f"  - {{name: team-{index:04d}, instance_type: p5en.48xlarge, role: training, nodes: {size}, fabric: rails,",
+            "     placement: {domains: [site], spread: racks, max_failure_share: 0.5}}",
+        ]
     pod_blocks = max(2, math.ceil(len(sizes) / 200))  # a /24 of pod addresses per team's node group
     groups = len(sizes) + 2
     lines += [
@@ -142,8 +147,16 @@ def child_validate(accelerators: int, repeats: int, shape: str = "few-big") -> d
             times.append(time.perf_counter() - start)
     fabric = result.as_json()["fabrics"][0]
     errors = [finding.code for finding in result.findings if finding.is_error]
-    return {"seconds": statistics.median(times), "first_seconds": first, "peak_mib": _peak_mib(), "errors": errors,
-            "graph": fabric["graph"], "tiers": fabric["tiers"], "radix": fabric["switch_radix"], "pools": len(result.blueprint.pools)}
+    return {
+        "seconds": statistics.median(times),
+        "first_seconds": first,
+        "peak_mib": _peak_mib(),
+        "errors": errors,
+        "graph": fabric["graph"],
+        "tiers": fabric["tiers"],
+        "radix": fabric["switch_radix"],
+        "pools": len(result.blueprint.pools),
+    }
 
 
 def _explicit_edges(accelerators: int, shape: str) -> list:
@@ -180,8 +193,7 @@ def child_floor(accelerators: int, repeats: int, shape: str = "few-big") -> dict
 
 
 def _run_child(role: str, accelerators: int, repeats: int, shape: str) -> dict:
-    command = [sys.executable, "-m", "bench.topology", "--child", role, "--sizes", str(accelerators), "--repeats", str(repeats),
-               "--shape", shape]
+    command = [sys.executable, "-m", "bench.topology", "--child", role, "--sizes", str(accelerators), "--repeats", str(repeats), "--shape", shape]
     output = subprocess.run(command, check=True, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1]).stdout
     return json.loads(output)
 
@@ -190,7 +202,8 @@ def table(rows: list[dict], shape: str = "few-big") -> str:
     """The markdown table of results (the floor: one edge per accelerator, or the explicit design's edges)."""
     floor = "explicit-edge floor s" if shape == "many-small" else "edge floor s"
     lines = [
-        f"| accelerators | pools | tiers (radix) | graph nodes / edges (explicit design) | validate first s | validate median s | validate peak MiB | {floor} | ratio | floor peak MiB |",
+        "| accelerators | pools | tiers (radix) | graph nodes / edges (explicit design) | validate first s | "
+        f"validate median s | validate peak MiB | {floor} | ratio | floor peak MiB |",
         "| ---: | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in rows:
@@ -198,7 +211,8 @@ def table(rows: list[dict], shape: str = "few-big") -> str:
         lines.append(
             f"| {row['accelerators']:,} | {row['validate']['pools']:,} | {row['validate']['tiers']} ({row['validate']['radix']}) | "
             f"{graph['nodes']:,} / {graph['edges']:,} ({graph['expanded_nodes']:,} / {graph['expanded_edges']:,}) | "
-            f"{row['validate']['first_seconds']:.3f} | {row['validate']['seconds']:.3f} | {row['validate']['peak_mib']:,.0f} | {row['floor']['seconds']:.3f} | "
+            f"{row['validate']['first_seconds']:.3f} | {row['validate']['seconds']:.3f} | "
+            f"{row['validate']['peak_mib']:,.0f} | {row['floor']['seconds']:.3f} | "
             f"{row['validate']['seconds'] / row['floor']['seconds']:.2f} | {row['floor']['peak_mib']:,.0f} |"
         )
     return "\n".join(lines)
@@ -209,8 +223,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.topology", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default=",".join(str(size) for size in DEFAULT_SIZES), help="accelerator counts, comma-separated")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per size (median reported)")
-    parser.add_argument("--shape", choices=sorted(SHAPES), default="few-big",
-                        help="few-big: one pool on the fabric; many-small: hundreds of interleaved team pools (default few-big)")
+    parser.add_argument(
+        "--shape",
+        choices=sorted(SHAPES),
+        default="few-big",
+        help="few-big: one pool on the fabric; many-small: hundreds of interleaved team pools (default few-big)",
+    )
     parser.add_argument("--child", choices=("validate", "floor"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sizes = [int(size) for size in args.sizes.split(",")]
@@ -220,14 +238,19 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rows = []
     for accelerators in sizes:
-        row = {"accelerators": accelerators, "validate": _run_child("validate", accelerators, args.repeats, args.shape),
-               "floor": _run_child("floor", accelerators, args.repeats, args.shape)}
+        row = {
+            "accelerators": accelerators,
+            "validate": _run_child("validate", accelerators, args.repeats, args.shape),
+            "floor": _run_child("floor", accelerators, args.repeats, args.shape),
+        }
         if row["validate"]["errors"]:
             print(f"warning: {accelerators:,} accelerators: validate reported {row['validate']['errors']}", file=sys.stderr)
         rows.append(row)
         print(f"measured {accelerators:,} accelerators", file=sys.stderr)
-    print(f"python -m bench.topology --sizes {args.sizes} --repeats {args.repeats} --shape {args.shape}   "
-          f"({sys.platform}, Python {sys.version.split()[0]})\n")
+    print(
+        f"python -m bench.topology --sizes {args.sizes} --repeats {args.repeats} --shape {args.shape}   "
+        f"({sys.platform}, Python {sys.version.split()[0]})\n"
+    )
     print(table(rows, args.shape))
     return 0
 

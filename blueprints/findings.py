@@ -10,8 +10,9 @@ collect them all and sort them with `sort_findings`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Literal
+from typing import Literal
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
@@ -65,7 +66,7 @@ class Finding:
         """True when this finding must stop a deployment."""
         return self.severity == "error"
 
-    def at(self, file: str | None, line: int | None, column: int | None) -> "Finding":
+    def at(self, file: str | None, line: int | None, column: int | None) -> Finding:
         """Return a copy of this finding placed at a source position."""
         return replace(self, file=file, line=line, column=column)
 

@@ -109,9 +109,7 @@ def load_blueprint(path: str | FilePath, overrides: Overrides | None = None, cat
 
 def _load_parsed(data, source_map: SourceMap, findings: list[Finding], file: str, overrides: Overrides | None, catalog) -> LoadResult:
     if overrides is not None and overrides.data and isinstance(data, dict):
-        data, source_map, override_findings = apply_overrides(
-            data, source_map, overrides.data, overrides.source_map, overrides.root
-        )
+        data, source_map, override_findings = apply_overrides(data, source_map, overrides.data, overrides.source_map, overrides.root)
         findings = findings + override_findings
     result = validate_data(data, source_map, file, catalog)
     result.findings = sort_findings(findings + result.findings)

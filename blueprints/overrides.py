@@ -36,7 +36,7 @@ class _Merger:
         for table, positions in ((self.override_map.values, self.values), (self.override_map.keys, self.keys)):
             for path, position in table.items():
                 if path[: len(source)] == source:
-                    positions[target + path[len(source):]] = position
+                    positions[target + path[len(source) :]] = position
 
     def merge(self, base: Any, override: Any, source: Path, target: Path) -> Any:
         if isinstance(base, dict) and isinstance(override, dict):
@@ -90,8 +90,8 @@ def apply_overrides(
     """
     merger = _Merger(base_map, override_map)
     local = SourceMap(
-        values={path[len(override_root):]: pos for path, pos in override_map.values.items() if path[: len(override_root)] == override_root},
-        keys={path[len(override_root):]: pos for path, pos in override_map.keys.items() if path[: len(override_root)] == override_root},
+        values={path[len(override_root) :]: pos for path, pos in override_map.values.items() if path[: len(override_root)] == override_root},
+        keys={path[len(override_root) :]: pos for path, pos in override_map.keys.items() if path[: len(override_root)] == override_root},
     )
     merger.override_map = local
     merged = merger.merge(data, overrides, (), ())

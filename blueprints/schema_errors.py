@@ -18,8 +18,16 @@ from pydantic import BaseModel, ValidationError
 from blueprints.findings import Finding, Path, error, format_path
 
 CODES: tuple[str, ...] = (
-    "schema.unknown-key", "schema.missing-field", "schema.missing-kind", "schema.unknown-kind", "schema.invalid-value",
-    "schema.out-of-range", "schema.bad-length", "schema.bad-format", "schema.wrong-type", "schema.invalid",
+    "schema.unknown-key",
+    "schema.missing-field",
+    "schema.missing-kind",
+    "schema.unknown-kind",
+    "schema.invalid-value",
+    "schema.out-of-range",
+    "schema.bad-length",
+    "schema.bad-format",
+    "schema.wrong-type",
+    "schema.invalid",
 )
 """Every code a pydantic error becomes."""
 
@@ -66,10 +74,7 @@ def clean_path(loc: tuple, data: Any, missing_leaf: bool = False) -> tuple[Path,
     members: list[str] = []
     current = data
     for index, part in enumerate(loc):
-        if isinstance(current, dict) and part in current:
-            path.append(part)
-            current = current[part]
-        elif isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
+        if isinstance(current, dict) and part in current or isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
             path.append(part)
             current = current[part]
         elif missing_leaf and index == len(loc) - 1 and isinstance(current, dict):
@@ -186,9 +191,16 @@ def _one(item: dict, root: type[BaseModel], data: Any) -> Finding:
     if kind in ("too_short", "too_long"):
         bound = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
         words = "at least" if kind == "too_short" else "at most"
-        return error("schema.bad-length", path, f"{format_path(path)} has {ctx.get('actual_length')} items; it needs {words} {bound}", f"give {words} {bound}")
+        return error(
+            "schema.bad-length", path, f"{format_path(path)} has {ctx.get('actual_length')} items; it needs {words} {bound}", f"give {words} {bound}"
+        )
     if kind == "string_pattern_mismatch":
-        return error("schema.bad-format", path, f"{_show(value)} does not have the required form {ctx.get('pattern')}", "see `railyard schema` for the field's format")
+        return error(
+            "schema.bad-format",
+            path,
+            f"{_show(value)} does not have the required form {ctx.get('pattern')}",
+            "see `railyard schema` for the field's format",
+        )
     if kind in _TYPE_WORDS:
         got = type(value).__name__ if value is not None else "nothing"
         return error("schema.wrong-type", path, f"{_show(value)} is a {got}; expected {_TYPE_WORDS[kind]}", f"write {_TYPE_WORDS[kind]} here")

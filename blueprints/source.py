@@ -90,7 +90,7 @@ class SourceMap:
         lines = self.lines.get(file, [])
         return lines[line - 1] if 0 < line <= len(lines) else None
 
-    def merged_with(self, other: "SourceMap") -> "SourceMap":
+    def merged_with(self, other: SourceMap) -> SourceMap:
         """A new map holding both maps' positions; `other` wins on conflicts."""
         return SourceMap(
             values={**self.values, **other.values},
@@ -171,9 +171,7 @@ def parse_yaml(text: str, file: str) -> tuple[object, SourceMap, list[Finding]]:
         data = builder.build(node, ())
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
-        raise SourceError(
-            f"YAML value error: {exc.problem}", file, mark.line + 1 if mark else None, mark.column + 1 if mark else None
-        ) from None
+        raise SourceError(f"YAML value error: {exc.problem}", file, mark.line + 1 if mark else None, mark.column + 1 if mark else None) from None
     return data, builder.source_map, builder.findings
 
 

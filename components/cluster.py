@@ -22,8 +22,8 @@ before its nodes could join.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import pulumi
 import pulumi_aws as aws
@@ -62,8 +62,7 @@ class ClusterArgs:
 
 
 def _assume_role_policy(service: str) -> str:
-    return json.dumps({"Version": "2012-10-17", "Statement": [
-        {"Effect": "Allow", "Principal": {"Service": service}, "Action": "sts:AssumeRole"}]})
+    return json.dumps({"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Service": service}, "Action": "sts:AssumeRole"}]})
 
 
 class Cluster(pulumi.ComponentResource):
@@ -74,17 +73,24 @@ class Cluster(pulumi.ComponentResource):
         self._name, self._args = name, args
         cluster_role_arn = self._role("control-plane-role", "eks.amazonaws.com", CLUSTER_POLICIES)
         self.node_role_arn = self._role("node-role", "ec2.amazonaws.com", NODE_POLICIES)
-        key = aws.kms.Key(f"{name}-secrets", description=f"Envelope encryption of {args.cluster_name}'s Kubernetes secrets",
-                          enable_key_rotation=True, tags=named_tags(args.tags, f"{name}-secrets"), opts=child_of(self))
-        aws.kms.Alias(f"{name}-secrets", name=f"alias/{args.cluster_name}-secrets", target_key_id=key.key_id,
-                      opts=child_of(self))
+        key = aws.kms.Key(
+            f"{name}-secrets",
+            description=f"Envelope encryption of {args.cluster_name}'s Kubernetes secrets",
+            enable_key_rotation=True,
+            tags=named_tags(args.tags, f"{name}-secrets"),
+            opts=child_of(self),
+        )
+        aws.kms.Alias(f"{name}-secrets", name=f"alias/{args.cluster_name}-secrets", target_key_id=key.key_id, opts=child_of(self))
         # Node root volumes get their own customer-managed key; Auto Scaling's service role must be able to use it.
         account = aws.get_caller_identity_output(opts=pulumi.InvokeOutputOptions(parent=self))
-        volumes = aws.kms.Key(f"{name}-volumes", description=f"Encryption of {args.cluster_name}'s node volumes",
-                              enable_key_rotation=True, policy=account.account_id.apply(
-                                  lambda account_id: volume_key_policy(args.partition, account_id)),
-                              tags=named_tags(args.tags, f"{name}-volumes"),
-                              opts=child_of(self, depends_on=self._autoscaling_role()))
+        volumes = aws.kms.Key(
+            f"{name}-volumes",
+            description=f"Encryption of {args.cluster_name}'s node volumes",
+            enable_key_rotation=True,
+            policy=account.account_id.apply(lambda account_id: volume_key_policy(args.partition, account_id)),
+            tags=named_tags(args.tags, f"{name}-volumes"),
+            opts=child_of(self, depends_on=self._autoscaling_role()),
+        )
         self.volume_key_arn = volumes.arn
         public = bool(args.public_access_cidrs)
         eks = aws.eks.Cluster(
@@ -93,18 +99,23 @@ class Cluster(pulumi.ComponentResource):
             version=args.kubernetes_version,
             role_arn=cluster_role_arn,
             vpc_config=aws.eks.ClusterVpcConfigArgs(
-                subnet_ids=list(args.subnet_ids), endpoint_private_access=args.endpoint_private,
-                endpoint_public_access=public, public_access_cidrs=list(args.public_access_cidrs) or None),
+                subnet_ids=list(args.subnet_ids),
+                endpoint_private_access=args.endpoint_private,
+                endpoint_public_access=public,
+                public_access_cidrs=list(args.public_access_cidrs) or None,
+            ),
             encryption_config=aws.eks.ClusterEncryptionConfigArgs(
-                resources=["secrets"], provider=aws.eks.ClusterEncryptionConfigProviderArgs(key_arn=key.arn)),
-            access_config=aws.eks.ClusterAccessConfigArgs(
-                authentication_mode="API", bootstrap_cluster_creator_admin_permissions=True),
+                resources=["secrets"], provider=aws.eks.ClusterEncryptionConfigProviderArgs(key_arn=key.arn)
+            ),
+            access_config=aws.eks.ClusterAccessConfigArgs(authentication_mode="API", bootstrap_cluster_creator_admin_permissions=True),
             enabled_cluster_log_types=CONTROL_PLANE_LOGS,
             # Only a provisioned tier is stated, so small clusters' inputs don't change.
             control_plane_scaling_config=aws.eks.ClusterControlPlaneScalingConfigArgs(tier=args.control_plane_tier)
-            if args.control_plane_tier != "standard" else None,
+            if args.control_plane_tier != "standard"
+            else None,
             tags=named_tags(args.tags, args.cluster_name),
-            opts=child_of(self))
+            opts=child_of(self),
+        )
         self.cluster_name = eks.name
         self.endpoint = eks.endpoint
         self.certificate_authority = eks.certificate_authority.apply(lambda authority: authority.data)
@@ -112,31 +123,62 @@ class Cluster(pulumi.ComponentResource):
         for cidr in args.private_access_cidrs:
             # The runner that applies the Kubernetes layer from inside the VPC or a connected network.
             aws.vpc.SecurityGroupIngressRule(
-                f"{name}-api-from-{cidr.replace('.', '-').replace('/', '-')}", security_group_id=self.security_group_id,
-                cidr_ipv4=cidr, ip_protocol="tcp", from_port=443, to_port=443,
+                f"{name}-api-from-{cidr.replace('.', '-').replace('/', '-')}",
+                security_group_id=self.security_group_id,
+                cidr_ipv4=cidr,
+                ip_protocol="tcp",
+                from_port=443,
+                to_port=443,
                 description=f"Kubernetes API from {cidr} (kubernetes.endpoint.private_access_cidrs)",
-                tags=named_tags(args.tags, f"{name}-api-from-{cidr}"), opts=child_of(self))
+                tags=named_tags(args.tags, f"{name}-api-from-{cidr}"),
+                opts=child_of(self),
+            )
         self.oidc_issuer_url = eks.identities.apply(lambda identities: identities[0].oidcs[0].issuer)
         self.cni_addon = self._cni(eks) if needs_addon(args.pod_networking) else None
-        oidc = aws.iam.OpenIdConnectProvider(f"{name}-oidc", url=self.oidc_issuer_url, client_id_lists=["sts.amazonaws.com"],
-                                             tags=named_tags(args.tags, f"{name}-oidc"), opts=child_of(self))
+        oidc = aws.iam.OpenIdConnectProvider(
+            f"{name}-oidc",
+            url=self.oidc_issuer_url,
+            client_id_lists=["sts.amazonaws.com"],
+            tags=named_tags(args.tags, f"{name}-oidc"),
+            opts=child_of(self),
+        )
         self.oidc_provider_arn = oidc.arn
-        self.kubeconfig = pulumi.Output.secret(pulumi.Output.all(eks.name, eks.endpoint, self.certificate_authority).apply(
-            lambda values: render_kubeconfig(values[0], values[1], values[2], args.region, args.identity)))
-        self.register_outputs({"clusterName": self.cluster_name, "endpoint": self.endpoint,
-                               "certificateAuthority": self.certificate_authority, "kubeconfig": self.kubeconfig,
-                               "nodeRoleArn": self.node_role_arn, "volumeKeyArn": self.volume_key_arn, "oidcProviderArn": self.oidc_provider_arn})
+        self.kubeconfig = pulumi.Output.secret(
+            pulumi.Output.all(eks.name, eks.endpoint, self.certificate_authority).apply(
+                lambda values: render_kubeconfig(values[0], values[1], values[2], args.region, args.identity)
+            )
+        )
+        self.register_outputs(
+            {
+                "clusterName": self.cluster_name,
+                "endpoint": self.endpoint,
+                "certificateAuthority": self.certificate_authority,
+                "kubeconfig": self.kubeconfig,
+                "nodeRoleArn": self.node_role_arn,
+                "volumeKeyArn": self.volume_key_arn,
+                "oidcProviderArn": self.oidc_provider_arn,
+            }
+        )
 
     def _cni(self, eks: aws.eks.Cluster) -> aws.eks.Addon:
         """The `vpc-cni` add-on with the blueprint's pod networking (`components.plan.cni`); node groups wait for it."""
         args = self._args
         keys = sorted(args.pod_subnet_ids)
         values = pulumi.Output.all(self.security_group_id, *(args.pod_subnet_ids[key] for key in keys)).apply(
-            lambda resolved: json.dumps(cni_configuration(args.pod_networking, args.region, dict(zip(keys, resolved[1:])), resolved[0]),
-                                        sort_keys=True))
-        return aws.eks.Addon(f"{self._name}-vpc-cni", cluster_name=eks.name, addon_name="vpc-cni", configuration_values=values,
-                             resolve_conflicts_on_create="OVERWRITE", resolve_conflicts_on_update="OVERWRITE",
-                             tags=named_tags(args.tags, f"{self._name}-vpc-cni"), opts=child_of(self))
+            lambda resolved: json.dumps(
+                cni_configuration(args.pod_networking, args.region, dict(zip(keys, resolved[1:], strict=True)), resolved[0]), sort_keys=True
+            )
+        )
+        return aws.eks.Addon(
+            f"{self._name}-vpc-cni",
+            cluster_name=eks.name,
+            addon_name="vpc-cni",
+            configuration_values=values,
+            resolve_conflicts_on_create="OVERWRITE",
+            resolve_conflicts_on_update="OVERWRITE",
+            tags=named_tags(args.tags, f"{self._name}-vpc-cni"),
+            opts=child_of(self),
+        )
 
     def _autoscaling_role(self) -> list[pulumi.Resource]:
         """EC2 Auto Scaling's service-linked role, created when the account lacks it; [] when it exists.
@@ -144,25 +186,26 @@ class Cluster(pulumi.ComponentResource):
         The lookup runs at program time (a plain invoke), because whether a
         resource is registered can't depend on an Output.
         """
-        found = aws.iam.get_roles(path_prefix=AUTOSCALING_ROLE_PATH, name_regex=f"^{AUTOSCALING_ROLE}$",
-                                  opts=pulumi.InvokeOptions(parent=self))
+        found = aws.iam.get_roles(path_prefix=AUTOSCALING_ROLE_PATH, name_regex=f"^{AUTOSCALING_ROLE}$", opts=pulumi.InvokeOptions(parent=self))
         if AUTOSCALING_ROLE in (found.names or []):
             return []
         role = aws.iam.ServiceLinkedRole(
-            f"{self._name}-autoscaling-role", aws_service_name=AUTOSCALING_SERVICE,
+            f"{self._name}-autoscaling-role",
+            aws_service_name=AUTOSCALING_SERVICE,
             description="EC2 Auto Scaling, created by railyard for the node-volume key policy",
-            tags=named_tags(self._args.tags, AUTOSCALING_ROLE), opts=child_of(self, retain_on_delete=True))
+            tags=named_tags(self._args.tags, AUTOSCALING_ROLE),
+            opts=child_of(self, retain_on_delete=True),
+        )
         return [role]
 
     def _role(self, suffix: str, service: str, policies: tuple[str, ...]) -> pulumi.Output[str]:
         """An IAM role `service` may assume, with AWS managed `policies`; its ARN resolves after they are attached."""
         name, args = f"{self._name}-{suffix}", self._args
-        role = aws.iam.Role(name, assume_role_policy=_assume_role_policy(service), tags=named_tags(args.tags, name),
-                            opts=child_of(self))
+        role = aws.iam.Role(name, assume_role_policy=_assume_role_policy(service), tags=named_tags(args.tags, name), opts=child_of(self))
         attachments = [
-            aws.iam.RolePolicyAttachment(f"{name}-{policy}", role=role.name,
-                                         policy_arn=f"arn:{args.partition}:iam::aws:policy/{policy}", opts=child_of(self))
+            aws.iam.RolePolicyAttachment(
+                f"{name}-{policy}", role=role.name, policy_arn=f"arn:{args.partition}:iam::aws:policy/{policy}", opts=child_of(self)
+            )
             for policy in policies
         ]
         return pulumi.Output.all(role.arn, *(attachment.id for attachment in attachments)).apply(lambda values: values[0])
-

@@ -18,8 +18,8 @@ EKS best-practices guide, network security; Checkov CKV2_AWS_11, cfn-nag W60).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import pulumi
 import pulumi_aws as aws
@@ -54,28 +54,39 @@ class Network(pulumi.ComponentResource):
     def __init__(self, name: str, args: NetworkArgs, opts: pulumi.ResourceOptions | None = None):
         super().__init__("railyard:network:Network", name, None, opts)
         self._name, self._args = name, args
-        vpc = aws.ec2.Vpc(f"{name}-vpc", cidr_block=args.vpc_cidr, enable_dns_hostnames=True, enable_dns_support=True,
-                          tags=named_tags(args.tags, name), opts=child_of(self))
+        vpc = aws.ec2.Vpc(
+            f"{name}-vpc",
+            cidr_block=args.vpc_cidr,
+            enable_dns_hostnames=True,
+            enable_dns_support=True,
+            tags=named_tags(args.tags, name),
+            opts=child_of(self),
+        )
         self.vpc_id = vpc.id
         # CNI custom networking: pods' subnets come from secondary CIDR blocks associated with the VPC.
         self._blocks = {
-            cidr: aws.ec2.VpcIpv4CidrBlockAssociation(f"{name}-pods-{cidr.replace('.', '-').replace('/', '-')}", vpc_id=vpc.id,
-                                                      cidr_block=cidr, opts=child_of(self))
+            cidr: aws.ec2.VpcIpv4CidrBlockAssociation(
+                f"{name}-pods-{cidr.replace('.', '-').replace('/', '-')}", vpc_id=vpc.id, cidr_block=cidr, opts=child_of(self)
+            )
             for cidr in args.pod_cidrs
         }
         self.subnet_ids = {plan.key: self._subnet(plan) for plan in args.subnets}
         nat_ids = self._egress()
         private_tables = self._private_routes(nat_ids)
-        aws.ec2.VpcEndpoint(f"{name}-s3", vpc_id=vpc.id, service_name=f"com.amazonaws.{args.region}.s3",
-                            vpc_endpoint_type="Gateway", route_table_ids=private_tables,
-                            tags=named_tags(args.tags, f"{name}-s3"), opts=child_of(self))
+        aws.ec2.VpcEndpoint(
+            f"{name}-s3",
+            vpc_id=vpc.id,
+            service_name=f"com.amazonaws.{args.region}.s3",
+            vpc_endpoint_type="Gateway",
+            route_table_ids=private_tables,
+            tags=named_tags(args.tags, f"{name}-s3"),
+            opts=child_of(self),
+        )
         self.efa_security_group_id = self._efa_security_group() if args.efa_security_group else None
-        aws.ec2.DefaultSecurityGroup(f"{name}-default-sg", vpc_id=vpc.id, tags=named_tags(args.tags, f"{name}-default-sg"),
-                                     opts=child_of(self))
+        aws.ec2.DefaultSecurityGroup(f"{name}-default-sg", vpc_id=vpc.id, tags=named_tags(args.tags, f"{name}-default-sg"), opts=child_of(self))
         if args.flow_log_retention_days is not None:
             self._flow_log(args.flow_log_retention_days)
-        self.register_outputs({"vpcId": self.vpc_id, "subnetIds": self.subnet_ids,
-                               "efaSecurityGroupId": self.efa_security_group_id})
+        self.register_outputs({"vpcId": self.vpc_id, "subnetIds": self.subnet_ids, "efaSecurityGroupId": self.efa_security_group_id})
 
     def _subnet(self, plan: SubnetPlan) -> pulumi.Output[str]:
         name = f"{self._name}-{plan.key}"
@@ -84,29 +95,40 @@ class Network(pulumi.ComponentResource):
         block = self._blocks.get(plan.block or "")
         if plan.kind == "pods":
             role = {}
-        subnet = aws.ec2.Subnet(name, vpc_id=self.vpc_id, cidr_block=plan.cidr, availability_zone=plan.availability_zone,
-                                map_public_ip_on_launch=plan.public, tags={**named_tags(self._args.tags, name), **role},
-                                opts=child_of(self, depends_on=[block] if block is not None else None))
+        subnet = aws.ec2.Subnet(
+            name,
+            vpc_id=self.vpc_id,
+            cidr_block=plan.cidr,
+            availability_zone=plan.availability_zone,
+            map_public_ip_on_launch=plan.public,
+            tags={**named_tags(self._args.tags, name), **role},
+            opts=child_of(self, depends_on=[block] if block is not None else None),
+        )
         return subnet.id
 
     def _egress(self) -> dict[str, pulumi.Output[str]]:
         """Internet gateway, the public route table, and a NAT gateway per zone; returns NAT ids by zone."""
         name, args = self._name, self._args
-        gateway = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=self.vpc_id, tags=named_tags(args.tags, f"{name}-igw"),
-                                          opts=child_of(self))
-        public = aws.ec2.RouteTable(f"{name}-public", vpc_id=self.vpc_id,
-                                    routes=[aws.ec2.RouteTableRouteArgs(cidr_block=ANYWHERE, gateway_id=gateway.id)],
-                                    tags=named_tags(args.tags, f"{name}-public"), opts=child_of(self))
+        gateway = aws.ec2.InternetGateway(f"{name}-igw", vpc_id=self.vpc_id, tags=named_tags(args.tags, f"{name}-igw"), opts=child_of(self))
+        public = aws.ec2.RouteTable(
+            f"{name}-public",
+            vpc_id=self.vpc_id,
+            routes=[aws.ec2.RouteTableRouteArgs(cidr_block=ANYWHERE, gateway_id=gateway.id)],
+            tags=named_tags(args.tags, f"{name}-public"),
+            opts=child_of(self),
+        )
         nat_ids = {}
         for zone in args.availability_zones:
             key = f"public-{zone}"
-            aws.ec2.RouteTableAssociation(f"{name}-{key}", subnet_id=self.subnet_ids[key], route_table_id=public.id,
-                                          opts=child_of(self))
-            address = aws.ec2.Eip(f"{name}-nat-{zone}", domain="vpc", tags=named_tags(args.tags, f"{name}-nat-{zone}"),
-                                  opts=child_of(self))
-            nat = aws.ec2.NatGateway(f"{name}-nat-{zone}", allocation_id=address.id, subnet_id=self.subnet_ids[key],
-                                     tags=named_tags(args.tags, f"{name}-nat-{zone}"),
-                                     opts=child_of(self, depends_on=[gateway]))
+            aws.ec2.RouteTableAssociation(f"{name}-{key}", subnet_id=self.subnet_ids[key], route_table_id=public.id, opts=child_of(self))
+            address = aws.ec2.Eip(f"{name}-nat-{zone}", domain="vpc", tags=named_tags(args.tags, f"{name}-nat-{zone}"), opts=child_of(self))
+            nat = aws.ec2.NatGateway(
+                f"{name}-nat-{zone}",
+                allocation_id=address.id,
+                subnet_id=self.subnet_ids[key],
+                tags=named_tags(args.tags, f"{name}-nat-{zone}"),
+                opts=child_of(self, depends_on=[gateway]),
+            )
             nat_ids[zone] = nat.id
         return nat_ids
 
@@ -115,39 +137,69 @@ class Network(pulumi.ComponentResource):
         name, args = self._name, self._args
         tables = {}
         for zone in args.availability_zones:
-            table = aws.ec2.RouteTable(f"{name}-private-{zone}", vpc_id=self.vpc_id,
-                                       routes=[aws.ec2.RouteTableRouteArgs(cidr_block=ANYWHERE, nat_gateway_id=nat_ids[zone])],
-                                       tags=named_tags(args.tags, f"{name}-private-{zone}"), opts=child_of(self))
+            table = aws.ec2.RouteTable(
+                f"{name}-private-{zone}",
+                vpc_id=self.vpc_id,
+                routes=[aws.ec2.RouteTableRouteArgs(cidr_block=ANYWHERE, nat_gateway_id=nat_ids[zone])],
+                tags=named_tags(args.tags, f"{name}-private-{zone}"),
+                opts=child_of(self),
+            )
             tables[zone] = table.id
         for plan in args.subnets:
             if not plan.public:
-                aws.ec2.RouteTableAssociation(f"{name}-{plan.key}", subnet_id=self.subnet_ids[plan.key],
-                                              route_table_id=tables[plan.availability_zone], opts=child_of(self))
+                aws.ec2.RouteTableAssociation(
+                    f"{name}-{plan.key}", subnet_id=self.subnet_ids[plan.key], route_table_id=tables[plan.availability_zone], opts=child_of(self)
+                )
         return list(tables.values())
 
     def _efa_security_group(self) -> pulumi.Output[str]:
         name = f"{self._name}-efa"
-        everything_from_itself = dict(protocol="-1", from_port=0, to_port=0, self=True,
-                                      description="EFA OS-bypass traffic needs all traffic within this group")
+        everything_from_itself = dict(
+            protocol="-1", from_port=0, to_port=0, self=True, description="EFA OS-bypass traffic needs all traffic within this group"
+        )
         group = aws.ec2.SecurityGroup(
-            name, vpc_id=self.vpc_id, description="EFA: all traffic to and from itself",
+            name,
+            vpc_id=self.vpc_id,
+            description="EFA: all traffic to and from itself",
             ingress=[aws.ec2.SecurityGroupIngressArgs(**everything_from_itself)],
             egress=[aws.ec2.SecurityGroupEgressArgs(**everything_from_itself)],
-            tags=named_tags(self._args.tags, name), opts=child_of(self))
+            tags=named_tags(self._args.tags, name),
+            opts=child_of(self),
+        )
         return group.id
 
     def _flow_log(self, retention_days: int) -> None:
         """The VPC flow log (all traffic) to a log group of its own, through a delivery role scoped to that group."""
         name, args = self._name, self._args
-        group = aws.cloudwatch.LogGroup(f"{name}-flow-logs", retention_in_days=retention_days,
-                                        tags=named_tags(args.tags, f"{name}-flow-logs"), opts=child_of(self))
-        trust = {"Version": "2012-10-17", "Statement": [
-            {"Effect": "Allow", "Principal": {"Service": "vpc-flow-logs.amazonaws.com"}, "Action": "sts:AssumeRole"}]}
-        role = aws.iam.Role(f"{name}-flow-logs", assume_role_policy=json.dumps(trust),
-                            tags=named_tags(args.tags, f"{name}-flow-logs"), opts=child_of(self))
+        group = aws.cloudwatch.LogGroup(
+            f"{name}-flow-logs", retention_in_days=retention_days, tags=named_tags(args.tags, f"{name}-flow-logs"), opts=child_of(self)
+        )
+        trust = {
+            "Version": "2012-10-17",
+            "Statement": [{"Effect": "Allow", "Principal": {"Service": "vpc-flow-logs.amazonaws.com"}, "Action": "sts:AssumeRole"}],
+        }
+        role = aws.iam.Role(
+            f"{name}-flow-logs", assume_role_policy=json.dumps(trust), tags=named_tags(args.tags, f"{name}-flow-logs"), opts=child_of(self)
+        )
         actions = ["logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogGroups", "logs:DescribeLogStreams"]
-        aws.iam.RolePolicy(f"{name}-flow-logs", role=role.id, opts=child_of(self), policy=group.arn.apply(lambda arn: json.dumps(
-            {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": actions, "Resource": [arn, f"{arn}:*"]}]})))
-        aws.ec2.FlowLog(f"{name}-flow-log", vpc_id=self.vpc_id, traffic_type="ALL", log_destination_type="cloud-watch-logs",
-                        log_destination=group.arn, iam_role_arn=role.arn, max_aggregation_interval=600,
-                        tags=named_tags(args.tags, f"{name}-flow-log"), opts=child_of(self))
+        aws.iam.RolePolicy(
+            f"{name}-flow-logs",
+            role=role.id,
+            opts=child_of(self),
+            policy=group.arn.apply(
+                lambda arn: json.dumps(
+                    {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": actions, "Resource": [arn, f"{arn}:*"]}]}
+                )
+            ),
+        )
+        aws.ec2.FlowLog(
+            f"{name}-flow-log",
+            vpc_id=self.vpc_id,
+            traffic_type="ALL",
+            log_destination_type="cloud-watch-logs",
+            log_destination=group.arn,
+            iam_role_arn=role.arn,
+            max_aggregation_interval=600,
+            tags=named_tags(args.tags, f"{name}-flow-log"),
+            opts=child_of(self),
+        )

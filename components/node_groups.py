@@ -23,15 +23,15 @@ AMI, so EKS keeps bootstrapping the node).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 import pulumi
 import pulumi_aws as aws
 
 from components.common import child_of, named_tags
-from topology.cluster.node_groups import MAX_UNAVAILABLE_PERCENT, NodeGroupPlan
 from components.plan.user_data import encoded_user_data
+from topology.cluster.node_groups import MAX_UNAVAILABLE_PERCENT, NodeGroupPlan
 
 ROOT_DEVICE = "/dev/xvda"  # the root device of the EKS AL2023 AMIs
 TAGGED_AT_LAUNCH = ("instance", "volume", "network-interface")
@@ -75,20 +75,24 @@ class NodePool(pulumi.ComponentResource):
                 subnet_ids=[args.subnet_ids[key] for key in group.subnet_keys],
                 ami_type=group.ami_type,
                 capacity_type=group.capacity_type,
-                scaling_config=aws.eks.NodeGroupScalingConfigArgs(
-                    min_size=group.min_size, desired_size=group.desired_size, max_size=group.max_size),
+                scaling_config=aws.eks.NodeGroupScalingConfigArgs(min_size=group.min_size, desired_size=group.desired_size, max_size=group.max_size),
                 update_config=aws.eks.NodeGroupUpdateConfigArgs(
-                    max_unavailable_percentage=MAX_UNAVAILABLE_PERCENT, update_strategy=group.update_strategy),
-                launch_template=aws.eks.NodeGroupLaunchTemplateArgs(
-                    id=template.id, version=template.latest_version.apply(str)),
+                    max_unavailable_percentage=MAX_UNAVAILABLE_PERCENT, update_strategy=group.update_strategy
+                ),
+                launch_template=aws.eks.NodeGroupLaunchTemplateArgs(id=template.id, version=template.latest_version.apply(str)),
                 labels=dict(group.labels),
-                taints=[aws.eks.NodeGroupTaintArgs(key=taint.key, value=taint.value or None, effect=taint.eks_effect)
-                        for taint in group.taints] or None,
+                taints=[aws.eks.NodeGroupTaintArgs(key=taint.key, value=taint.value or None, effect=taint.eks_effect) for taint in group.taints]
+                or None,
                 tags=named_tags(args.tags, group.name),
                 # A node group keeps its name, and a reservation has no room for a second copy. EKS's scheduled
                 # actions own a Capacity Block group's desired size; Pulumi must not set it back.
-                opts=child_of(self, delete_before_replace=True, depends_on=list(args.after) or None,
-                              ignore_changes=["scalingConfig.desiredSize"] if group.desired_owned_by_eks else None))
+                opts=child_of(
+                    self,
+                    delete_before_replace=True,
+                    depends_on=list(args.after) or None,
+                    ignore_changes=["scalingConfig.desiredSize"] if group.desired_owned_by_eks else None,
+                ),
+            )
             if group.scale_up_at is not None:
                 self._block_start(child, group, node_group)
             self.node_group_names[group.name] = node_group.node_group_name
@@ -103,8 +107,11 @@ class NodePool(pulumi.ComponentResource):
             scheduled_action_name="railyard-capacity-block-start",
             autoscaling_group_name=node_group.resources.apply(lambda resources: resources[0].autoscaling_groups[0].name),
             start_time=group.scale_up_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
-            min_size=0, max_size=group.max_size, desired_capacity=group.max_size,
-            opts=child_of(self))
+            min_size=0,
+            max_size=group.max_size,
+            desired_capacity=group.max_size,
+            opts=child_of(self),
+        )
 
     def _interfaces(self, group: NodeGroupPlan) -> list[aws.ec2.LaunchTemplateNetworkInterfaceArgs]:
         groups: Sequence[pulumi.Input[str]] = [self._args.cluster_security_group_id]
@@ -113,9 +120,13 @@ class NodePool(pulumi.ComponentResource):
         single = len(group.interfaces) == 1
         return [
             aws.ec2.LaunchTemplateNetworkInterfaceArgs(
-                network_card_index=interface.network_card_index, device_index=interface.device_index,
-                interface_type=interface.interface_type, security_groups=list(groups), delete_on_termination="true",
-                associate_public_ip_address="false" if single else None)
+                network_card_index=interface.network_card_index,
+                device_index=interface.device_index,
+                interface_type=interface.interface_type,
+                security_groups=list(groups),
+                delete_on_termination="true",
+                associate_public_ip_address="false" if single else None,
+            )
             for interface in group.interfaces
         ]
 
@@ -125,7 +136,9 @@ class NodePool(pulumi.ComponentResource):
         if group.reservation_id is not None:
             reservation = aws.ec2.LaunchTemplateCapacityReservationSpecificationArgs(
                 capacity_reservation_target=aws.ec2.LaunchTemplateCapacityReservationSpecificationCapacityReservationTargetArgs(
-                    capacity_reservation_id=group.reservation_id))
+                    capacity_reservation_id=group.reservation_id
+                )
+            )
         if group.market_type is not None:
             market = aws.ec2.LaunchTemplateInstanceMarketOptionsArgs(market_type=group.market_type)
         if group.placement_key in args.placement_group_names:
@@ -136,17 +149,28 @@ class NodePool(pulumi.ComponentResource):
             instance_type=group.instance_type,
             network_interfaces=self._interfaces(group),
             metadata_options=aws.ec2.LaunchTemplateMetadataOptionsArgs(
-                http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=2),
-            block_device_mappings=[aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
-                device_name=ROOT_DEVICE, ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
-                    volume_size=group.root_volume_gib, volume_type="gp3", encrypted="true", kms_key_id=args.volume_key_arn,
-                    delete_on_termination="true"))],
+                http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=2
+            ),
+            block_device_mappings=[
+                aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
+                    device_name=ROOT_DEVICE,
+                    ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
+                        volume_size=group.root_volume_gib,
+                        volume_type="gp3",
+                        encrypted="true",
+                        kms_key_id=args.volume_key_arn,
+                        delete_on_termination="true",
+                    ),
+                )
+            ],
             user_data=encoded_user_data(group.raid0, group.local_mount_path, group.lustre_efa_interfaces, group.max_pods),
             capacity_reservation_specification=reservation,
             instance_market_options=market,
             placement=placement,
             update_default_version=True,
-            tag_specifications=[aws.ec2.LaunchTemplateTagSpecificationArgs(resource_type=kind, tags=named_tags(args.tags, group.name))
-                                for kind in TAGGED_AT_LAUNCH],
+            tag_specifications=[
+                aws.ec2.LaunchTemplateTagSpecificationArgs(resource_type=kind, tags=named_tags(args.tags, group.name)) for kind in TAGGED_AT_LAUNCH
+            ],
             tags=named_tags(args.tags, name),
-            opts=child_of(self))
+            opts=child_of(self),
+        )

@@ -8,8 +8,8 @@ still travels, with its reason, into the preview and the stack outputs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import pulumi
 import pulumi_aws as aws
@@ -40,8 +40,12 @@ class Placement(pulumi.ComponentResource):
                 continue
             group_name = f"{name}-{decision.key}"
             group = aws.ec2.PlacementGroup(
-                group_name, strategy=decision.strategy, partition_count=decision.partition_count,
-                spread_level=decision.spread_level, tags=named_tags(args.tags, group_name), opts=child_of(self))
+                group_name,
+                strategy=decision.strategy,
+                partition_count=decision.partition_count,
+                spread_level=decision.spread_level,
+                tags=named_tags(args.tags, group_name),
+                opts=child_of(self),
+            )
             self.group_names[decision.key] = group.name
-        self.register_outputs({"groupNames": self.group_names,
-                               "decisions": [decision.as_json() for decision in args.decisions]})
+        self.register_outputs({"groupNames": self.group_names, "decisions": [decision.as_json() for decision in args.decisions]})

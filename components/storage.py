@@ -12,8 +12,8 @@ cluster security group, gets the matching ingress rules.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import pulumi
 import pulumi_aws as aws
@@ -65,55 +65,110 @@ class Storage(pulumi.ComponentResource):
         self.bucket_names = {plan.tier: self._bucket(plan) for plan in args.buckets}
         key_arn = None
         if any(plan.persistent for plan in args.file_systems):
-            key = aws.kms.Key(f"{name}-fsx", description="Encryption at rest of the cluster's FSx for Lustre file systems",
-                              enable_key_rotation=True, tags=named_tags(args.tags, f"{name}-fsx"), opts=child_of(self))
+            key = aws.kms.Key(
+                f"{name}-fsx",
+                description="Encryption at rest of the cluster's FSx for Lustre file systems",
+                enable_key_rotation=True,
+                tags=named_tags(args.tags, f"{name}-fsx"),
+                opts=child_of(self),
+            )
             key_arn = key.arn
         self.file_systems = {plan.name: self._file_system(plan, key_arn) for plan in args.file_systems}
-        self.register_outputs({
-            "bucketNames": self.bucket_names,
-            "fileSystems": {tier: {"id": handle.id, "dnsName": handle.dns_name, "mountName": handle.mount_name}
-                            for tier, handle in self.file_systems.items()},
-        })
+        self.register_outputs(
+            {
+                "bucketNames": self.bucket_names,
+                "fileSystems": {
+                    tier: {"id": handle.id, "dnsName": handle.dns_name, "mountName": handle.mount_name} for tier, handle in self.file_systems.items()
+                },
+            }
+        )
 
     def _bucket(self, plan: BucketPlan) -> pulumi.Output[str]:
         name = f"{self._name}-{plan.tier}"
-        bucket = aws.s3.Bucket(name, bucket=plan.bucket_name, tags=named_tags(self._args.tags, plan.bucket_name),
-                               opts=child_of(self))
-        aws.s3.BucketPublicAccessBlock(f"{name}-public-access", bucket=bucket.id, block_public_acls=True,
-                                       block_public_policy=True, ignore_public_acls=True, restrict_public_buckets=True,
-                                       opts=child_of(self))
+        bucket = aws.s3.Bucket(name, bucket=plan.bucket_name, tags=named_tags(self._args.tags, plan.bucket_name), opts=child_of(self))
+        aws.s3.BucketPublicAccessBlock(
+            f"{name}-public-access",
+            bucket=bucket.id,
+            block_public_acls=True,
+            block_public_policy=True,
+            ignore_public_acls=True,
+            restrict_public_buckets=True,
+            opts=child_of(self),
+        )
         aws.s3.BucketServerSideEncryptionConfiguration(
-            f"{name}-encryption", bucket=bucket.id,
-            rules=[aws.s3.BucketServerSideEncryptionConfigurationRuleArgs(
-                apply_server_side_encryption_by_default=aws.s3.BucketServerSideEncryptionConfigurationRuleApplyServerSideEncryptionByDefaultArgs(
-                    sse_algorithm="AES256"))],
-            opts=child_of(self))
+            f"{name}-encryption",
+            bucket=bucket.id,
+            rules=[
+                aws.s3.BucketServerSideEncryptionConfigurationRuleArgs(
+                    apply_server_side_encryption_by_default=aws.s3.BucketServerSideEncryptionConfigurationRuleApplyServerSideEncryptionByDefaultArgs(
+                        sse_algorithm="AES256"
+                    )
+                )
+            ],
+            opts=child_of(self),
+        )
         if plan.versioning:
-            aws.s3.BucketVersioning(f"{name}-versioning", bucket=bucket.id,
-                                    versioning_configuration=aws.s3.BucketVersioningVersioningConfigurationArgs(status="Enabled"),
-                                    opts=child_of(self))
+            aws.s3.BucketVersioning(
+                f"{name}-versioning",
+                bucket=bucket.id,
+                versioning_configuration=aws.s3.BucketVersioningVersioningConfigurationArgs(status="Enabled"),
+                opts=child_of(self),
+            )
         return bucket.bucket
 
     def _security_group(self, name: str, plan: FileSystemPlan) -> pulumi.Output[str]:
         """The file system's group (LNET in, everything to itself and the nodes out), and the nodes' matching rules."""
         args = self._args
         clients = [args.client_security_group_id]
-        ingress = [aws.ec2.SecurityGroupIngressArgs(protocol="tcp", from_port=low, to_port=high, self=True, security_groups=clients,
-                                                     description="Lustre LNET from the file system and its clients")
-                   for low, high in LNET_PORTS]
+        ingress = [
+            aws.ec2.SecurityGroupIngressArgs(
+                protocol="tcp",
+                from_port=low,
+                to_port=high,
+                self=True,
+                security_groups=clients,
+                description="Lustre LNET from the file system and its clients",
+            )
+            for low, high in LNET_PORTS
+        ]
         if plan.tier.efa:
-            ingress.append(aws.ec2.SecurityGroupIngressArgs(protocol="-1", from_port=0, to_port=0, self=True, security_groups=clients,
-                                                            description="EFA-enabled FSx: all traffic from itself and its clients"))
-        egress = [aws.ec2.SecurityGroupEgressArgs(protocol="-1", from_port=0, to_port=0, self=True, security_groups=clients,
-                                                  description="To itself and its clients")]
-        group = aws.ec2.SecurityGroup(f"{name}-sg", vpc_id=args.vpc_id, description=f"FSx for Lustre {plan.name}",
-                                      ingress=ingress, egress=egress, tags=named_tags(args.tags, f"{name}-sg"), opts=child_of(self))
+            ingress.append(
+                aws.ec2.SecurityGroupIngressArgs(
+                    protocol="-1",
+                    from_port=0,
+                    to_port=0,
+                    self=True,
+                    security_groups=clients,
+                    description="EFA-enabled FSx: all traffic from itself and its clients",
+                )
+            )
+        egress = [
+            aws.ec2.SecurityGroupEgressArgs(
+                protocol="-1", from_port=0, to_port=0, self=True, security_groups=clients, description="To itself and its clients"
+            )
+        ]
+        group = aws.ec2.SecurityGroup(
+            f"{name}-sg",
+            vpc_id=args.vpc_id,
+            description=f"FSx for Lustre {plan.name}",
+            ingress=ingress,
+            egress=egress,
+            tags=named_tags(args.tags, f"{name}-sg"),
+            opts=child_of(self),
+        )
         rules = [("tcp", low, high, f"lnet-{low}") for low, high in LNET_PORTS] + ([("-1", None, None, "efa")] if plan.tier.efa else [])
         for protocol, low, high, suffix in rules:
             aws.vpc.SecurityGroupIngressRule(
-                f"{name}-clients-{suffix}", security_group_id=args.client_security_group_id, referenced_security_group_id=group.id,
-                ip_protocol=protocol, from_port=low, to_port=high, description=f"From FSx for Lustre {plan.name}",
-                tags=named_tags(args.tags, f"{name}-clients-{suffix}"), opts=child_of(self))
+                f"{name}-clients-{suffix}",
+                security_group_id=args.client_security_group_id,
+                referenced_security_group_id=group.id,
+                ip_protocol=protocol,
+                from_port=low,
+                to_port=high,
+                description=f"From FSx for Lustre {plan.name}",
+                tags=named_tags(args.tags, f"{name}-clients-{suffix}"),
+                opts=child_of(self),
+            )
         return group.id
 
     def _file_system(self, plan: FileSystemPlan, key_arn: pulumi.Output[str] | None) -> FileSystemHandle:
@@ -136,19 +191,24 @@ class Storage(pulumi.ComponentResource):
             data_compression_type="LZ4",
             kms_key_id=key_arn if plan.persistent else None,
             tags={**named_tags(self._args.tags, name), **plan.tags},
-            opts=child_of(self))
+            opts=child_of(self),
+        )
         for repository in plan.data_repositories:
             self._data_repository(name, file_system, repository)
-        return FileSystemHandle(plan.name, file_system.id, file_system.dns_name, file_system.mount_name, tier.mount_path,
-                                plan.availability_zone, tier.efa)
+        return FileSystemHandle(
+            plan.name, file_system.id, file_system.dns_name, file_system.mount_name, tier.mount_path, plan.availability_zone, tier.efa
+        )
 
     def _data_repository(self, name: str, file_system: aws.fsx.LustreFileSystem, repository) -> None:
         bucket = self.bucket_names[repository.bucket]
         s3 = aws.fsx.DataRepositoryAssociationS3Args(
             auto_import_policy=aws.fsx.DataRepositoryAssociationS3AutoImportPolicyArgs(events=list(repository.import_events))
-            if repository.import_events else None,
+            if repository.import_events
+            else None,
             auto_export_policy=aws.fsx.DataRepositoryAssociationS3AutoExportPolicyArgs(events=list(repository.export_events))
-            if repository.export_events else None)
+            if repository.export_events
+            else None,
+        )
         aws.fsx.DataRepositoryAssociation(
             f"{name}-{_path_slug(repository.file_system_path)}",
             file_system_id=file_system.id,
@@ -157,4 +217,5 @@ class Storage(pulumi.ComponentResource):
             batch_import_meta_data_on_create=True,
             s3=s3,
             tags=named_tags(self._args.tags, f"{name}-{_path_slug(repository.file_system_path)}"),
-            opts=child_of(self))
+            opts=child_of(self),
+        )

@@ -15,10 +15,10 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pulumi_policy.proxy import UnknownValueError
 
@@ -139,8 +139,10 @@ def violations(resource_type: str, name: str, props: Mapping[str, Any]) -> list[
             continue
         if constraint.autoname_max_length is not None:
             if _autonamed(props) and len(name) + AUTONAME_SUFFIX > constraint.autoname_max_length:
-                found.append(f"auto-named from '{name}' ({len(name)} characters + {AUTONAME_SUFFIX} random), over the "
-                             f"API's {constraint.autoname_max_length}-character limit ({constraint.source})")
+                found.append(
+                    f"auto-named from '{name}' ({len(name)} characters + {AUTONAME_SUFFIX} random), over the "
+                    f"API's {constraint.autoname_max_length}-character limit ({constraint.source})"
+                )
             continue
         for where, value in values_at(props, constraint.path or ""):
             found += [f"{where}: {problem} ({constraint.source})" for problem in constraint.problems(value)]

@@ -18,9 +18,10 @@ document, so one file drives both the offline run and `pulumi preview`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 ENFORCEMENT_LEVELS = ("advisory", "mandatory", "disabled")
 
@@ -44,13 +45,30 @@ class Knob:
 # (p4d/p4de, g5, g6, trn1) and anything not listed need an explicit allow: they are
 # slower per dollar and their capacity is scarce.
 DEFAULT_INSTANCE_TYPES = (
-    "m7i.large", "m7i.xlarge", "m7i.2xlarge",
-    "g6e.xlarge", "g6e.2xlarge", "g6e.4xlarge", "g6e.8xlarge", "g6e.12xlarge", "g6e.16xlarge",
-    "g6e.24xlarge", "g6e.48xlarge",
-    "inf2.xlarge", "inf2.8xlarge", "inf2.24xlarge", "inf2.48xlarge",
-    "p5.4xlarge", "p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge",
-    "p6-b200.48xlarge", "p6-b300.48xlarge",
-    "trn2.3xlarge", "trn2.48xlarge", "trn2u.48xlarge",
+    "m7i.large",
+    "m7i.xlarge",
+    "m7i.2xlarge",
+    "g6e.xlarge",
+    "g6e.2xlarge",
+    "g6e.4xlarge",
+    "g6e.8xlarge",
+    "g6e.12xlarge",
+    "g6e.16xlarge",
+    "g6e.24xlarge",
+    "g6e.48xlarge",
+    "inf2.xlarge",
+    "inf2.8xlarge",
+    "inf2.24xlarge",
+    "inf2.48xlarge",
+    "p5.4xlarge",
+    "p5.48xlarge",
+    "p5e.48xlarge",
+    "p5en.48xlarge",
+    "p6-b200.48xlarge",
+    "p6-b300.48xlarge",
+    "trn2.3xlarge",
+    "trn2.48xlarge",
+    "trn2u.48xlarge",
 )
 
 ALLOWED_INSTANCE_TYPES = Knob(
@@ -86,8 +104,7 @@ EKS_PUBLIC_CIDRS = Knob(
 
 CLUSTER_LOG_TYPES = Knob(
     "requiredClusterLogTypes",
-    {"type": "array", "items": {"type": "string", "enum": ["api", "audit", "authenticator", "controllerManager", "scheduler"]},
-     "uniqueItems": True},
+    {"type": "array", "items": {"type": "string", "enum": ["api", "audit", "authenticator", "controllerManager", "scheduler"]}, "uniqueItems": True},
     ["api", "audit", "authenticator"],
     "EKS control-plane log types every cluster must send to CloudWatch (CIS EKS 2.1.1 asks audit; Checkov CKV_AWS_37 all five).",
 )
@@ -106,8 +123,14 @@ BROAD_MANAGED_POLICIES = Knob(
 )
 
 KNOBS: tuple[Knob, ...] = (
-    ALLOWED_INSTANCE_TYPES, SPOT_ALLOWED_ROLES, REQUIRED_TAGS, MAX_ACCELERATORS, EKS_PUBLIC_CIDRS, CLUSTER_LOG_TYPES,
-    MAX_METADATA_HOP_LIMIT, BROAD_MANAGED_POLICIES,
+    ALLOWED_INSTANCE_TYPES,
+    SPOT_ALLOWED_ROLES,
+    REQUIRED_TAGS,
+    MAX_ACCELERATORS,
+    EKS_PUBLIC_CIDRS,
+    CLUSTER_LOG_TYPES,
+    MAX_METADATA_HOP_LIMIT,
+    BROAD_MANAGED_POLICIES,
 )
 
 

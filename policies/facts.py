@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
 
 FACTS_FILE = Path(__file__).resolve().parent / "data" / "railyard_facts.json"
 

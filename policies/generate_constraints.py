@@ -25,8 +25,7 @@ import yaml
 DATA = Path(__file__).resolve().parent / "data"
 SOURCE = DATA / "api_constraints.source.yaml"
 TARGET = DATA / "api_constraints.json"
-HAND_KEYS = ("enum", "min_length", "max_length", "pattern", "not_patterns", "min", "max", "max_items",
-             "forbidden_prefixes", "autoname_max_length")
+HAND_KEYS = ("enum", "min_length", "max_length", "pattern", "not_patterns", "min", "max", "max_items", "forbidden_prefixes", "autoname_max_length")
 
 
 def python_pattern(pattern: str) -> str:

@@ -29,8 +29,7 @@ def launch_template_of(stack: Stack, node_group: PolicyResource) -> PolicyResour
     if linked:
         return linked[0]
     name = known(node_group.props, "launchTemplate.name")
-    return next((template for template in stack.of_type(LAUNCH_TEMPLATE)
-                 if name is not None and known(template.props, "name") == name), None)
+    return next((template for template in stack.of_type(LAUNCH_TEMPLATE) if name is not None and known(template.props, "name") == name), None)
 
 
 def instance_types(stack: Stack, node_group: PolicyResource) -> list[str]:
@@ -45,8 +44,7 @@ def instance_types(stack: Stack, node_group: PolicyResource) -> list[str]:
 
 def efa_interfaces(template_props: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The launch template's `efa` and `efa-only` network interfaces."""
-    return [interface for interface in items(value(template_props, "networkInterfaces"))
-            if value(interface, "interfaceType") in EFA_INTERFACE_TYPES]
+    return [interface for interface in items(value(template_props, "networkInterfaces")) if value(interface, "interfaceType") in EFA_INTERFACE_TYPES]
 
 
 def is_efa(stack: Stack, node_group: PolicyResource) -> bool:

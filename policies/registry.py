@@ -8,7 +8,7 @@ so a copied module can't silently shadow another rule.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from policies.rule import Rule
 from policies.rules.correctness import (
@@ -68,40 +68,42 @@ def check_registry(rules: Iterable[Rule]) -> tuple[Rule, ...]:
     return rules
 
 
-RULES: tuple[Rule, ...] = check_registry((
-    imdsv2_required.RULE,
-    ebs_encrypted_with_kms.RULE,
-    fsx_encrypted_with_kms.RULE,
-    no_open_ingress.RULE,
-    no_public_ip_on_nodes.RULE,
-    eks_endpoint_restricted.RULE,
-    eks_secrets_encryption.RULE,
-    s3_public_access_blocked.RULE,
-    s3_bucket_has_public_access_block.RULE,
-    iam_no_admin_wildcard.RULE,
-    eks_control_plane_logging.RULE,
-    eks_access_entries.RULE,
-    node_group_no_remote_access.RULE,
-    kms_key_rotation.RULE,
-    iam_trust_policy_scoped.RULE,
-    no_broad_managed_policy.RULE,
-    s3_versioned_and_encrypted.RULE,
-    security_group_descriptions.RULE,
-    vpc_flow_logs.RULE,
-    vpc_default_security_group_closed.RULE,
-    efa_security_group_self_reference.RULE,
-    efa_single_subnet.RULE,
-    efa_interfaces_match_catalog.RULE,
-    no_placement_group_on_reserved_capacity.RULE,
-    ami_type_matches_accelerator.RULE,
-    fsx_in_client_zone.RULE,
-    fsx_throughput_meets_demand.RULE,
-    api_input_constraints.RULE,
-    instance_type_allowed.RULE,
-    spot_only_for_allowed_roles.RULE,
-    required_tags.RULE,
-    accelerator_ceiling.RULE,
-))
+RULES: tuple[Rule, ...] = check_registry(
+    (
+        imdsv2_required.RULE,
+        ebs_encrypted_with_kms.RULE,
+        fsx_encrypted_with_kms.RULE,
+        no_open_ingress.RULE,
+        no_public_ip_on_nodes.RULE,
+        eks_endpoint_restricted.RULE,
+        eks_secrets_encryption.RULE,
+        s3_public_access_blocked.RULE,
+        s3_bucket_has_public_access_block.RULE,
+        iam_no_admin_wildcard.RULE,
+        eks_control_plane_logging.RULE,
+        eks_access_entries.RULE,
+        node_group_no_remote_access.RULE,
+        kms_key_rotation.RULE,
+        iam_trust_policy_scoped.RULE,
+        no_broad_managed_policy.RULE,
+        s3_versioned_and_encrypted.RULE,
+        security_group_descriptions.RULE,
+        vpc_flow_logs.RULE,
+        vpc_default_security_group_closed.RULE,
+        efa_security_group_self_reference.RULE,
+        efa_single_subnet.RULE,
+        efa_interfaces_match_catalog.RULE,
+        no_placement_group_on_reserved_capacity.RULE,
+        ami_type_matches_accelerator.RULE,
+        fsx_in_client_zone.RULE,
+        fsx_throughput_meets_demand.RULE,
+        api_input_constraints.RULE,
+        instance_type_allowed.RULE,
+        spot_only_for_allowed_roles.RULE,
+        required_tags.RULE,
+        accelerator_ceiling.RULE,
+    )
+)
 
 
 def rule(rule_id: str) -> Rule:

@@ -20,8 +20,9 @@ offline runner both call that policy's `validate`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Optional, Union
+from typing import Any, ClassVar, Literal
 
 from pulumi_policy import (
     EnforcementLevel,
@@ -42,7 +43,7 @@ from policies.stack import Stack
 Domain = Literal["security", "correctness", "governance"]
 Settings = Mapping[str, Any]
 Schema = Mapping[str, Any]
-SchemaSource = Union[Schema, Callable[[Settings], Schema]]
+SchemaSource = Schema | Callable[[Settings], Schema]
 
 
 class NotApplicable(Exception):
@@ -116,7 +117,7 @@ class ResourceRule(Rule):
         """What is wrong with one resource of a type this rule covers (may raise NotApplicable)."""
         return list(self.check(props, settings))
 
-    def validate(self, args: ResourceValidationArgs, report_violation: Callable[[str, Optional[str]], None]) -> None:
+    def validate(self, args: ResourceValidationArgs, report_violation: Callable[[str, str | None], None]) -> None:
         """The CrossGuard resource validation: the same predicate, reported through the engine."""
         if args.resource_type not in self.resource_types:
             return
@@ -151,7 +152,7 @@ class SchemaRule(ResourceRule):
     """
 
     schemas: Mapping[str, SchemaSource]
-    applies_when: Mapping[str, Union[Schema, tuple[Schema, ...]]] = field(default_factory=dict)
+    applies_when: Mapping[str, Schema | tuple[Schema, ...]] = field(default_factory=dict)
     not_applicable_reason: str = ""
     resource_types: tuple[str, ...] = ()
     check: Callable[[Mapping[str, Any], Settings], Iterable[str]] = _no_check
@@ -180,7 +181,7 @@ class SchemaRule(ResourceRule):
         return schemas.problems(props, self.schema_for(resource_type, settings))
 
 
-Finding = tuple[Optional[PolicyResource], str]
+Finding = tuple[PolicyResource | None, str]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -194,7 +195,7 @@ class StackRule(Rule):
         """What is wrong across `resources` (may raise NotApplicable)."""
         return list(self.check(Stack(resources), settings))
 
-    def validate(self, args: StackValidationArgs, report_violation: Callable[[str, Optional[str]], None]) -> None:
+    def validate(self, args: StackValidationArgs, report_violation: Callable[[str, str | None], None]) -> None:
         """The CrossGuard stack validation: each problem reported against its resource's URN."""
         settings = settings_for(self.knobs, args.get_config())
         try:

@@ -22,9 +22,9 @@ else is a rule error (which fails the run, as it fails `pulumi preview`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Optional
+from typing import Any
 
 from google.protobuf import json_format, struct_pb2
 from pulumi_policy import (
@@ -52,7 +52,7 @@ class Violation:
     rule_id: str
     policy_name: str
     enforcement: str
-    urn: Optional[str]
+    urn: str | None
     message: str
 
     def as_json(self) -> dict[str, Any]:
@@ -84,9 +84,15 @@ class PolicyReport:
     def summary(self) -> dict[str, int]:
         """Counts for the JSON summary and the text footer."""
         count = lambda level: sum(1 for v in self.violations if v.enforcement == level)  # noqa: E731
-        return {"rules": self.rules_run, "resources": self.resources, "mandatory": count("mandatory"),
-                "advisory": count("advisory"), "unverified": len(self.unverified), "errors": len(self.errors),
-                "not_applicable": self.not_applicable}
+        return {
+            "rules": self.rules_run,
+            "resources": self.resources,
+            "mandatory": count("mandatory"),
+            "advisory": count("advisory"),
+            "unverified": len(self.unverified),
+            "errors": len(self.errors),
+            "not_applicable": self.not_applicable,
+        }
 
     def as_json(self) -> dict[str, Any]:
         """The report as one JSON-ready document."""
@@ -120,7 +126,7 @@ def engine_props(inputs: Mapping[str, Any]) -> Mapping[str, Any]:
     return unknown_checking_proxy(deserialize_properties(json_format.MessageToDict(struct)))
 
 
-def _options(parent: Optional[str]) -> PolicyResourceOptions:
+def _options(parent: str | None) -> PolicyResourceOptions:
     return PolicyResourceOptions(False, [], None, [], PolicyCustomTimeouts(0, 0, 0), [], parent)
 
 
@@ -138,10 +144,9 @@ def stack_props(resource: Any) -> Mapping[str, Any]:
 
 def policy_resources(preview_resources: list[Any]) -> list[PolicyResource]:
     """`PolicyResource`s for a preview's resources, parents and dependencies linked by URN."""
-    resources = [PolicyResource(r.type, stack_props(r), r.urn, r.name, _options(r.parent), None, None, [], {})
-                 for r in preview_resources]
+    resources = [PolicyResource(r.type, stack_props(r), r.urn, r.name, _options(r.parent), None, None, [], {}) for r in preview_resources]
     by_urn = {resource.urn: resource for resource in resources}
-    for source, resource in zip(preview_resources, resources):
+    for source, resource in zip(preview_resources, resources, strict=True):
         resource.parent = by_urn.get(source.parent) if source.parent else None
         resource.dependencies = [by_urn[urn] for urn in getattr(source, "dependencies", None) or () if urn in by_urn]
         for prop, urns in (getattr(source, "property_dependencies", None) or {}).items():
@@ -155,28 +160,26 @@ class _Collector:
     def __init__(self, report: PolicyReport, rule: Rule, enforcement: str):
         self.report, self.rule, self.enforcement = report, rule, enforcement
 
-    def _entry(self, message: str, urn: Optional[str], enforcement: str) -> Violation:
+    def _entry(self, message: str, urn: str | None, enforcement: str) -> Violation:
         return Violation(self.rule.id, self.rule.name, enforcement, urn, message)
 
-    def run(self, validate, args, urn: Optional[str]) -> None:
+    def run(self, validate, args, urn: str | None) -> None:
         """Call `validate(args, report_violation)`; file violations, unknowns, not-applicables and crashes."""
-        def report_violation(message: str, violating_urn: Optional[str] = None) -> None:
+
+        def report_violation(message: str, violating_urn: str | None = None) -> None:
             self.report.violations.append(self._entry(message, violating_urn or urn, self.enforcement))
 
         try:
             validate(args, report_violation)
         except UnknownValueError as unknown:
-            self.report.unverified.append(self._entry(
-                f"can't run policy '{self.rule.name}' during preview: {unknown.message}", urn, "advisory"))
+            self.report.unverified.append(self._entry(f"can't run policy '{self.rule.name}' during preview: {unknown.message}", urn, "advisory"))
         except _NotApplicableError:
             self.report.not_applicable += 1
         except Exception as error:  # noqa: BLE001 - the runner boundary: a crash becomes a rule error
-            self.report.errors.append(self._entry(
-                f"rule {self.rule.id} crashed: {type(error).__name__}: {error}", urn, "mandatory"))
+            self.report.errors.append(self._entry(f"rule {self.rule.id} crashed: {type(error).__name__}: {error}", urn, "mandatory"))
 
 
-def run_policies(preview_result: Any, config: Mapping[str, Any] | None = None,
-                 rules: Iterable[Rule] = RULES) -> PolicyReport:
+def run_policies(preview_result: Any, config: Mapping[str, Any] | None = None, rules: Iterable[Rule] = RULES) -> PolicyReport:
     """Run every rule over `preview_result.resources` and return the report.
 
     `config` is a policy-pack config document (see `policies.config`); a
@@ -198,11 +201,10 @@ def run_policies(preview_result: Any, config: Mapping[str, Any] | None = None,
         if rule.kind == "stack":
             collector.run(policy.validate, StackValidationArgs(stack_resources, properties or None), None)
             continue
-        for resource, props in zip(stack_resources, inputs):
+        for resource, props in zip(stack_resources, inputs, strict=True):
             if resource.resource_type not in rule.resource_types:
                 continue
-            args = ResourceValidationArgs(resource.resource_type, props, resource.urn, resource.name,
-                                          resource.opts, None, properties or None)
+            args = ResourceValidationArgs(resource.resource_type, props, resource.urn, resource.name, resource.opts, None, properties or None)
             collector.run(policy.validate, args, resource.urn)
     order = {rule.id: index for index, rule in enumerate(RULES)}
     report.violations.sort(key=lambda v: (v.enforcement != "mandatory", order.get(v.rule_id, len(order)), v.urn or ""))
@@ -230,9 +232,11 @@ def render_text(report: PolicyReport, origins: Mapping[str, str] | None = None) 
             lines.append(f"        from {origins[violation.urn]}")
     counts = report.summary()
     lines += [f"note: {note}" for note in report.notes]
-    lines.append(f"policies: {counts['rules']} rules over {counts['resources']} resources: "
-                 f"{counts['mandatory']} mandatory, {counts['advisory']} advisory violation(s), "
-                 f"{counts['unverified']} unverifiable, {counts['errors']} rule error(s)")
+    lines.append(
+        f"policies: {counts['rules']} rules over {counts['resources']} resources: "
+        f"{counts['mandatory']} mandatory, {counts['advisory']} advisory violation(s), "
+        f"{counts['unverified']} unverifiable, {counts['errors']} rule error(s)"
+    )
     lines.append("FAILED: mandatory policy violations" if report.mandatory_failed else "ok: no mandatory violations")
     return "\n".join(lines)
 

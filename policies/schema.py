@@ -101,8 +101,11 @@ def _sentence(error: cerberus_errors.ValidationError) -> str:
     if rule == "allowed":
         bad = error.info[0] if error.code == cerberus_errors.UNALLOWED_VALUES.code else value
         shown = _shown(bad) if isinstance(bad, (list, tuple)) else repr(bad)
-        return f"{path} has {shown}; allowed: {_shown(constraint)}" if isinstance(bad, (list, tuple)) \
+        return (
+            f"{path} has {shown}; allowed: {_shown(constraint)}"
+            if isinstance(bad, (list, tuple))
             else f"{path} is {shown}; allowed: {_shown(constraint)}"
+        )
     if rule == "forbidden" and error.code == cerberus_errors.FORBIDDEN_VALUES.code:
         return f"{path} includes {_shown(sorted(error.info[0]))}, which is not allowed"
     if rule == "forbidden":

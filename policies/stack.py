@@ -21,8 +21,8 @@ there surfaces as "can't run during preview", never as a quiet pass.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from pulumi_policy import PolicyResource
 from pulumi_policy.proxy import UnknownValueError
@@ -111,8 +111,9 @@ class Stack:
         """The resource with this known id, if any."""
         return self._by_id.get(resource_id) if isinstance(resource_id, str) else None
 
-    def linked(self, resource: PolicyResource, prop: str, *types: str,
-               within: Mapping[str, Any] | None = None, key: str | None = None) -> list[PolicyResource]:
+    def linked(
+        self, resource: PolicyResource, prop: str, *types: str, within: Mapping[str, Any] | None = None, key: str | None = None
+    ) -> list[PolicyResource]:
         """Resources of `types` that `resource`'s top-level property `prop` refers to.
 
         The reference read is `prop` of the resource's props, or `key` of
@@ -125,7 +126,7 @@ class Stack:
         container, key = (resource.props, prop) if within is None else (within, key or prop)
         unknowns: list[str] = []
         try:
-            data = container[key] if key in container else None
+            data = container.get(key)
         except UnknownValueError as unknown:
             unknowns.append(unknown.message)
             data = None

@@ -20,10 +20,11 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pulumi
 from pulumi.runtime import mocks, rpc, settings
@@ -31,9 +32,9 @@ from pulumi.runtime.stack import wait_for_rpcs
 from pulumi.runtime.sync_await import _sync_await
 
 from blueprints.findings import Finding, has_errors
-from topology.cluster.placement_groups import PlacementDecision
 from railyard.pipeline import Validation, validate
 from railyard.program import Deployment, deployment_of, plan_validated, run_program
+from topology.cluster.placement_groups import PlacementDecision
 
 PROJECT = "railyard"
 PREVIEW_STACK = "preview"
@@ -46,12 +47,20 @@ UNKNOWN = "[unknown]"
 
 # EC2-style id prefixes, so mocked ids read like real ones.
 _ID_PREFIX = {
-    "aws:ec2/vpc:Vpc": "vpc-", "aws:ec2/subnet:Subnet": "subnet-", "aws:ec2/securityGroup:SecurityGroup": "sg-",
-    "aws:ec2/internetGateway:InternetGateway": "igw-", "aws:ec2/natGateway:NatGateway": "nat-",
-    "aws:ec2/eip:Eip": "eipalloc-", "aws:ec2/routeTable:RouteTable": "rtb-", "aws:ec2/vpcEndpoint:VpcEndpoint": "vpce-",
-    "aws:ec2/launchTemplate:LaunchTemplate": "lt-", "aws:ec2/placementGroup:PlacementGroup": "pg-",
-    "aws:ec2/routeTableAssociation:RouteTableAssociation": "rtbassoc-", "aws:fsx/lustreFileSystem:LustreFileSystem": "fs-",
-    "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation": "dra-", "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": "sgr-",
+    "aws:ec2/vpc:Vpc": "vpc-",
+    "aws:ec2/subnet:Subnet": "subnet-",
+    "aws:ec2/securityGroup:SecurityGroup": "sg-",
+    "aws:ec2/internetGateway:InternetGateway": "igw-",
+    "aws:ec2/natGateway:NatGateway": "nat-",
+    "aws:ec2/eip:Eip": "eipalloc-",
+    "aws:ec2/routeTable:RouteTable": "rtb-",
+    "aws:ec2/vpcEndpoint:VpcEndpoint": "vpce-",
+    "aws:ec2/launchTemplate:LaunchTemplate": "lt-",
+    "aws:ec2/placementGroup:PlacementGroup": "pg-",
+    "aws:ec2/routeTableAssociation:RouteTableAssociation": "rtbassoc-",
+    "aws:fsx/lustreFileSystem:LustreFileSystem": "fs-",
+    "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation": "dra-",
+    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": "sgr-",
 }
 
 
@@ -151,9 +160,19 @@ class RecordingMonitor(mocks.MockMonitor):
             inputs = _plain(rpc.deserialize_properties(request.object, keep_unknowns=True))
             # Stack policies link resources by id and dependency (node group -> launch template), as the engine does.
             depends = {key: sorted(value.urns) for key, value in sorted(request.propertyDependencies.items())}
-            self.registrations.append(PreviewResource(
-                response.urn, request.type, request.name, request.parent, inputs, response.id,
-                tuple(sorted(request.dependencies)), depends, tuple(request.ignoreChanges)))
+            self.registrations.append(
+                PreviewResource(
+                    response.urn,
+                    request.type,
+                    request.name,
+                    request.parent,
+                    inputs,
+                    response.id,
+                    tuple(sorted(request.dependencies)),
+                    depends,
+                    tuple(request.ignoreChanges),
+                )
+            )
         return response
 
 
@@ -177,8 +196,7 @@ class PreviewMocks(mocks.Mocks):
     def new_resource(self, args: mocks.MockResourceArgs) -> tuple[str, dict]:
         """An id and state: the inputs plus the outputs the program reads (a StackReference reads the cluster's preview)."""
         if args.typ == STACK_REFERENCE_TYPE:
-            return args.resource_id or args.name, {"name": args.inputs.get("name"), "outputs": self.referenced_outputs,
-                                                   "secretOutputNames": []}
+            return args.resource_id or args.name, {"name": args.inputs.get("name"), "outputs": self.referenced_outputs, "secretOutputNames": []}
         resource_id = mock_id(args.typ, args.name)
         state = dict(args.inputs)
         state.setdefault("arn", f"arn:aws:mock:{self.region}:{MOCK_ACCOUNT}:{args.name}")
@@ -240,8 +258,13 @@ async def _resolve(value: Any) -> Any:
     return _plain(value)
 
 
-def run_mocked(program: Callable[[], object], region: str, stack: str = PREVIEW_STACK, account_roles: tuple[str, ...] = (),
-               referenced_outputs: dict | None = None) -> tuple[list[PreviewResource], dict]:
+def run_mocked(
+    program: Callable[[], object],
+    region: str,
+    stack: str = PREVIEW_STACK,
+    account_roles: tuple[str, ...] = (),
+    referenced_outputs: dict | None = None,
+) -> tuple[list[PreviewResource], dict]:
     """Run any Pulumi program function against fresh mocks of a fresh account in `region`.
 
     Returns the registrations, in URN order, and the resolved stack outputs.
@@ -259,8 +282,9 @@ def run_mocked(program: Callable[[], object], region: str, stack: str = PREVIEW_
     return sorted(monitor.registrations, key=lambda resource: resource.urn), outputs
 
 
-def _run_mocked(plan, stack: str, deployment: Deployment, account_roles: tuple[str, ...],
-                referenced_outputs: dict | None = None) -> tuple[list[PreviewResource], dict]:
+def _run_mocked(
+    plan, stack: str, deployment: Deployment, account_roles: tuple[str, ...], referenced_outputs: dict | None = None
+) -> tuple[list[PreviewResource], dict]:
     """Run railyard's program for `plan` against fresh mocks; returns the registrations and resolved outputs."""
     return run_mocked(lambda: run_program(plan, deployment), plan.region, stack, account_roles, referenced_outputs)
 
@@ -270,8 +294,9 @@ def _isolated(plan, stack: str, deployment: Deployment, account_roles: tuple[str
     return contextvars.copy_context().run(_run_mocked, plan, stack, deployment, account_roles, referenced)
 
 
-def run_preview(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".",
-                account_roles: tuple[str, ...] = (), at: datetime | None = None) -> PreviewResult:
+def run_preview(
+    path: str | None = None, stack: str | None = None, project_dir: str | Path = ".", account_roles: tuple[str, ...] = (), at: datetime | None = None
+) -> PreviewResult:
     """Validate a blueprint (with a stack's overrides) and preview the resources the program would register.
 
     The mocked account is a fresh one, holding only the IAM roles named in

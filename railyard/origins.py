@@ -21,8 +21,8 @@ written ancestor, as findings are.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from blueprints.findings import format_path
 from blueprints.rules.names import cluster_name
@@ -50,14 +50,21 @@ class Origin:
 def _rules(blueprint) -> tuple[dict, list, list, dict]:
     cluster = cluster_name(blueprint)
     pools = {f"{cluster}-{pool.name}": ("pools", index) for index, pool in enumerate(blueprint.pools)}
-    placements = sorted(((f"{cluster}-placement-{pool.name}-", ("pools", index, "placement"))
-                         for index, pool in enumerate(blueprint.pools)), key=lambda rule: -len(rule[0]))
-    tiers = sorted(((f"{cluster}-storage-{tier.name}", ("storage", index)) for index, tier in enumerate(blueprint.storage)),
-                   key=lambda rule: -len(rule[0]))
+    placements = sorted(
+        ((f"{cluster}-placement-{pool.name}-", ("pools", index, "placement")) for index, pool in enumerate(blueprint.pools)),
+        key=lambda rule: -len(rule[0]),
+    )
+    tiers = sorted(
+        ((f"{cluster}-storage-{tier.name}", ("storage", index)) for index, tier in enumerate(blueprint.storage)), key=lambda rule: -len(rule[0])
+    )
     components = {
-        f"{cluster}-eks": ("kubernetes",), f"{cluster}-network": ("cloud",), f"{cluster}-aws": ("cloud", "region"),
-        f"{cluster}-k8s-plugins": ("kubernetes", "device_plugins"), f"{cluster}-k8s-kueue": ("kubernetes", "kueue"),
-        f"{cluster}-k8s-storage": ("storage",), f"{cluster}-k8s": ("kubernetes",),
+        f"{cluster}-eks": ("kubernetes",),
+        f"{cluster}-network": ("cloud",),
+        f"{cluster}-aws": ("cloud", "region"),
+        f"{cluster}-k8s-plugins": ("kubernetes", "device_plugins"),
+        f"{cluster}-k8s-kueue": ("kubernetes", "kueue"),
+        f"{cluster}-k8s-storage": ("storage",),
+        f"{cluster}-k8s": ("kubernetes",),
     }
     return pools, placements, tiers, components
 

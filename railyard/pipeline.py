@@ -65,13 +65,29 @@ class Validation:
 
     def quota_table(self) -> tuple[str, list[str], list[list]]:
         """The quota plan as a human table: (title, headers, rows)."""
-        rows = [[need.code, need.name, f"{need.needed:,}", "-" if need.available is None else f"{need.available:,}",
-                 "declared" if need.declared is not None else "AWS default" if need.default is not None else "per account",
-                 {True: "ok", False: "OVER", None: "check"}[need.ok]] for need in self.quotas]
+        rows = [
+            [
+                need.code,
+                need.name,
+                f"{need.needed:,}",
+                "-" if need.available is None else f"{need.available:,}",
+                "declared" if need.declared is not None else "AWS default" if need.default is not None else "per account",
+                {True: "ok", False: "OVER", None: "check"}[need.ok],
+            ]
+            for need in self.quotas
+        ]
         if self.control_plane is not None:
             plane = self.control_plane
-            rows.append(["-", f"EKS control plane tier, {plane['nodes']:,} nodes at their largest", plane["tier"], "-",
-                         "railyard's node thresholds (docs/scale.md)", "declared" if plane["declared"] else "derived"])
+            rows.append(
+                [
+                    "-",
+                    f"EKS control plane tier, {plane['nodes']:,} nodes at their largest",
+                    plane["tier"],
+                    "-",
+                    "railyard's node thresholds (docs/scale.md)",
+                    "declared" if plane["declared"] else "derived",
+                ]
+            )
         return "quota plan", ["code", "quota", "needed", "available", "from", "status"], rows
 
     def _sizes(self) -> dict:
@@ -154,12 +170,12 @@ def check_quotas(blueprint, catalog, node_groups) -> tuple[list[QuotaNeed], list
     try:
         plan = plan_cluster(blueprint, catalog, node_groups=node_groups)
     except PlanError as exc:
-        beyond = [finding for finding in cluster_size_findings(sum(pool.max_nodes for pool in blueprint.pools), "standard")
-                  if finding.severity == "error"]
+        beyond = [
+            finding for finding in cluster_size_findings(sum(pool.max_nodes for pool in blueprint.pools), "standard") if finding.severity == "error"
+        ]
         return [], [error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"), *beyond], None
     needs = quota_plan(blueprint, catalog, plan)
     pool_paths = {pool.name: ("pools", index) for index, pool in enumerate(blueprint.pools)}
     nodes = plan.nodes
-    plane = {"nodes": nodes, "tier": plan.control_plane_tier, "default": "standard",
-             "declared": blueprint.kubernetes.control_plane_tier != "auto"}
+    plane = {"nodes": nodes, "tier": plan.control_plane_tier, "default": "standard", "declared": blueprint.kubernetes.control_plane_tier != "auto"}
     return needs, quota_findings(blueprint, needs) + scale_findings(nodes, plan.control_plane_tier, plan.placements, pool_paths), plane

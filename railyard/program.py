@@ -20,10 +20,10 @@ endpoint, kubeconfig, OIDC provider, the node-group plans and the file systems.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Mapping
 
 import pulumi
 import pulumi_aws as aws
@@ -38,12 +38,12 @@ from components.node_groups import NodePool, NodePoolArgs
 from components.placement import Placement, PlacementArgs
 from components.plan import CompilePlan, PlanError, plan_blueprint
 from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
-from topology.cluster.node_groups import SYSTEM_GROUP, NodeGroupPlan
-from topology.cluster.placement_groups import PlacementDecision
 from components.storage import FileSystemHandle, Storage, StorageArgs
 from railyard.pipeline import Validation, validate
 from railyard.render import findings_report
 from railyard.stack import read_stack
+from topology.cluster.node_groups import SYSTEM_GROUP, NodeGroupPlan
+from topology.cluster.placement_groups import PlacementDecision
 
 
 @dataclass(frozen=True)
@@ -75,15 +75,16 @@ def plan_validated(validation: Validation, now: datetime | None = None) -> tuple
     A plan error (the blueprint validates but can't be compiled as written)
     becomes one more error finding, `compile.plan`.
     """
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     findings = list(validation.findings)
     if not validation.ok:
         return None, findings
     try:
         return plan_blueprint(validation.blueprint, load_catalog(), now), findings
     except PlanError as exc:
-        return None, findings + [validation.load.source_map.place(
-            error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"))]
+        return None, findings + [
+            validation.load.source_map.place(error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"))
+        ]
 
 
 @dataclass(frozen=True)
@@ -113,35 +114,88 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
     name = plan.cluster_name
     provider = _aws_provider(plan, deployment.identity)
     opts = pulumi.ResourceOptions(providers=[provider])
-    network = Network(f"{name}-network", NetworkArgs(plan.region, plan.vpc_cidr, plan.availability_zones, plan.subnets,
-                                                     plan.needs_efa, plan.tags, plan.pod_cidrs, plan.flow_log_retention_days), opts)
+    network = Network(
+        f"{name}-network",
+        NetworkArgs(
+            plan.region, plan.vpc_cidr, plan.availability_zones, plan.subnets, plan.needs_efa, plan.tags, plan.pod_cidrs, plan.flow_log_retention_days
+        ),
+        opts,
+    )
     placement = Placement(f"{name}-placement", PlacementArgs(plan.placements, plan.tags), opts)
     private_subnets = [network.subnet_ids[f"private-{zone}"] for zone in plan.availability_zones]
-    cluster = Cluster(f"{name}-eks", ClusterArgs(name, plan.kubernetes_version, plan.region, plan.partition, private_subnets,
-                                                plan.endpoint_private, plan.public_access_cidrs, plan.tags,
-                                                plan.private_access_cidrs, deployment.identity, plan.control_plane_tier,
-                                                plan.pod_networking, {key: network.subnet_ids[key] for key in plan.pod_subnet_keys}), opts)
+    cluster = Cluster(
+        f"{name}-eks",
+        ClusterArgs(
+            name,
+            plan.kubernetes_version,
+            plan.region,
+            plan.partition,
+            private_subnets,
+            plan.endpoint_private,
+            plan.public_access_cidrs,
+            plan.tags,
+            plan.private_access_cidrs,
+            deployment.identity,
+            plan.control_plane_tier,
+            plan.pod_networking,
+            {key: network.subnet_ids[key] for key in plan.pod_subnet_keys},
+        ),
+        opts,
+    )
     node_group_names: dict[str, pulumi.Output[str]] = {}
     node_pools: dict[str, NodePool] = {}
     for pool in dict.fromkeys(group.pool for group in plan.node_groups):
         groups = tuple(group for group in plan.node_groups if group.pool == pool)
-        node_pool = NodePool(f"{name}-{pool}", NodePoolArgs(
-            cluster.cluster_name, cluster.node_role_arn, groups, network.subnet_ids, cluster.security_group_id,
-            network.efa_security_group_id, placement.group_names, plan.tags, cluster.volume_key_arn,
-            [cluster.cni_addon] if cluster.cni_addon is not None else ()), opts)
+        node_pool = NodePool(
+            f"{name}-{pool}",
+            NodePoolArgs(
+                cluster.cluster_name,
+                cluster.node_role_arn,
+                groups,
+                network.subnet_ids,
+                cluster.security_group_id,
+                network.efa_security_group_id,
+                placement.group_names,
+                plan.tags,
+                cluster.volume_key_arn,
+                [cluster.cni_addon] if cluster.cni_addon is not None else (),
+            ),
+            opts,
+        )
         node_group_names.update(node_pool.node_group_names)
         node_pools[pool] = node_pool
-    storage = Storage(f"{name}-storage", StorageArgs(plan.file_systems, plan.buckets, network.vpc_id, network.subnet_ids,
-                                                     cluster.security_group_id, plan.tags), opts)
+    storage = Storage(
+        f"{name}-storage",
+        StorageArgs(plan.file_systems, plan.buckets, network.vpc_id, network.subnet_ids, cluster.security_group_id, plan.tags),
+        opts,
+    )
     if plan.layer_stack == "same":
         # Charts with controllers need the system nodes; volumes and Kueue objects wait for every pool.
         system = list(node_pools[SYSTEM_GROUP].node_groups.values())  # one group, or one per zone
-        KubernetesLayer(f"{name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=cluster.kubeconfig,
-                                                           file_systems=storage.file_systems, depends_on=list(node_pools.values()),
-                                                           system_nodes=system))
-    return ClusterHandles(plan, cluster.cluster_name, cluster.endpoint, cluster.certificate_authority, cluster.kubeconfig,
-                          cluster.oidc_provider_arn, cluster.oidc_issuer_url, plan.node_groups, node_group_names,
-                          storage.file_systems, plan.placements, provider)
+        KubernetesLayer(
+            f"{name}-k8s",
+            KubernetesLayerArgs(
+                plan.kubernetes,
+                kubeconfig=cluster.kubeconfig,
+                file_systems=storage.file_systems,
+                depends_on=list(node_pools.values()),
+                system_nodes=system,
+            ),
+        )
+    return ClusterHandles(
+        plan,
+        cluster.cluster_name,
+        cluster.endpoint,
+        cluster.certificate_authority,
+        cluster.kubeconfig,
+        cluster.oidc_provider_arn,
+        cluster.oidc_issuer_url,
+        plan.node_groups,
+        node_group_names,
+        storage.file_systems,
+        plan.placements,
+        provider,
+    )
 
 
 @dataclass(frozen=True)
@@ -170,20 +224,28 @@ def build_layer(plan: CompilePlan, deployment: Deployment) -> KubernetesLayer:
     cluster_name = reference.require_output("clusterName")
     endpoint = reference.require_output("clusterEndpoint")
     authority = reference.require_output("certificateAuthority")
-    kubeconfig = pulumi.Output.secret(pulumi.Output.all(cluster_name, endpoint, authority).apply(
-        lambda values: render_kubeconfig(values[0], values[1], values[2], plan.region, deployment.identity)))
+    kubeconfig = pulumi.Output.secret(
+        pulumi.Output.all(cluster_name, endpoint, authority).apply(
+            lambda values: render_kubeconfig(values[0], values[1], values[2], plan.region, deployment.identity)
+        )
+    )
     systems = reference.require_output("fileSystems")
     file_systems = {
-        volume.tier: ReferencedFileSystem(*(systems.apply(lambda found, tier=volume.tier, key=key: found[tier][key])
-                                            for key in ("id", "dnsName", "mountName")))
+        volume.tier: ReferencedFileSystem(
+            *(systems.apply(lambda found, tier=volume.tier, key=key: found[tier][key]) for key in ("id", "dnsName", "mountName"))
+        )
         for volume in plan.kubernetes.storage.volumes
     }
-    layer = KubernetesLayer(f"{plan.cluster_name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=kubeconfig,
-                                                                            file_systems=file_systems))
+    layer = KubernetesLayer(f"{plan.cluster_name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=kubeconfig, file_systems=file_systems))
     pulumi.export("clusterName", cluster_name)
-    pulumi.export("kubernetes", {"releases": sorted(release.name for release in plan.kubernetes.releases()),
-                                 "claims": sorted(layer.storage.claims),
-                                 "clusterQueue": plan.kubernetes.kueue.cluster_queue if plan.kubernetes.kueue else None})
+    pulumi.export(
+        "kubernetes",
+        {
+            "releases": sorted(release.name for release in plan.kubernetes.releases()),
+            "claims": sorted(layer.storage.claims),
+            "clusterQueue": plan.kubernetes.kueue.cluster_queue if plan.kubernetes.kueue else None,
+        },
+    )
     return layer
 
 
@@ -194,8 +256,13 @@ def export(handles: ClusterHandles) -> None:
     pulumi.export("certificateAuthority", handles.certificate_authority)
     pulumi.export("kubeconfig", pulumi.Output.secret(handles.kubeconfig))
     pulumi.export("nodeGroupNames", list(handles.node_group_names.values()))
-    pulumi.export("fileSystems", {tier: {"id": fs.id, "dnsName": fs.dns_name, "mountName": fs.mount_name, "mountPath": fs.mount_path}
-                                  for tier, fs in handles.file_systems.items()})
+    pulumi.export(
+        "fileSystems",
+        {
+            tier: {"id": fs.id, "dnsName": fs.dns_name, "mountName": fs.mount_name, "mountPath": fs.mount_path}
+            for tier, fs in handles.file_systems.items()
+        },
+    )
     pulumi.export("placement", [decision.as_json() for decision in handles.placements])
 
 
@@ -212,9 +279,12 @@ def deployment_of(stack: str, project_dir: str | Path, plan: CompilePlan) -> Dep
     """The stack file's deployment settings; raises `SourceError` when a layer stack's blueprint keeps its layer."""
     settings = read_stack(project_dir, stack)
     if settings.cluster_stack is not None and plan.layer_stack != "separate":
-        raise SourceError(f"stack '{stack}' applies the Kubernetes layer of '{settings.cluster_stack}', but that stack's "
-                          "blueprint has kubernetes.layer_stack: same, so its own stack applies the layer already; set "
-                          "layer_stack: separate in the blueprint, or remove this stack", settings.file)
+        raise SourceError(
+            f"stack '{stack}' applies the Kubernetes layer of '{settings.cluster_stack}', but that stack's "
+            "blueprint has kubernetes.layer_stack: same, so its own stack applies the layer already; set "
+            "layer_stack: separate in the blueprint, or remove this stack",
+            settings.file,
+        )
     return Deployment(DeployerIdentity(settings.aws_profile, settings.aws_role_arn), settings.cluster_stack)
 
 
@@ -227,8 +297,10 @@ def deploy(stack: str, project_dir: str | Path) -> ClusterHandles | KubernetesLa
     validation = validate(None, stack, project_dir)
     plan, findings = plan_validated(validation)
     if plan is None:
-        raise pulumi.RunError(f"blueprint {validation.file} (stack {stack}) has errors; nothing was deployed\n\n"
-                              + findings_report(findings, validation.load.source_map))
+        raise pulumi.RunError(
+            f"blueprint {validation.file} (stack {stack}) has errors; nothing was deployed\n\n"
+            + findings_report(findings, validation.load.source_map)
+        )
     try:
         deployment = deployment_of(stack, project_dir, plan)
     except SourceError as exc:

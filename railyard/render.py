@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from blueprints.findings import Finding, summarize
 from blueprints.source import SourceMap
@@ -15,10 +15,10 @@ def table(headers: Sequence[str], rows: Iterable[Sequence]) -> str:
     rows = [["" if cell is None else str(cell) for cell in row] for row in rows]
     widths = [len(h) for h in headers]
     for row in rows:
-        widths = [max(w, len(cell)) for w, cell in zip(widths, row)]
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
 
     def line(cells: Sequence[str], numeric: Sequence[bool]) -> str:
-        parts = [cell.rjust(w) if num else cell.ljust(w) for cell, w, num in zip(cells, widths, numeric)]
+        parts = [cell.rjust(w) if num else cell.ljust(w) for cell, w, num in zip(cells, widths, numeric, strict=True)]
         return "  ".join(parts).rstrip()
 
     numeric_columns = [all(_is_number(row[i]) for row in rows) and bool(rows) for i in range(len(headers))]
@@ -52,10 +52,7 @@ def finding_block(finding: Finding, source_map: SourceMap | None) -> str:
 
 def findings_table(findings: list[Finding]) -> str:
     """One row per finding: severity, code, path, where, message."""
-    rows = [
-        [f.severity, f.code, f.path_text, f"{f.file or ''}:{f.line}" if f.line else (f.file or ""), f.message]
-        for f in findings
-    ]
+    rows = [[f.severity, f.code, f.path_text, f"{f.file or ''}:{f.line}" if f.line else (f.file or ""), f.message] for f in findings]
     return table(["severity", "code", "path", "where", "message"], rows)
 
 

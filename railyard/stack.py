@@ -61,7 +61,7 @@ def read_stack(project_dir: str | Path, stack: str) -> StackSettings:
     """Read `Pulumi.<stack>.yaml`; a missing or malformed file raises `SourceError`."""
     path = stack_file(project_dir, stack)
     if not path.exists():
-        known = sorted(p.name[len("Pulumi."):-len(".yaml")] for p in Path(project_dir).glob("Pulumi.*.yaml"))
+        known = sorted(p.name[len("Pulumi.") : -len(".yaml")] for p in Path(project_dir).glob("Pulumi.*.yaml"))
         raise SourceError(f"no stack '{stack}': {path} does not exist (stacks here: {', '.join(known) or 'none'})", str(path))
     data, source_map, findings = read_yaml_file(path)
     if findings:
@@ -77,13 +77,17 @@ def read_stack(project_dir: str | Path, stack: str) -> StackSettings:
     blueprint = config.get(BLUEPRINT_KEY)
     if blueprint is not None and not isinstance(blueprint, str):
         raise SourceError(f"{path}: '{BLUEPRINT_KEY}' must be a path string", str(path))
-    resolved = str((Path(project_dir) / blueprint)) if blueprint else None
+    resolved = str(Path(project_dir) / blueprint) if blueprint else None
     cluster_stack = config.get(CLUSTER_STACK_KEY)
     if cluster_stack is not None and (not isinstance(cluster_stack, str) or blueprint is not None or overrides):
-        raise SourceError(f"{path}: '{CLUSTER_STACK_KEY}' must be a stack name, and a stack that names it renders that "
-                          f"stack's blueprint: drop '{BLUEPRINT_KEY}' and '{OVERRIDES_KEY}' here", str(path))
-    return StackSettings(stack, str(path), resolved, Overrides(overrides, source_map, ("config", OVERRIDES_KEY), str(path)),
-                         cluster_stack, *_identity(config, path))
+        raise SourceError(
+            f"{path}: '{CLUSTER_STACK_KEY}' must be a stack name, and a stack that names it renders that "
+            f"stack's blueprint: drop '{BLUEPRINT_KEY}' and '{OVERRIDES_KEY}' here",
+            str(path),
+        )
+    return StackSettings(
+        stack, str(path), resolved, Overrides(overrides, source_map, ("config", OVERRIDES_KEY), str(path)), cluster_stack, *_identity(config, path)
+    )
 
 
 def _identity(config: dict, path: Path) -> tuple[str | None, str | None]:

@@ -25,9 +25,20 @@ from topology.report import DesignReport
 __all__ = ["CODES", "DesignReport", "Design", "FabricDesign", "build_design", "check_design", "expand_fabric"]
 
 CODES: tuple[str, ...] = (
-    "topology.placement", "topology.planes", "topology.disconnected", "topology.rail-misaligned", "topology.hops",
-    "topology.oversubscription", "topology.bisection", "topology.port-budget", "topology.blast-radius",
-    "topology.spread", "power.rack-budget", "power.domain-budget", "power.site-budget", "storage.throughput",
+    "topology.placement",
+    "topology.planes",
+    "topology.disconnected",
+    "topology.rail-misaligned",
+    "topology.hops",
+    "topology.oversubscription",
+    "topology.bisection",
+    "topology.port-budget",
+    "topology.blast-radius",
+    "topology.spread",
+    "power.rack-budget",
+    "power.domain-budget",
+    "power.site-budget",
+    "storage.throughput",
     "storage.checkpoint-time",
 )
 """Every finding code the topology checker can emit (`railyard rules` lists them)."""
@@ -48,6 +59,11 @@ def check_design(blueprint, catalog) -> DesignReport:
     findings += problems
     storage, problems = storage_report(design)
     findings += problems
-    figures = {"fabrics": sorted(fabrics, key=lambda fabric: fabric["name"]), "power": power, "blast_radius": blast,
-               "storage": storage, "placement": placement_report(design)}
+    figures = {
+        "fabrics": sorted(fabrics, key=lambda fabric: fabric["name"]),
+        "power": power,
+        "blast_radius": blast,
+        "storage": storage,
+        "placement": placement_report(design),
+    }
     return DesignReport(findings, figures)

@@ -149,6 +149,10 @@ def bisection(graph: nx.Graph, pool: str | None = None) -> Bisection | None:
     value, (reachable, _) = nx.minimum_cut(network, "source", "sink")
     accelerators_a = sum(first[node] * graph.nodes[node]["accelerators"] for node in endpoints)
     accelerators = sum(graph.nodes[node]["count"] * graph.nodes[node]["accelerators"] for node in endpoints)
-    return Bisection(value, value / accelerators_a, (hosts_a, hosts - hosts_a), (accelerators_a, accelerators - accelerators_a),
-                     _cut_by_tier(graph, network, reachable))
-
+    return Bisection(
+        value,
+        value / accelerators_a,
+        (hosts_a, hosts - hosts_a),
+        (accelerators_a, accelerators - accelerators_a),
+        _cut_by_tier(graph, network, reachable),
+    )

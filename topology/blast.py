@@ -24,10 +24,20 @@ from dataclasses import dataclass
 import networkx as nx
 
 from blueprints.findings import Finding, error
-from topology.facility import element_name
 from topology.fabric import node_name, pool_endpoints
+from topology.facility import element_name
 
-__all__ = ["KINDS", "Outage", "switch_outages", "worst_switch", "outages_by_pool", "worst_physical", "checked_kinds", "blast_findings", "spread_findings"]
+__all__ = [
+    "KINDS",
+    "Outage",
+    "switch_outages",
+    "worst_switch",
+    "outages_by_pool",
+    "worst_physical",
+    "checked_kinds",
+    "blast_findings",
+    "spread_findings",
+]
 
 KINDS = ("switch", "rack", "feed", "block", "zone")
 _HINTS = {
@@ -51,7 +61,9 @@ class Outage:
 
 def checked_kinds(spread: str) -> tuple[str, ...]:
     """The element kinds a pool's `max_failure_share` applies to, given its `spread`."""
-    return {"blocks": ("switch", "feed", "rack", "block"), "zones": ("switch", "feed", "rack", "block", "zone")}.get(spread, ("switch", "feed", "rack"))
+    return {"blocks": ("switch", "feed", "rack", "block"), "zones": ("switch", "feed", "rack", "block", "zone")}.get(
+        spread, ("switch", "feed", "rack")
+    )
 
 
 def _depth_first(graph: nx.Graph, members: set, root, weight: dict):
@@ -162,13 +174,20 @@ def blast_findings(pool_index: int, pool, by_kind: dict[str, Outage]) -> list[Fi
     worst = max(checked, key=lambda outage: outage.share)
     if worst.share <= tolerance + 1e-9:
         return []
-    return [error(
-        "topology.blast-radius", ("pools", pool_index, "placement", "max_failure_share"),
-        f"losing {worst.kind} {worst.element} takes down {worst.accelerators:g} accelerators, {worst.share:.1%} of pool '{pool.name}'; "
-        f"max_failure_share is {tolerance:g} (spread: {pool.placement.spread})",
-        _HINTS[worst.kind] + ", or raise max_failure_share",
-        element=worst.element, kind=worst.kind, accelerators=worst.accelerators, share=round(worst.share, 4), tolerance=tolerance,
-    )]
+    return [
+        error(
+            "topology.blast-radius",
+            ("pools", pool_index, "placement", "max_failure_share"),
+            f"losing {worst.kind} {worst.element} takes down {worst.accelerators:g} accelerators, {worst.share:.1%} of pool '{pool.name}'; "
+            f"max_failure_share is {tolerance:g} (spread: {pool.placement.spread})",
+            _HINTS[worst.kind] + ", or raise max_failure_share",
+            element=worst.element,
+            kind=worst.kind,
+            accelerators=worst.accelerators,
+            share=round(worst.share, 4),
+            tolerance=tolerance,
+        )
+    ]
 
 
 def spread_findings(pool_index: int, pool, hosts_by_unit: dict[str, int]) -> list[Finding]:
@@ -178,9 +197,14 @@ def spread_findings(pool_index: int, pool, hosts_by_unit: dict[str, int]) -> lis
         return []
     unit, hosts = next(iter(hosts_by_unit.items()))
     level = spread[:-1]
-    return [error(
-        "topology.spread", ("pools", pool_index, "placement", "spread"),
-        f"pool '{pool.name}' must survive a {level} failure (spread: {spread}), but all {hosts} placed host(s) landed in {level} {unit}",
-        f"give the pool at least two hosts and free slots in a second {level}, or relax spread",
-        unit=unit, hosts=hosts, level=level,
-    )]
+    return [
+        error(
+            "topology.spread",
+            ("pools", pool_index, "placement", "spread"),
+            f"pool '{pool.name}' must survive a {level} failure (spread: {spread}), but all {hosts} placed host(s) landed in {level} {unit}",
+            f"give the pool at least two hosts and free slots in a second {level}, or relax spread",
+            unit=unit,
+            hosts=hosts,
+            level=level,
+        )
+    ]

@@ -37,13 +37,22 @@ def _port_findings(fabric: FabricDesign) -> list[Finding]:
             continue
         worst = max(in_tier, key=lambda ports: ports.total)
         switches = sum(graph.nodes[ports.node]["count"] for ports in in_tier)
-        findings.append(error(
-            "topology.port-budget", ("fabrics", fabric.index, "switch_radix"),
-            f"{node_name(graph, worst.node)} needs {worst.total:g} ports ({worst.down:g} down, {worst.up:g} up) but has {radix}; "
-            f"{switches} {tier} switch(es) of fabric '{graph.graph['name']}' are over",
-            "raise switch_radix, add a tier (tiers: 3), or put fewer hosts behind each leaf",
-            switch=node_name(graph, worst.node), tier=tier, ports=worst.total, down=worst.down, up=worst.up, radix=radix, switches_over=switches,
-        ))
+        findings.append(
+            error(
+                "topology.port-budget",
+                ("fabrics", fabric.index, "switch_radix"),
+                f"{node_name(graph, worst.node)} needs {worst.total:g} ports ({worst.down:g} down, {worst.up:g} up) but has {radix}; "
+                f"{switches} {tier} switch(es) of fabric '{graph.graph['name']}' are over",
+                "raise switch_radix, add a tier (tiers: 3), or put fewer hosts behind each leaf",
+                switch=node_name(graph, worst.node),
+                tier=tier,
+                ports=worst.total,
+                down=worst.down,
+                up=worst.up,
+                radix=radix,
+                switches_over=switches,
+            )
+        )
     return findings
 
 
@@ -54,12 +63,19 @@ def _oversubscription(fabric: FabricDesign) -> tuple[dict, list[Finding]]:
     for tier, found in worst.items():
         if found is not None and found[0] > declared[tier] + 1e-9:
             ratio, node = found
-            findings.append(error(
-                "topology.oversubscription", ("fabrics", fabric.index, "oversubscription", tier),
-                f"{node_name(graph, node)} is {ratio:.2f}:1 oversubscribed (down:up ports); the fabric allows {declared[tier]:g}:1 at the {tier} tier",
-                "put fewer hosts behind each leaf (fewer hosts per rack for a ToR Clos), or allow more oversubscription",
-                switch=node_name(graph, node), tier=tier, ratio=round(ratio, 3), allowed=declared[tier],
-            ))
+            findings.append(
+                error(
+                    "topology.oversubscription",
+                    ("fabrics", fabric.index, "oversubscription", tier),
+                    f"{node_name(graph, node)} is {ratio:.2f}:1 oversubscribed (down:up ports); the fabric "
+                    f"allows {declared[tier]:g}:1 at the {tier} tier",
+                    "put fewer hosts behind each leaf (fewer hosts per rack for a ToR Clos), or allow more oversubscription",
+                    switch=node_name(graph, node),
+                    tier=tier,
+                    ratio=round(ratio, 3),
+                    allowed=declared[tier],
+                )
+            )
     return {tier: (_round(found[0]) if found else None) for tier, found in worst.items()}, findings
 
 
@@ -74,25 +90,41 @@ def _pool_fabric(fabric: FabricDesign, pool_index: int, pool) -> tuple[dict, lis
         bound = getattr(model.max_switch_hops, key)
         if hops is not None and bound is not None and getattr(hops, key) > bound:
             pair = getattr(hops, key + "_pair")
-            findings.append(error(
-                "topology.hops", ("fabrics", fabric.index, "max_switch_hops", key),
-                f"pool '{pool.name}' needs {getattr(hops, key)} switch hops from rail {pair['from']['rail']} at position {pair['from']['position']} ({pair['from']['block']}) "
-                f"to rail {pair['to']['rail']} at position {pair['to']['position']} ({pair['to']['block']}), via {' > '.join(pair['switches'])}; max_switch_hops.{key} is {bound}",
-                "keep the pool within fewer pods or blocks (fewer tiers between its hosts), or relax the bound",
-                pool=pool.name, hops=getattr(hops, key), bound=bound, pair=pair,
-            ))
+            findings.append(
+                error(
+                    "topology.hops",
+                    ("fabrics", fabric.index, "max_switch_hops", key),
+                    f"pool '{pool.name}' needs {getattr(hops, key)} switch hops from rail {pair['from']['rail']} "
+                    f"at position {pair['from']['position']} ({pair['from']['block']}) "
+                    f"to rail {pair['to']['rail']} at position {pair['to']['position']} ({pair['to']['block']}), "
+                    f"via {' > '.join(pair['switches'])}; max_switch_hops.{key} is {bound}",
+                    "keep the pool within fewer pods or blocks (fewer tiers between its hosts), or relax the bound",
+                    pool=pool.name,
+                    hops=getattr(hops, key),
+                    bound=bound,
+                    pair=pair,
+                )
+            )
     cut = bisection(graph, pool.name) if figures["connected"] else None
     figures["bisection_gbps_per_accelerator"] = _round(cut.per_accelerator_gbps, 1) if cut else None
     minimum = model.min_bisection_gbps_per_accelerator
     if cut is not None and minimum is not None and cut.per_accelerator_gbps < minimum - 1e-9:
-        findings.append(error(
-            "topology.bisection", ("fabrics", fabric.index, "min_bisection_gbps_per_accelerator"),
-            f"pool '{pool.name}' gets {cut.per_accelerator_gbps:,.1f} Gbps of bisection per accelerator: {cut.gbps:,.0f} Gbps between its first {cut.hosts[0]} "
-            f"and last {cut.hosts[1]} hosts, limited by the cut {cut.cut_gbps}; the fabric asks {minimum:g}",
-            "lower the leaf or spine oversubscription, add NICs per accelerator, or relax min_bisection_gbps_per_accelerator",
-            pool=pool.name, gbps_per_accelerator=round(cut.per_accelerator_gbps, 1), bisection_gbps=round(cut.gbps, 1),
-            hosts=list(cut.hosts), cut_gbps={key: round(value, 1) for key, value in cut.cut_gbps.items()}, required=minimum,
-        ))
+        findings.append(
+            error(
+                "topology.bisection",
+                ("fabrics", fabric.index, "min_bisection_gbps_per_accelerator"),
+                f"pool '{pool.name}' gets {cut.per_accelerator_gbps:,.1f} Gbps of bisection per accelerator: "
+                f"{cut.gbps:,.0f} Gbps between its first {cut.hosts[0]} "
+                f"and last {cut.hosts[1]} hosts, limited by the cut {cut.cut_gbps}; the fabric asks {minimum:g}",
+                "lower the leaf or spine oversubscription, add NICs per accelerator, or relax min_bisection_gbps_per_accelerator",
+                pool=pool.name,
+                gbps_per_accelerator=round(cut.per_accelerator_gbps, 1),
+                bisection_gbps=round(cut.gbps, 1),
+                hosts=list(cut.hosts),
+                cut_gbps={key: round(value, 1) for key, value in cut.cut_gbps.items()},
+                required=minimum,
+            )
+        )
     return figures, findings, cut
 
 
@@ -125,16 +157,26 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict, list[Finding]]:
     endpoints = [data for _, data in graph.nodes(data=True) if data["kind"] == "endpoint"]
     # One pool on the fabric: its halves are the fabric's, so its cut is the fabric's.
     whole = cuts[0] if len(cuts) == 1 else (bisection(graph) if all(pool["connected"] for pool in pools) else None)
-    hops = {key: max((pool["max_switch_hops"][key] for pool in pools if pool["max_switch_hops"][key] is not None), default=None)
-            for key in ("same_rail", "cross_rail")}
+    hops = {
+        key: max((pool["max_switch_hops"][key] for pool in pools if pool["max_switch_hops"][key] is not None), default=None)
+        for key in ("same_rail", "cross_rail")
+    }
     nodes, edges = expanded_size(graph)
     figures = {
-        "name": graph.graph["name"], "kind": graph.graph["kind"], "tiers": graph.graph["tiers"], "rails": graph.graph["rails"],
-        "planes": graph.graph["planes"], "link_gbps": graph.graph["link_gbps"], "switch_radix": graph.graph["radix"],
+        "name": graph.graph["name"],
+        "kind": graph.graph["kind"],
+        "tiers": graph.graph["tiers"],
+        "rails": graph.graph["rails"],
+        "planes": graph.graph["planes"],
+        "link_gbps": graph.graph["link_gbps"],
+        "switch_radix": graph.graph["radix"],
         "accelerators": sum(data["count"] * data["accelerators"] for data in endpoints),
         "hosts": sum(data["count"] for data in endpoints if data["part"] == 0),
-        "switches": switches, "links": links, "oversubscription": over,
-        "bisection_tbps": _round(whole.gbps / 1000) if whole else None, "max_switch_hops": hops,
+        "switches": switches,
+        "links": links,
+        "oversubscription": over,
+        "bisection_tbps": _round(whole.gbps / 1000) if whole else None,
+        "max_switch_hops": hops,
         "graph": {"nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(), "expanded_nodes": nodes, "expanded_edges": edges},
         "pools": sorted(pools, key=lambda pool: pool["name"]),
     }
@@ -156,12 +198,25 @@ def power_report(design: Design) -> tuple[dict, list[Finding]]:
                 else:
                     runs.append({"first": index, "count": 1, "it_kw": kw})
             data = design.facility.nodes[("block", block.name)]
-            blocks.append({"name": block.name, "it_kw": round(figures.block_kw[block.name], 2), "budget_kw": block.budget_kw,
-                           "rack_budget_kw": data["rack_budget_kw"], "max_rack_kw": max(racks, default=0.0), "racks": runs})
+            blocks.append(
+                {
+                    "name": block.name,
+                    "it_kw": round(figures.block_kw[block.name], 2),
+                    "budget_kw": block.budget_kw,
+                    "rack_budget_kw": data["rack_budget_kw"],
+                    "max_rack_kw": max(racks, default=0.0),
+                    "racks": runs,
+                }
+            )
         zones.append({"name": zone.name, "it_kw": round(figures.zone_kw[zone.name], 2), "budget_kw": zone.budget_kw, "blocks": blocks})
     power = design.blueprint.power
-    site = {"it_kw": round(figures.it_kw, 2), "facility_kw": round(figures.facility_kw, 2), "pue": power.pue,
-            "site_budget_kw": power.site_budget_kw, "zones": zones}
+    site = {
+        "it_kw": round(figures.it_kw, 2),
+        "facility_kw": round(figures.facility_kw, 2),
+        "pue": power.pue,
+        "site_budget_kw": power.site_budget_kw,
+        "zones": zones,
+    }
     return site, power_findings(design.blueprint, design.facility, figures)
 
 
@@ -186,9 +241,17 @@ def blast_report(design: Design) -> tuple[list, list[Finding]]:
             by_kind["switch"] = switch
         checked = [kind for kind in checked_kinds(pool.placement.spread) if kind in by_kind]
         worst = max((by_kind[kind] for kind in checked), key=lambda outage: outage.share)
-        report.append({"pool": pool.name, "accelerators": total, "max_failure_share": pool.placement.max_failure_share,
-                       "spread": pool.placement.spread, "checked": checked, "worst": _outage_json(worst),
-                       "by_kind": {kind: _outage_json(by_kind[kind]) for kind in KINDS if kind in by_kind}})
+        report.append(
+            {
+                "pool": pool.name,
+                "accelerators": total,
+                "max_failure_share": pool.placement.max_failure_share,
+                "spread": pool.placement.spread,
+                "checked": checked,
+                "worst": _outage_json(worst),
+                "by_kind": {kind: _outage_json(by_kind[kind]) for kind in KINDS if kind in by_kind},
+            }
+        )
         findings += blast_findings(pool_index, pool, by_kind)
         level = {"zones": "zone", "blocks": "block", "racks": "rack"}.get(pool.placement.spread)
         if level:
@@ -205,7 +268,13 @@ def placement_report(design: Design) -> list:
     """Per pool: hosts requested and placed, and hosts per zone and per block."""
     report = []
     for pool_index, wanted in design.placement.requested.items():
-        report.append({"pool": design.blueprint.pools[pool_index].name, "requested": wanted, "placed": design.placement.placed[pool_index],
-                       "zones": design.placement.hosts_by(pool_index, "zone"), "blocks": design.placement.hosts_by(pool_index, "block")})
+        report.append(
+            {
+                "pool": design.blueprint.pools[pool_index].name,
+                "requested": wanted,
+                "placed": design.placement.placed[pool_index],
+                "zones": design.placement.hosts_by(pool_index, "zone"),
+                "blocks": design.placement.hosts_by(pool_index, "block"),
+            }
+        )
     return sorted(report, key=lambda entry: entry["pool"])
-

@@ -60,14 +60,27 @@ def rail_misalignments(graph: nx.Graph) -> list[dict]:
             leaf_data = graph.nodes[leaf]
             for rail in leaf_data["rails"]:
                 if rail not in data["rails"]:
-                    found.append({"endpoint": node_name(graph, node), "rail": rail, "leaf": node_name(graph, leaf, leaf_data["rails"].index(rail)),
-                                  "problem": f"a leaf of rail {rail} is wired to hosts whose NICs are on rails {list(data['rails'])}"})
+                    found.append(
+                        {
+                            "endpoint": node_name(graph, node),
+                            "rail": rail,
+                            "leaf": node_name(graph, leaf, leaf_data["rails"].index(rail)),
+                            "problem": f"a leaf of rail {rail} is wired to hosts whose NICs are on rails {list(data['rails'])}",
+                        }
+                    )
                 elif leaf_data["position"] == data["position"]:
                     reached.setdefault(rail, set()).add(leaf_data["plane"])
         for rail in data["rails"]:
             if len(reached.get(rail, ())) < graph.graph["planes"]:
-                found.append({"endpoint": node_name(graph, node), "rail": rail, "leaf": None,
-                              "problem": f"the rail-{rail} NICs reach no rail-{rail} leaf at their position in {graph.graph['planes'] - len(reached.get(rail, ()))} plane(s)"})
+                found.append(
+                    {
+                        "endpoint": node_name(graph, node),
+                        "rail": rail,
+                        "leaf": None,
+                        "problem": f"the rail-{rail} NICs reach no rail-{rail} leaf at their position in "
+                        f"{graph.graph['planes'] - len(reached.get(rail, ()))} plane(s)",
+                    }
+                )
     return found
 
 
@@ -87,19 +100,28 @@ def connectivity_findings(graph: nx.Graph, pools: list[tuple[int, object]], part
         components = pool_components(part_of(pool.name) if part_of else graph, pool.name)
         if len(components) < 2:
             continue
-        findings.append(error(
-            "topology.disconnected", ("pools", pool_index, "fabric"),
-            f"pool '{pool.name}' falls apart into {len(components)} islands on fabric '{fabric}': {_describe(graph, components[0])} "
-            f"cannot reach {_describe(graph, components[1])}; no switch and no scale-up domain joins them",
-            "use a fabric kind whose spines join the rails (rail_optimized_clos), or a scale-up domain that spans the host's rails",
-            fabric=fabric, components=[[node_name(graph, node) for node in group] for group in components],
-        ))
+        findings.append(
+            error(
+                "topology.disconnected",
+                ("pools", pool_index, "fabric"),
+                f"pool '{pool.name}' falls apart into {len(components)} islands on fabric '{fabric}': {_describe(graph, components[0])} "
+                f"cannot reach {_describe(graph, components[1])}; no switch and no scale-up domain joins them",
+                "use a fabric kind whose spines join the rails (rail_optimized_clos), or a scale-up domain that spans the host's rails",
+                fabric=fabric,
+                components=[[node_name(graph, node) for node in group] for group in components],
+            )
+        )
     violations = rail_misalignments(graph)
     for violation in violations[:1]:
-        findings.append(error(
-            "topology.rail-misaligned", ("fabrics", index, "rails"),
-            f"fabric '{fabric}': {violation['endpoint']}: {violation['problem']}" + (f" ({violation['leaf']})" if violation["leaf"] else ""),
-            "wire the NIC of rail r only to rail-r leaves, one in every plane",
-            fabric=fabric, violations=len(violations), **violation,
-        ))
+        findings.append(
+            error(
+                "topology.rail-misaligned",
+                ("fabrics", index, "rails"),
+                f"fabric '{fabric}': {violation['endpoint']}: {violation['problem']}" + (f" ({violation['leaf']})" if violation["leaf"] else ""),
+                "wire the NIC of rail r only to rail-r leaves, one in every plane",
+                fabric=fabric,
+                violations=len(violations),
+                **violation,
+            )
+        )
     return findings

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from blueprints.findings import Finding
-from topology.facility import build_facility
 from topology.fabric import build_fabric_graph
+from topology.facility import build_facility
 from topology.layout import FabricPlan, plan_fabric
 from topology.placement import Placement, place_pools
 from topology.pool_graphs import PoolGraphs

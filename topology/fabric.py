@@ -43,9 +43,15 @@ __all__ = ["build_fabric_graph", "is_switch", "pool_endpoints", "node_name", "fa
 
 def _leaf_attributes(plan: FabricPlan, position, plane: int, block: tuple[int, ...]) -> dict:
     return {
-        "kind": "switch", "tier": "leaf", "count": len(block) if plan.fabric.kind in RAIL_KINDS else 1,
-        "plane": plane, "position": position.index, "pod": position.pod, "block": position.block,
-        "rack": position.rack, "rails": block,
+        "kind": "switch",
+        "tier": "leaf",
+        "count": len(block) if plan.fabric.kind in RAIL_KINDS else 1,
+        "plane": plane,
+        "position": position.index,
+        "pod": position.pod,
+        "block": position.block,
+        "rack": position.rack,
+        "rails": block,
     }
 
 
@@ -63,10 +69,23 @@ def _add_positions(graph: nx.Graph, plan: FabricPlan) -> None:
             shape = plan.shapes[pool_index]
             for index, part in enumerate(shape.parts):
                 endpoint = ("endpoint", shape.pool, position.index, index)
-                graph.add_node(endpoint, kind="endpoint", count=hosts, pool=shape.pool, pool_index=pool_index,
-                               position=position.index, pod=position.pod, block=position.block, part=index,
-                               accelerators=len(part.accelerators), rails=part.rails, accelerator_rails=part.accelerator_rails,
-                               rail_ports=part.rail_ports, scale_up=shape.scale_up, hop_cost=shape.scale_up_switches)
+                graph.add_node(
+                    endpoint,
+                    kind="endpoint",
+                    count=hosts,
+                    pool=shape.pool,
+                    pool_index=pool_index,
+                    position=position.index,
+                    pod=position.pod,
+                    block=position.block,
+                    part=index,
+                    accelerators=len(part.accelerators),
+                    rails=part.rails,
+                    accelerator_rails=part.accelerator_rails,
+                    rail_ports=part.rail_ports,
+                    scale_up=shape.scale_up,
+                    hop_cost=shape.scale_up_switches,
+                )
                 ports = dict(part.rail_ports)
                 for plane in range(planes):
                     for block in plan.rail_blocks:
@@ -91,8 +110,15 @@ def _add_upper_tiers(graph: nx.Graph, plan: FabricPlan) -> None:
             else:
                 spine, count = ("spine", plane, "pod", data["pod"]), plan.pod_spines
             if spine not in graph:
-                graph.add_node(spine, kind="switch", tier="spine", count=count, plane=plane, pod=spine[3] if spine[2] == "pod" else None,
-                               rails=(spine[3],) if spine[2] == "rail" else None)
+                graph.add_node(
+                    spine,
+                    kind="switch",
+                    tier="spine",
+                    count=count,
+                    plane=plane,
+                    pod=spine[3] if spine[2] == "pod" else None,
+                    rails=(spine[3],) if spine[2] == "rail" else None,
+                )
                 if plan.tiers == 3:
                     graph.add_edge(spine, ("core", plane), links=plan.pod_spines * plan.spine_up, wiring="aligned")
             graph.add_edge(node, spine, links=data["count"] * plan.leaf_up, wiring="complete")
@@ -103,9 +129,19 @@ def build_fabric_graph(plan: FabricPlan) -> nx.Graph:
     fabric = plan.fabric
     over = fabric.oversubscription
     graph = nx.Graph(
-        name=fabric.name, index=plan.index, kind=fabric.kind, tiers=plan.tiers, planes=fabric.planes, rails=plan.rails,
-        link_gbps=fabric.link_gbps, radix=fabric.switch_radix, leaf_down=plan.leaf_down, leaf_up=plan.leaf_up,
-        spine_down=plan.spine_down, spine_up=plan.spine_up, core_group=plan.core_group,
+        name=fabric.name,
+        index=plan.index,
+        kind=fabric.kind,
+        tiers=plan.tiers,
+        planes=fabric.planes,
+        rails=plan.rails,
+        link_gbps=fabric.link_gbps,
+        radix=fabric.switch_radix,
+        leaf_down=plan.leaf_down,
+        leaf_up=plan.leaf_up,
+        spine_down=plan.spine_down,
+        spine_up=plan.spine_up,
+        core_group=plan.core_group,
         declared_oversubscription={"leaf": over.leaf, "spine": over.spine},
     )
     _add_positions(graph, plan)
@@ -120,8 +156,9 @@ def is_switch(graph: nx.Graph, node) -> bool:
 
 def pool_endpoints(graph: nx.Graph, pool: str) -> list:
     """The endpoint groups of one pool, in fabric order (position, then part)."""
-    return sorted((node for node, data in graph.nodes(data=True) if data["kind"] == "endpoint" and data["pool"] == pool),
-                  key=lambda node: (node[2], node[3]))
+    return sorted(
+        (node for node, data in graph.nodes(data=True) if data["kind"] == "endpoint" and data["pool"] == pool), key=lambda node: (node[2], node[3])
+    )
 
 
 def fabric_order(graph: nx.Graph) -> list:

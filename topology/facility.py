@@ -53,23 +53,33 @@ def build_facility(blueprint, catalog, placement: Placement) -> nx.DiGraph:
             graph.add_node(zone_node, kind="zone", name=zone.name, budget_kw=zone.budget_kw, path=zone_path)
             graph.add_edge(ROOT, zone_node)
         rack_budget = block.rack_budget_kw or blueprint.power.rack_budget_kw
-        graph.add_node(block_node, kind="block", name=block.name, zone=zone.name, budget_kw=block.budget_kw,
-                       rack_budget_kw=rack_budget, path=site.path)
+        graph.add_node(
+            block_node, kind="block", name=block.name, zone=zone.name, budget_kw=block.budget_kw, rack_budget_kw=rack_budget, path=site.path
+        )
         graph.add_edge(zone_node, block_node)
         feeds = [("feed", block.name, index) for index in range(block.power_feeds)]
         graph.add_nodes_from(feeds, kind="feed", block=block.name)
         graph.add_edges_from((block_node, feed) for feed in feeds)
-        graph.add_nodes_from(((("rack", block.name, index), {"kind": "rack", "block": block.name, "index": index})
-                              for index in range(block.racks)))
-        graph.add_edges_from((feeds[feed], ("rack", block.name, index))
-                             for index in range(block.racks)
-                             for feed in rack_feeds(index, block.power_feeds, block.feeds_per_rack))
+        graph.add_nodes_from((("rack", block.name, index), {"kind": "rack", "block": block.name, "index": index}) for index in range(block.racks))
+        graph.add_edges_from(
+            (feeds[feed], ("rack", block.name, index))
+            for index in range(block.racks)
+            for feed in rack_feeds(index, block.power_feeds, block.feeds_per_rack)
+        )
         for index, contents in enumerate(site.racks):
             for pool_index, count in contents:
                 pool, spec = pools[pool_index], specs[pool_index]
                 hosts = ("hosts", pool.name, block.name, index)
-                graph.add_node(hosts, kind="hosts", pool=pool_index, count=count, block=block.name, rack=index,
-                               accelerators=spec.accelerator_count if spec else 0, node_kw=node_kw(pool, spec))
+                graph.add_node(
+                    hosts,
+                    kind="hosts",
+                    pool=pool_index,
+                    count=count,
+                    block=block.name,
+                    rack=index,
+                    accelerators=spec.accelerator_count if spec else 0,
+                    node_kw=node_kw(pool, spec),
+                )
                 graph.add_edge(("rack", block.name, index), hosts)
     return graph
 

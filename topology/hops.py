@@ -134,7 +134,9 @@ class _Pool:
         return {
             "from": {"position": self.origin, "block": self.graph.nodes[self.leaf_at[(self.origin, rail)]]["block"], "rail": rail},
             "to": {"position": position, "block": self.graph.nodes[self.leaf_at[(position, other)]]["block"], "rail": other},
-            "hops": int(hops), "route": kind, "switches": switches,
+            "hops": int(hops),
+            "route": kind,
+            "switches": switches,
         }
 
 

@@ -132,18 +132,25 @@ def _shape(fabric, fabric_index: int, pool_index: int, pool, spec, rails: int) -
         per_rail[fabric_math.nic_rail(nic, nics, rails)] += 1
     if len(set(per_rail)) > 1:
         missing = [rail for rail, count in enumerate(per_rail) if count == 0]
-        return None, [error(
-            "topology.rail-misaligned", ("fabrics", fabric_index, "rails"),
-            f"pool '{pool.name}' ({pool.instance_type}, {nics} NICs) can't put the same number of NICs on each of the {rails} rails of fabric '{fabric.name}' "
-            f"(NICs per rail: {per_rail}); rails {missing} have none, so those accelerators reach no rail-aligned leaf",
-            f"set rails to a divisor of {nics}, or give this pool its own fabric",
-            pool=pool.name, nics=nics, rails=rails, nics_per_rail=per_rail, rails_without_nic=missing,
-        )]
+        return None, [
+            error(
+                "topology.rail-misaligned",
+                ("fabrics", fabric_index, "rails"),
+                f"pool '{pool.name}' ({pool.instance_type}, {nics} NICs) can't put the same number of NICs on "
+                f"each of the {rails} rails of fabric '{fabric.name}' "
+                f"(NICs per rail: {per_rail}); rails {missing} have none, so those accelerators reach no rail-aligned leaf",
+                f"set rails to a divisor of {nics}, or give this pool its own fabric",
+                pool=pool.name,
+                nics=nics,
+                rails=rails,
+                nics_per_rail=per_rail,
+                rails_without_nic=missing,
+            )
+        ]
     ports_per_leaf = per_rail[0] * fabric.ports_per_nic // fabric.planes
     kind, size = _scale_up(fabric, spec)
     parts = _parts(accelerators, nics, rails, size, fabric.ports_per_nic // fabric.planes)
-    return PoolShape(pool_index, pool.name, pool.instance_type, accelerators, nics, ports_per_leaf,
-                     parts, kind, SCALE_UP_SWITCHES.get(kind, 1)), []
+    return PoolShape(pool_index, pool.name, pool.instance_type, accelerators, nics, ports_per_leaf, parts, kind, SCALE_UP_SWITCHES.get(kind, 1)), []
 
 
 def _parts(accelerators: int, nics: int, rails: int, size: int, ports_per_plane: int) -> tuple[Part, ...]:
@@ -241,14 +248,22 @@ def plan_fabric(blueprint, catalog, placement: Placement, fabric_index: int) -> 
     """Size one fabric for the pools that join it; None (and why) when it can't be built."""
     fabric = blueprint.fabrics[fabric_index]
     if fabric.ports_per_nic % fabric.planes:
-        return None, [error(
-            "topology.planes", ("fabrics", fabric_index, "ports_per_nic"),
-            f"fabric '{fabric.name}' has {fabric.planes} planes but {fabric.ports_per_nic} port(s) per NIC; each NIC's ports must split evenly across the planes",
-            f"set ports_per_nic to a multiple of {fabric.planes}, or use one plane",
-            planes=fabric.planes, ports_per_nic=fabric.ports_per_nic,
-        )]
-    members = [(index, pool, catalog.get(pool.instance_type)) for index, pool in enumerate(blueprint.pools)
-               if pool.fabric == fabric.name and placement.placed.get(index)]
+        return None, [
+            error(
+                "topology.planes",
+                ("fabrics", fabric_index, "ports_per_nic"),
+                f"fabric '{fabric.name}' has {fabric.planes} planes but {fabric.ports_per_nic} port(s) per NIC; "
+                "each NIC's ports must split evenly across the planes",
+                f"set ports_per_nic to a multiple of {fabric.planes}, or use one plane",
+                planes=fabric.planes,
+                ports_per_nic=fabric.ports_per_nic,
+            )
+        ]
+    members = [
+        (index, pool, catalog.get(pool.instance_type))
+        for index, pool in enumerate(blueprint.pools)
+        if pool.fabric == fabric.name and placement.placed.get(index)
+    ]
     members = [(index, pool, spec) for index, pool, spec in members if spec is not None and spec.accelerator_count]
     rails = 1
     if fabric.kind in RAIL_KINDS and members:
@@ -282,7 +297,7 @@ def _size(fabric, fabric_index: int, placement: Placement, shapes: dict[int, Poo
     pods = _pods(raw, fabric_math.positions_per_pod(spine_down, per_position)) if tiers == 3 else [0] * len(raw)
     positions = tuple(
         Position(index, item[0], pod, tuple((pool, hosts) for pool, hosts in item[2]), item[1], item[3] if len(item) > 3 else None)
-        for index, (item, pod) in enumerate(zip(raw, pods))
+        for index, (item, pod) in enumerate(zip(raw, pods, strict=True))
     )
     pod_count = (pods[-1] + 1) if pods else 0
     spines = pod_spines = core_group = 0
@@ -294,7 +309,19 @@ def _size(fabric, fabric_index: int, placement: Placement, shapes: dict[int, Poo
         pod_spines = fabric_math.pod_spine_count(fullest, leaf_up, spine_down)
         core_group = fabric_math.core_group_size(pod_count, spine_up, radix)
     return FabricPlan(
-        fabric_index, fabric, rails, _rail_blocks(fabric.kind, rails, shapes), tiers, leaf_down if tiers > 1 else radix,
-        leaf_up if tiers > 1 else 0, spine_down, spine_up, spines, pod_spines, core_group, positions, pod_count, shapes,
+        fabric_index,
+        fabric,
+        rails,
+        _rail_blocks(fabric.kind, rails, shapes),
+        tiers,
+        leaf_down if tiers > 1 else radix,
+        leaf_up if tiers > 1 else 0,
+        spine_down,
+        spine_up,
+        spines,
+        pod_spines,
+        core_group,
+        positions,
+        pod_count,
+        shapes,
     )
-

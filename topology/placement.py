@@ -186,7 +186,7 @@ def _deal_round_robin(hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSit
                 return first_round
     racks = [(site, index) for site in sites for index in range(len(site.free))]
     counts = round_robin(hosts, [site.free[index] for site, index in racks])
-    return [(site, index, count) for (site, index), count in zip(racks, counts) if count]
+    return [(site, index, count) for (site, index), count in zip(racks, counts, strict=True) if count]
 
 
 def _deal(pool, hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
@@ -202,7 +202,7 @@ def _deal(pool, hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int
         units.setdefault(unit_of(site), []).append(site)
     shares = round_robin(hosts, [sum(site.free_total for site in group) for group in units.values()])
     dealt = []
-    for group, share in zip(units.values(), shares):
+    for group, share in zip(units.values(), shares, strict=True):
         dealt += _deal_in_order(share, group)
     return dealt
 
@@ -241,7 +241,8 @@ def _unplaced(blueprint, pool_index: int, sites: list[BlockSite], wanted: int, p
     return error(
         "topology.placement",
         ("pools", pool_index, "nodes"),
-        f"pool '{pool.name}' needs {wanted} hosts, but only {placed} free slots are left in {pool.placement.domains}{taken}; {wanted - placed} hosts have no rack",
+        f"pool '{pool.name}' needs {wanted} hosts, but only {placed} free slots are left in "
+        f"{pool.placement.domains}{taken}; {wanted - placed} hosts have no rack",
         "add racks to those domains, place the pool in more domains, or shrink it",
         requested=wanted,
         placed=placed,

@@ -37,7 +37,7 @@ class PowerFigures:
 def power_figures(facility: nx.DiGraph) -> PowerFigures:
     """Add up the facility graph's hosts into racks, blocks, zones and the site."""
     rack_kw = {node: 0.0 for node, kind in facility.nodes(data="kind") if kind == "rack"}
-    for node, data in facility.nodes(data=True):
+    for _, data in facility.nodes(data=True):
         if data.get("kind") == "hosts" and data["node_kw"] is not None:
             rack = ("rack", data["block"], data["rack"])
             rack_kw[rack] += data["count"] * data["node_kw"]
@@ -56,7 +56,9 @@ def _rack_contents(facility: nx.DiGraph, rack: tuple, blueprint) -> str:
     for hosts in facility.successors(rack):
         data = facility.nodes[hosts]
         pool = blueprint.pools[data["pool"]]
-        parts.append(f"{data['count']} x {pool.instance_type} at {data['node_kw']:g} kW" if data["node_kw"] else f"{data['count']} x {pool.instance_type}")
+        parts.append(
+            f"{data['count']} x {pool.instance_type} at {data['node_kw']:g} kW" if data["node_kw"] else f"{data['count']} x {pool.instance_type}"
+        )
     return ", ".join(parts) or "empty"
 
 
@@ -74,36 +76,54 @@ def _rack_findings(blueprint, facility: nx.DiGraph, figures: PowerFigures) -> li
         worst, kw = max(over, key=lambda item: (item[1], -item[0][2]))
         inherited = blueprint.failure_domains.zones[data["path"][2]].blocks[data["path"][4]].rack_budget_kw is None
         path = ("power", "rack_budget_kw") if inherited else data["path"] + ("rack_budget_kw",)
-        findings.append(error(
-            "power.rack-budget", path,
-            f"rack {element_name(worst)} draws {kw:.1f} kW ({_rack_contents(facility, worst, blueprint)}), over its {budget:g} kW budget; "
-            f"{len(over)} of {len(racks)} racks in block '{block}' are over",
-            "spread the pools over more racks (fewer hosts per rack), or raise the rack budget if the racks are rated for it",
-            rack=element_name(worst), it_kw=round(kw, 2), budget_kw=budget, racks_over=len(over),
-        ))
+        findings.append(
+            error(
+                "power.rack-budget",
+                path,
+                f"rack {element_name(worst)} draws {kw:.1f} kW ({_rack_contents(facility, worst, blueprint)}), over its {budget:g} kW budget; "
+                f"{len(over)} of {len(racks)} racks in block '{block}' are over",
+                "spread the pools over more racks (fewer hosts per rack), or raise the rack budget if the racks are rated for it",
+                rack=element_name(worst),
+                it_kw=round(kw, 2),
+                budget_kw=budget,
+                racks_over=len(over),
+            )
+        )
     return findings
 
 
 def power_findings(blueprint, facility: nx.DiGraph, figures: PowerFigures) -> list[Finding]:
     """Racks, blocks, zones and the site over their budgets, each quoting the load and the budget."""
     findings = _rack_findings(blueprint, facility, figures)
-    for node, data in facility.nodes(data=True):
+    for _, data in facility.nodes(data=True):
         if data.get("kind") not in ("block", "zone") or data["budget_kw"] is None:
             continue
         kw = (figures.block_kw if data["kind"] == "block" else figures.zone_kw)[data["name"]]
         if kw > data["budget_kw"] + 1e-9:
-            findings.append(error(
-                "power.domain-budget", data["path"] + ("budget_kw",),
-                f"{data['kind']} '{data['name']}' draws {kw:.1f} kW of IT load, over its {data['budget_kw']:g} kW budget",
-                f"move hosts out of {data['kind']} '{data['name']}', or lower per-node draw (node_power_kw) if the catalog's figure is high for your workload",
-                element=data["name"], it_kw=round(kw, 2), budget_kw=data["budget_kw"],
-            ))
+            findings.append(
+                error(
+                    "power.domain-budget",
+                    data["path"] + ("budget_kw",),
+                    f"{data['kind']} '{data['name']}' draws {kw:.1f} kW of IT load, over its {data['budget_kw']:g} kW budget",
+                    f"move hosts out of {data['kind']} '{data['name']}', or lower per-node draw (node_power_kw) "
+                    "if the catalog's figure is high for your workload",
+                    element=data["name"],
+                    it_kw=round(kw, 2),
+                    budget_kw=data["budget_kw"],
+                )
+            )
     budget = facility.graph["site_budget_kw"]
     if budget is not None and figures.facility_kw > budget + 1e-9:
-        findings.append(error(
-            "power.site-budget", ("power", "site_budget_kw"),
-            f"the site draws {figures.facility_kw:.1f} kW at the facility ({figures.it_kw:.1f} kW IT x PUE {facility.graph['pue']:g}), over its {budget:g} kW budget",
-            "shrink the pools, improve PUE, or raise the site budget",
-            it_kw=round(figures.it_kw, 2), facility_kw=round(figures.facility_kw, 2), budget_kw=budget,
-        ))
+        findings.append(
+            error(
+                "power.site-budget",
+                ("power", "site_budget_kw"),
+                f"the site draws {figures.facility_kw:.1f} kW at the facility ({figures.it_kw:.1f} kW IT x PUE "
+                f"{facility.graph['pue']:g}), over its {budget:g} kW budget",
+                "shrink the pools, improve PUE, or raise the site budget",
+                it_kw=round(figures.it_kw, 2),
+                facility_kw=round(figures.facility_kw, 2),
+                budget_kw=budget,
+            )
+        )
     return findings

@@ -51,23 +51,57 @@ def _text(value, suffix: str = "") -> str:
 
 
 def _fabric_table(fabrics: list) -> tuple:
-    headers = ["fabric", "kind", "tiers", "hosts", "accelerators", "leaf", "spine", "core", "oversub leaf", "oversub spine",
-               "bisection Tbps", "hops same/cross", "graph nodes/edges (explicit)"]
+    headers = [
+        "fabric",
+        "kind",
+        "tiers",
+        "hosts",
+        "accelerators",
+        "leaf",
+        "spine",
+        "core",
+        "oversub leaf",
+        "oversub spine",
+        "bisection Tbps",
+        "hops same/cross",
+        "graph nodes/edges (explicit)",
+    ]
     rows = []
     for fabric in fabrics:
         hops, graph, over = fabric["max_switch_hops"], fabric["graph"], fabric["oversubscription"]
-        rows.append([fabric["name"], fabric["kind"], fabric["tiers"], _text(fabric["hosts"]), _text(fabric["accelerators"]),
-                     _text(fabric["switches"]["leaf"]), _text(fabric["switches"]["spine"]), _text(fabric["switches"]["core"]),
-                     _text(over["leaf"]), _text(over["spine"]), _text(fabric["bisection_tbps"]),
-                     f"{_text(hops['same_rail'])}/{_text(hops['cross_rail'])}",
-                     f"{graph['nodes']}/{graph['edges']} ({_text(graph['expanded_nodes'])}/{_text(graph['expanded_edges'])})"])
+        rows.append(
+            [
+                fabric["name"],
+                fabric["kind"],
+                fabric["tiers"],
+                _text(fabric["hosts"]),
+                _text(fabric["accelerators"]),
+                _text(fabric["switches"]["leaf"]),
+                _text(fabric["switches"]["spine"]),
+                _text(fabric["switches"]["core"]),
+                _text(over["leaf"]),
+                _text(over["spine"]),
+                _text(fabric["bisection_tbps"]),
+                f"{_text(hops['same_rail'])}/{_text(hops['cross_rail'])}",
+                f"{graph['nodes']}/{graph['edges']} ({_text(graph['expanded_nodes'])}/{_text(graph['expanded_edges'])})",
+            ]
+        )
     return "Fabrics", headers, rows
 
 
 def _fabric_pool_table(fabrics: list) -> tuple:
-    rows = [[pool["name"], fabric["name"], "yes" if pool["connected"] else "NO", _text(pool["bisection_gbps_per_accelerator"]),
-             _text(pool["max_switch_hops"]["same_rail"]), _text(pool["max_switch_hops"]["cross_rail"])]
-            for fabric in fabrics for pool in fabric["pools"]]
+    rows = [
+        [
+            pool["name"],
+            fabric["name"],
+            "yes" if pool["connected"] else "NO",
+            _text(pool["bisection_gbps_per_accelerator"]),
+            _text(pool["max_switch_hops"]["same_rail"]),
+            _text(pool["max_switch_hops"]["cross_rail"]),
+        ]
+        for fabric in fabrics
+        for pool in fabric["pools"]
+    ]
     return "Pools on fabrics", ["pool", "fabric", "connected", "bisection Gbps/accelerator", "hops same rail", "hops cross rail"], rows
 
 
@@ -76,8 +110,15 @@ def _power_table(power: dict) -> tuple:
     for zone in power["zones"]:
         rows.append([f"zone {zone['name']}", _text(zone["it_kw"]), _text(zone["budget_kw"]), "", ""])
         for block in zone["blocks"]:
-            rows.append([f"  block {block['name']}", _text(block["it_kw"]), _text(block["budget_kw"]),
-                         _text(block["max_rack_kw"]), _text(block["rack_budget_kw"])])
+            rows.append(
+                [
+                    f"  block {block['name']}",
+                    _text(block["it_kw"]),
+                    _text(block["budget_kw"]),
+                    _text(block["max_rack_kw"]),
+                    _text(block["rack_budget_kw"]),
+                ]
+            )
     rows.append(["site IT", _text(power["it_kw"]), "", "", ""])
     rows.append([f"site facility (PUE {power['pue']:g})", _text(power["facility_kw"]), _text(power["site_budget_kw"]), "", ""])
     return "Power (kW)", ["domain", "IT kW", "budget kW", "max rack kW", "rack budget kW"], rows
@@ -88,15 +129,40 @@ def _blast_table(blast: list) -> tuple:
     for entry in blast:
         worst = entry["worst"]
         element = f"{worst['kind']} {worst['element']}" if worst["element"] else f"any {worst['kind']} (none takes a host)"
-        rows.append([entry["pool"], entry["spread"], ", ".join(entry["checked"]), element, f"{worst['share']:.1%}", _text(entry["max_failure_share"])])
-    return "Blast radius (worst single failure the pool must survive)", ["pool", "spread", "checked", "worst element", "share", "max_failure_share"], rows
+        rows.append(
+            [entry["pool"], entry["spread"], ", ".join(entry["checked"]), element, f"{worst['share']:.1%}", _text(entry["max_failure_share"])]
+        )
+    return (
+        "Blast radius (worst single failure the pool must survive)",
+        ["pool", "spread", "checked", "worst element", "share", "max_failure_share"],
+        rows,
+    )
 
 
 def _storage_tables(storage: list) -> list[tuple]:
-    tiers = [[tier["name"], tier["kind"], _text(tier["throughput_mb_per_s"]), _text(tier["read_demand_mb_per_s"]),
-              _text(tier["served_mb_per_s"]), ", ".join(tier["pools"]) or "-"] for tier in storage]
-    checkpoints = [[entry["pool"], tier["name"], _text(entry["size_gib"]), _text(entry["write_mb_per_s"]), _text(entry["seconds"]),
-                    _text(entry["max_write_seconds"])] for tier in storage for entry in tier["checkpoints"]]
+    tiers = [
+        [
+            tier["name"],
+            tier["kind"],
+            _text(tier["throughput_mb_per_s"]),
+            _text(tier["read_demand_mb_per_s"]),
+            _text(tier["served_mb_per_s"]),
+            ", ".join(tier["pools"]) or "-",
+        ]
+        for tier in storage
+    ]
+    checkpoints = [
+        [
+            entry["pool"],
+            tier["name"],
+            _text(entry["size_gib"]),
+            _text(entry["write_mb_per_s"]),
+            _text(entry["seconds"]),
+            _text(entry["max_write_seconds"]),
+        ]
+        for tier in storage
+        for entry in tier["checkpoints"]
+    ]
     tables = [("Storage (MB/s)", ["tier", "kind", "throughput", "read demand", "served", "pools"], tiers)]
     if checkpoints:
         tables.append(("Checkpoints", ["pool", "tier", "size GiB", "write MB/s", "seconds", "max seconds"], checkpoints))

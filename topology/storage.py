@@ -55,10 +55,16 @@ def storage_network(blueprint, catalog, placement) -> nx.DiGraph:
         for use_index, use in enumerate(pool.storage):
             if ("tier", use.tier) not in network:
                 continue
-            network.add_node(("pool", pool.name), index=pool_index, hosts=hosts, accelerators=accelerators,
-                             nic_mb_per_s=hosts * spec.network_gbps * MEGABYTES_PER_GIGABIT)
-            network.add_edge(("tier", use.tier), ("pool", pool.name), use=use_index,
-                             demand=accelerators * use.read_mbps_per_accelerator, checkpoint=use.checkpoint)
+            network.add_node(
+                ("pool", pool.name),
+                index=pool_index,
+                hosts=hosts,
+                accelerators=accelerators,
+                nic_mb_per_s=hosts * spec.network_gbps * MEGABYTES_PER_GIGABIT,
+            )
+            network.add_edge(
+                ("tier", use.tier), ("pool", pool.name), use=use_index, demand=accelerators * use.read_mbps_per_accelerator, checkpoint=use.checkpoint
+            )
     return network
 
 
@@ -102,25 +108,36 @@ def checkpoint_rate(network: nx.DiGraph, tier: str, pool: str) -> float:
 
 
 def _throughput_finding(network, tier, index: int, flow: ReadFlow) -> Finding:
-    readers = [f"'{pool[1]}' ({network.nodes[pool]['accelerators']} accelerators, {use['demand']:,.0f} MB/s)"
-               for pool, use in network[("tier", tier.name)].items() if use["demand"] > 0]
+    readers = [
+        f"'{pool[1]}' ({network.nodes[pool]['accelerators']} accelerators, {use['demand']:,.0f} MB/s)"
+        for pool, use in network[("tier", tier.name)].items()
+        if use["demand"] > 0
+    ]
     return error(
-        "storage.throughput", ("storage", index, "capacity_gib"),
+        "storage.throughput",
+        ("storage", index, "capacity_gib"),
         f"tier '{tier.name}' can serve {flow.served:,.0f} MB/s, but its pools read {flow.demand:,.0f} MB/s: {', '.join(readers)}; "
         f"the limit is {' and '.join(flow.limits)}",
         "raise capacity_gib or throughput_mbps_per_tib, or lower the pools' read demand",
-        tier=tier.name, served_mb_per_s=round(flow.served, 1), demand_mb_per_s=round(flow.demand, 1), cut=list(flow.limits),
+        tier=tier.name,
+        served_mb_per_s=round(flow.served, 1),
+        demand_mb_per_s=round(flow.demand, 1),
+        cut=list(flow.limits),
     )
 
 
 def _checkpoint_finding(network, tier: str, pool_node, use, rate: float, seconds: float) -> Finding:
     checkpoint = use["checkpoint"]
     return error(
-        "storage.checkpoint-time", ("pools", network.nodes[pool_node]["index"], "storage", use["use"], "checkpoint", "max_write_seconds"),
+        "storage.checkpoint-time",
+        ("pools", network.nodes[pool_node]["index"], "storage", use["use"], "checkpoint", "max_write_seconds"),
         f"pool '{pool_node[1]}' writes a {checkpoint.size_gib:g} GiB checkpoint to '{tier}' at {rate:,.0f} MB/s in {seconds:,.0f} s; "
         f"max_write_seconds is {checkpoint.max_write_seconds:g}",
         "raise the tier's throughput (capacity or throughput per TiB), shard the checkpoint, or allow more time",
-        tier=tier, seconds=round(seconds, 1), write_mb_per_s=round(rate, 1), limit_seconds=checkpoint.max_write_seconds,
+        tier=tier,
+        seconds=round(seconds, 1),
+        write_mb_per_s=round(rate, 1),
+        limit_seconds=checkpoint.max_write_seconds,
     )
 
 
@@ -136,15 +153,25 @@ def _tier_report(network: nx.DiGraph, tier, index: int) -> tuple[dict, list[Find
             continue
         rate = checkpoint_rate(network, tier.name, pool_node[1])
         seconds = use["checkpoint"].size_gib * MEGABYTES_PER_GIB / rate
-        checkpoints.append({"pool": pool_node[1], "size_gib": use["checkpoint"].size_gib, "write_mb_per_s": round(rate, 1),
-                            "seconds": round(seconds, 1), "max_write_seconds": use["checkpoint"].max_write_seconds})
+        checkpoints.append(
+            {
+                "pool": pool_node[1],
+                "size_gib": use["checkpoint"].size_gib,
+                "write_mb_per_s": round(rate, 1),
+                "seconds": round(seconds, 1),
+                "max_write_seconds": use["checkpoint"].max_write_seconds,
+            }
+        )
         if seconds > use["checkpoint"].max_write_seconds + 1e-9:
             findings.append(_checkpoint_finding(network, tier.name, pool_node, use, rate, seconds))
     figures = {
-        "name": tier.name, "kind": tier.kind, "throughput_mb_per_s": None if throughput is None else round(throughput, 1),
+        "name": tier.name,
+        "kind": tier.kind,
+        "throughput_mb_per_s": None if throughput is None else round(throughput, 1),
         "read_demand_mb_per_s": round(sum(use["demand"] for use in network[node].values()), 1),
         "served_mb_per_s": round(flow.served, 1) if flow else None,
-        "pools": sorted(pool[1] for pool in network[node]), "checkpoints": checkpoints,
+        "pools": sorted(pool[1] for pool in network[node]),
+        "checkpoints": checkpoints,
     }
     return figures, findings
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from blueprints.catalog.model import (
     CONFIDENCES,
@@ -40,8 +41,17 @@ from blueprints.catalog.model import (
 from blueprints.source import load_data
 
 __all__ = [
-    "Accelerator", "Catalog", "CatalogError", "Fact", "InstanceStore", "InstanceType",
-    "NetworkCard", "ScaleUp", "build_catalog", "family_of", "load_catalog",
+    "Accelerator",
+    "Catalog",
+    "CatalogError",
+    "Fact",
+    "InstanceStore",
+    "InstanceType",
+    "NetworkCard",
+    "ScaleUp",
+    "build_catalog",
+    "family_of",
+    "load_catalog",
 ]
 
 # Beside this module; a plain path keeps start-up fast (importlib.resources costs ~15 ms).
@@ -76,18 +86,12 @@ def build_catalog(instance_document: Mapping[str, Any], facts: Mapping[str, Any]
             raise CatalogError(f"{name}: family {family!r} has no entry in {FACTS_FILE}")
         accelerator_key = families[family].get("accelerator")
         if accelerator_key not in accelerators:
-            raise CatalogError(
-                f"{FACTS_FILE}: families.{family} names unknown accelerator {accelerator_key!r}"
-            )
+            raise CatalogError(f"{FACTS_FILE}: families.{family} names unknown accelerator {accelerator_key!r}")
         try:
-            instance_types[name] = _join(
-                entry, families[family], accelerator_key, accelerators[accelerator_key], entries
-            )
+            instance_types[name] = _join(entry, families[family], accelerator_key, accelerators[accelerator_key], entries)
         except (KeyError, TypeError) as error:
             # A missing field in either file; name the instance so it can be found.
-            raise CatalogError(
-                f"{name}: incomplete catalog data ({type(error).__name__}: {error})"
-            ) from error
+            raise CatalogError(f"{name}: incomplete catalog data ({type(error).__name__}: {error})") from error
     return Catalog(instance_types, instance_document.get("provenance", {}))
 
 
@@ -103,31 +107,29 @@ def _fact(name: str, raw: Any, where: str, value: Any = None) -> Fact:
     if not isinstance(source, str) or not source.strip():
         raise CatalogError(f"{FACTS_FILE}: {where}.{name} has no source")
     if raw.get("confidence") not in CONFIDENCES:
-        raise CatalogError(
-            f"{FACTS_FILE}: {where}.{name} confidence {raw.get('confidence')!r} "
-            f"is not one of {', '.join(CONFIDENCES)}"
-        )
+        raise CatalogError(f"{FACTS_FILE}: {where}.{name} confidence {raw.get('confidence')!r} is not one of {', '.join(CONFIDENCES)}")
     own_value = raw.get("value") if value is None else value
     return Fact(name, own_value, source, raw["confidence"], raw.get("note", ""))
 
 
 def _derived(fact: Fact, value: Any, note: str, confidence: str | None = None) -> Fact:
     """`fact` with a value derived for one size; the note says how."""
-    return dataclasses.replace(fact, value=value, confidence=confidence or fact.confidence,
-                               note=f"{fact.note} {note}".strip())
+    return dataclasses.replace(fact, value=value, confidence=confidence or fact.confidence, note=f"{fact.note} {note}".strip())
 
 
-def _accelerator(
-    entry: Mapping[str, Any], family: Mapping[str, Any], family_name: str, api_name: str
-) -> tuple[Accelerator | None, Fact | None]:
+def _accelerator(entry: Mapping[str, Any], family: Mapping[str, Any], family_name: str, api_name: str) -> tuple[Accelerator | None, Fact | None]:
     """EC2's accelerator, else the facts file's stand-in together with its Fact."""
     accelerator = Accelerator.from_aws(entry)
     stand_in = family.get("accelerator_when_api_omits")
     if accelerator is not None or stand_in is None:
         return accelerator, None
     accelerator = Accelerator(
-        stand_in["vendor"], stand_in["kind"], api_name, stand_in["count"],
-        stand_in["memory_mib"], stand_in.get("neuron_cores"),
+        stand_in["vendor"],
+        stand_in["kind"],
+        api_name,
+        stand_in["count"],
+        stand_in["memory_mib"],
+        stand_in.get("neuron_cores"),
     )
     return accelerator, _fact("accelerator", stand_in, f"families.{family_name}", accelerator)
 
@@ -135,8 +137,7 @@ def _accelerator(
 def _scale_up_fact(raw: Mapping[str, Any], where: str, count: int) -> Fact:
     """The family's fabric, clipped to `count` accelerators inside one instance."""
     fact = _fact("scale_up", raw, where)
-    scale_up = ScaleUp(raw["kind"], raw["domain_size"], raw["bandwidth_gbps_per_accelerator"],
-                       raw.get("instances_per_domain", 1))
+    scale_up = ScaleUp(raw["kind"], raw["domain_size"], raw["bandwidth_gbps_per_accelerator"], raw.get("instances_per_domain", 1))
     fact = dataclasses.replace(fact, value=scale_up)
     if scale_up.instances_per_domain == 1 and 0 < count < scale_up.domain_size:
         # A smaller size of the family has fewer accelerators on the same fabric.
@@ -146,8 +147,7 @@ def _scale_up_fact(raw: Mapping[str, Any], where: str, count: int) -> Fact:
     return fact
 
 
-def _node_kw_fact(raw: Mapping[str, Any], where: str, name: str, count: int,
-                  entries: Mapping[str, Any]) -> Fact:
+def _node_kw_fact(raw: Mapping[str, Any], where: str, name: str, count: int, entries: Mapping[str, Any]) -> Fact:
     """Node power for this size: the family's figure scaled by accelerator count."""
     fact = _fact("typical_node_kw", raw, where)
     reference = raw.get("instance_type")
@@ -171,20 +171,19 @@ def _topology_fact(raw: Mapping[str, Any], where: str, name: str) -> Fact:
     return fact
 
 
-def _join(entry: Mapping[str, Any], family: Mapping[str, Any], accelerator_key: str,
-          accelerator_facts: Mapping[str, Any], entries: Mapping[str, Any]) -> InstanceType:
+def _join(
+    entry: Mapping[str, Any], family: Mapping[str, Any], accelerator_key: str, accelerator_facts: Mapping[str, Any], entries: Mapping[str, Any]
+) -> InstanceType:
     """One `InstanceType` from its API entry and its family's facts."""
     fields = api_fields(entry)
     name, family_name = fields["name"], fields["family"]
     api_name = accelerator_facts.get("api_name")
     accelerator, stand_in = _accelerator(entry, family, family_name, api_name)
     if accelerator is not None and accelerator.model != api_name:
-        raise CatalogError(f"{name}: EC2 reports accelerator {accelerator.model!r}, "
-                           f"{FACTS_FILE} expects {api_name!r} for family {family_name}")
+        raise CatalogError(f"{name}: EC2 reports accelerator {accelerator.model!r}, {FACTS_FILE} expects {api_name!r} for family {family_name}")
     count = accelerator.count if accelerator else 0
     where = f"families.{family_name}"
-    facts = [_fact(key, accelerator_facts.get(key), f"accelerators.{accelerator_key}")
-             for key in ACCELERATOR_FACTS]
+    facts = [_fact(key, accelerator_facts.get(key), f"accelerators.{accelerator_key}") for key in ACCELERATOR_FACTS]
     facts.append(_scale_up_fact(family.get("scale_up"), where, count))
     facts.append(_node_kw_fact(family.get("typical_node_kw"), where, name, count, entries))
     facts.append(_topology_fact(family.get("topology_layers"), where, name))

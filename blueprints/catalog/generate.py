@@ -39,9 +39,22 @@ CATALOG_PATH = Path(__file__).with_name("instance_types.json")
 MOTO_RESOURCE = "moto/ec2/resources/instance_types.json.gz"
 
 SUPPORTED_FAMILIES: tuple[str, ...] = (
-    "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300",
-    "g5", "g6", "g6e", "g7e",
-    "trn1", "trn1n", "trn2", "trn2u", "inf2",
+    "p4d",
+    "p4de",
+    "p5",
+    "p5e",
+    "p5en",
+    "p6-b200",
+    "p6-b300",
+    "g5",
+    "g6",
+    "g6e",
+    "g7e",
+    "trn1",
+    "trn1n",
+    "trn2",
+    "trn2u",
+    "inf2",
 )
 
 # The subset of each DescribeInstanceTypes entry the catalog model reads.
@@ -183,29 +196,19 @@ def load_source(source: str) -> tuple[dict[str, dict[str, Any]], str, str, str]:
     return entries, description, hashlib.sha256(raw).hexdigest(), command
 
 
-def select_families(
-    entries: dict[str, dict[str, Any]], families: tuple[str, ...], where: str
-) -> dict[str, dict[str, Any]]:
+def select_families(entries: dict[str, dict[str, Any]], families: tuple[str, ...], where: str) -> dict[str, dict[str, Any]]:
     """Trimmed entries of every size in `families`; a missing family is an error."""
-    selected = {
-        name: trim_entry(entry)
-        for name, entry in entries.items()
-        if family_of(name) in families
-    }
+    selected = {name: trim_entry(entry) for name, entry in entries.items() if family_of(name) in families}
     missing = sorted(set(families) - {family_of(name) for name in selected})
     if missing:
-        raise SourceError(
-            f"{where} has no instance types for supported families: {', '.join(missing)}"
-        )
+        raise SourceError(f"{where} has no instance types for supported families: {', '.join(missing)}")
     for name, entry in selected.items():
         # Refuse here what the catalog model could not read at load time.
         try:
             api_fields(entry)
         except (KeyError, TypeError, ValueError, CatalogError) as error:
             problem = f"{type(error).__name__}: {error}"
-            raise SourceError(
-                f"{where}: {name} lacks a field the catalog needs ({problem})"
-            ) from None
+            raise SourceError(f"{where}: {name} lacks a field the catalog needs ({problem})") from None
     return selected
 
 
@@ -247,9 +250,7 @@ def _stale_message(current: str | None, expected: str, output: Path) -> str:
         old = json.loads(current)["instance_types"]
         new = json.loads(expected)["instance_types"]
         changed = sorted(n for n in set(old) | set(new) if old.get(n) != new.get(n))
-        detail = "differing instance types: " + (
-            ", ".join(changed) or "none (provenance or formatting only)"
-        )
+        detail = "differing instance types: " + (", ".join(changed) or "none (provenance or formatting only)")
     except (ValueError, KeyError, TypeError, AttributeError):
         detail = "it is not valid catalog JSON"
     return f"{output} is out of date ({detail}). Regenerate it with: {command}"
@@ -265,13 +266,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m blueprints.catalog.generate",
         description="Regenerate the instance catalog from DescribeInstanceTypes data.",
     )
-    parser.add_argument(
-        "--source", default="moto", help='"moto" (default) or a describe-instance-types JSON file'
-    )
+    parser.add_argument("--source", default="moto", help='"moto" (default) or a describe-instance-types JSON file')
     parser.add_argument("--output", type=Path, default=CATALOG_PATH, help="file to write or check")
-    parser.add_argument(
-        "--check", action="store_true", help="exit 1 if the file differs from a fresh generation"
-    )
+    parser.add_argument("--check", action="store_true", help="exit 1 if the file differs from a fresh generation")
     arguments = parser.parse_args(argv)
     try:
         expected = generate(arguments.source)

@@ -15,9 +15,10 @@ Two kinds of numbers live here and are kept apart on purpose:
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, is_dataclass
 from types import MappingProxyType
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 Confidence = Literal["verified", "secondary", "unsure"]
 CONFIDENCES: tuple[str, ...] = ("verified", "secondary", "unsure")
@@ -103,16 +104,17 @@ class Accelerator:
         if gpus:
             gpu = gpus[0]
             if gpu.get("Manufacturer") != "NVIDIA":
-                raise CatalogError(
-                    f"{entry['InstanceType']}: GPU vendor {gpu.get('Manufacturer')!r} "
-                    "is not supported (only NVIDIA)"
-                )
+                raise CatalogError(f"{entry['InstanceType']}: GPU vendor {gpu.get('Manufacturer')!r} is not supported (only NVIDIA)")
             return cls("nvidia", "gpu", gpu["Name"], gpu["Count"], gpu["MemoryInfo"]["SizeInMiB"])
         if devices:
             device = devices[0]
             return cls(
-                "aws", "neuron", device["Name"], device["Count"],
-                device["MemoryInfo"]["SizeInMiB"], device["CoreInfo"]["Count"],
+                "aws",
+                "neuron",
+                device["Name"],
+                device["Count"],
+                device["MemoryInfo"]["SizeInMiB"],
+                device["CoreInfo"]["Count"],
             )
         return None
 
@@ -169,15 +171,11 @@ def api_fields(entry: Mapping[str, Any]) -> dict[str, Any]:
         "architecture": "arm64" if "arm64" in architectures else "x86_64",
         "network_cards": tuple(cards),
         "efa_supported": efa_supported,
-        "max_efa_interfaces": (
-            network.get("EfaInfo", {}).get("MaximumEfaInterfaces", 0) if efa_supported else 0
-        ),
+        "max_efa_interfaces": (network.get("EfaInfo", {}).get("MaximumEfaInterfaces", 0) if efa_supported else 0),
         "max_network_interfaces": network["MaximumNetworkInterfaces"],
         "ipv4_per_interface": network["Ipv4AddressesPerInterface"],
         "instance_store": store,
-        "placement_strategies": tuple(
-            entry.get("PlacementGroupInfo", {}).get("SupportedStrategies", ())
-        ),
+        "placement_strategies": tuple(entry.get("PlacementGroupInfo", {}).get("SupportedStrategies", ())),
         "usage_classes": tuple(entry.get("SupportedUsageClasses", ())),
     }
 
@@ -264,8 +262,7 @@ class InstanceType:
     def as_dict(self) -> dict[str, Any]:
         """Plain, JSON-ready dict: fields, derived properties and fact sources."""
         data = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "facts"}
-        for name in ("efa_card_indices", "network_gbps", "supports_capacity_blocks",
-                     "accelerator_count", "accelerator_resource", "ami_type"):
+        for name in ("efa_card_indices", "network_gbps", "supports_capacity_blocks", "accelerator_count", "accelerator_resource", "ami_type"):
             data[name] = _plain(getattr(self, name))
         data["facts"] = {fact.name: _plain(fact) for fact in self.facts}
         return data
@@ -344,19 +341,13 @@ def _row(instance: InstanceType) -> dict[str, Any]:
     scale_up = instance.scale_up
     return {
         "name": instance.name,
-        "accelerators": (
-            f"{accelerator.count}x {accelerator.model} {_gib(accelerator.memory_mib)}"
-            if accelerator else None
-        ),
+        "accelerators": (f"{accelerator.count}x {accelerator.model} {_gib(accelerator.memory_mib)}" if accelerator else None),
         "vcpus": instance.vcpus,
         "memory_gib": round(instance.memory_mib / 1024, 1),
         "network_cards": len(instance.network_cards),
         "efa_max": instance.max_efa_interfaces,
         "network_gbps": instance.network_gbps,
         "nvme_gb": instance.instance_store.total_gb if instance.instance_store else None,
-        "scale_up": (
-            f"{scale_up.kind} x{scale_up.domain_size}"
-            f" {scale_up.bandwidth_gbps_per_accelerator:g} Gbps" if scale_up else None
-        ),
+        "scale_up": (f"{scale_up.kind} x{scale_up.domain_size} {scale_up.bandwidth_gbps_per_accelerator:g} Gbps" if scale_up else None),
         "node_kw": instance.typical_node_kw,
     }

@@ -64,9 +64,15 @@ def load_pins() -> Pins:
     data = load_data(PINS.read_text("utf-8"))
     kubernetes = data["kubernetes"]
     versions = tuple(EksVersion(**entry) for entry in kubernetes["versions"])
-    charts = tuple(ChartPin(key=key, repository=entry.get("repository"), controller=entry.get("controller", False),
-                            **{field: entry[field] for field in ("chart", "version", "namespace", "source")})
-                   for key, entry in data["charts"].items())
+    charts = tuple(
+        ChartPin(
+            key=key,
+            repository=entry.get("repository"),
+            controller=entry.get("controller", False),
+            **{field: entry[field] for field in ("chart", "version", "namespace", "source")},
+        )
+        for key, entry in data["charts"].items()
+    )
     return Pins(kubernetes["default"], kubernetes["source"], versions, charts)
 
 

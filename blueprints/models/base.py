@@ -14,7 +14,6 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 
-
 class Model(BaseModel):
     """Base of every blueprint model: strict, frozen, documented."""
 

@@ -9,7 +9,7 @@ reservation targeting. Limits cite ../shared/research/aws-facts.md section 4.3.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -69,8 +69,7 @@ class CapacityBlock(Model):
         if self.instance_count > CAPACITY_BLOCK_MAX_INSTANCES:
             raise violation(
                 "capacity.block-too-large",
-                f"instance_count {self.instance_count} exceeds the Capacity Block maximum of "
-                f"{CAPACITY_BLOCK_MAX_INSTANCES} instances per block",
+                f"instance_count {self.instance_count} exceeds the Capacity Block maximum of {CAPACITY_BLOCK_MAX_INSTANCES} instances per block",
                 "split the pool over several blocks (up to 256 instances across blocks) or use a reservation",
                 field="instance_count",
             )
@@ -96,7 +95,7 @@ class CapacityBlock(Model):
 
 
 CapacitySource = Annotated[
-    Union[OnDemand, Spot, CapacityReservation, CapacityBlock],
+    OnDemand | Spot | CapacityReservation | CapacityBlock,
     Field(discriminator="kind", description="Where the pool's instances come from."),
 ]
 

@@ -23,9 +23,7 @@ class Block(Model):
     racks: int = Field(ge=1, le=100_000, description="How many identical racks the block holds.")
     hosts_per_rack: int = Field(ge=1, le=128, description="The most hosts (instances) one rack holds.")
     power_feeds: int = Field(default=2, ge=1, le=64, description="Independent power feeds into the block.")
-    feeds_per_rack: Literal[1, 2] = Field(
-        default=2, description="Feeds each rack draws from: 2 (dual-corded, survives one feed) or 1."
-    )
+    feeds_per_rack: Literal[1, 2] = Field(default=2, description="Feeds each rack draws from: 2 (dual-corded, survives one feed) or 1.")
     budget_kw: PositiveKw | None = Field(default=None, description="The block's IT power budget; none = unchecked.")
     rack_budget_kw: PositiveKw | None = Field(
         default=None, description="Each rack's IT power budget; none = the site default in `power.rack_budget_kw`."

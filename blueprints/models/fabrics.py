@@ -12,7 +12,7 @@ The topology checker sizes each from these numbers (see topology/ and the README
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -77,9 +77,7 @@ class RailOptimizedClos(_FabricBase):
     """Rail-optimized Clos: NIC r of every host on a rail-r leaf; two or three switch tiers."""
 
     kind: Literal["rail_optimized_clos"] = Field(description="Rail-optimized Clos.")
-    rails: int | None = Field(
-        default=None, ge=1, le=64, description="Rails; none = one per accelerator of the host (or per NIC, if fewer)."
-    )
+    rails: int | None = Field(default=None, ge=1, le=64, description="Rails; none = one per accelerator of the host (or per NIC, if fewer).")
     tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
 
 
@@ -93,9 +91,7 @@ class RailOnly(_FabricBase):
     """Rail-only: rail leaves and rail spines, no switch joins two rails."""
 
     kind: Literal["rail_only"] = Field(description="Rail-only (no cross-rail switches).")
-    rails: int | None = Field(
-        default=None, ge=1, le=64, description="Rails; none = one per accelerator of the host (or per NIC, if fewer)."
-    )
+    rails: int | None = Field(default=None, ge=1, le=64, description="Rails; none = one per accelerator of the host (or per NIC, if fewer).")
     tiers: Literal[1, 2] | None = Field(default=None, description="Switch tiers per rail; none = the fewest that hold the hosts.")
 
 
@@ -107,6 +103,6 @@ class TorClos(_FabricBase):
 
 
 Fabric = Annotated[
-    Union[RailOptimizedClos, FatTree, RailOnly, TorClos],
+    RailOptimizedClos | FatTree | RailOnly | TorClos,
     Field(discriminator="kind", description="A scale-out fabric."),
 ]

@@ -13,7 +13,7 @@ the cluster to it.
 from __future__ import annotations
 
 from ipaddress import IPv4Network
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -28,9 +28,7 @@ class Toleration(Model):
     """A toleration, in Kubernetes terms, carried by a plugin's pods."""
 
     key: LabelKey = Field(description="The taint key tolerated, such as nvidia.com/gpu.")
-    operator: Literal["Equal", "Exists"] = Field(
-        default="Equal", description="`Equal` matches key and value; `Exists` matches any value of the key."
-    )
+    operator: Literal["Equal", "Exists"] = Field(default="Equal", description="`Equal` matches key and value; `Exists` matches any value of the key.")
     value: LabelValue = Field(default="", description="The taint value matched by `Equal` (empty with `Exists`).")
     effect: Literal["NoSchedule", "NoExecute", "PreferNoSchedule"] | None = Field(
         default=None, description="The taint effect matched; none = every effect."
@@ -51,9 +49,7 @@ class Toleration(Model):
 class _PlacedPlugin(Model):
     """Placement overrides shared by the plugins that run as one DaemonSet per device."""
 
-    pools: list[Name] | None = Field(
-        default=None, description="The pools the plugin runs on; none = every pool that has its device (recommended)."
-    )
+    pools: list[Name] | None = Field(default=None, description="The pools the plugin runs on; none = every pool that has its device (recommended).")
     node_selector: dict[LabelKey, LabelValue] = Field(
         default_factory=dict,
         description="Extra node labels the plugin's pods require, on top of its pools; each must be set on every node of those pools.",
@@ -92,13 +88,11 @@ class NeuronDevicePlugin(_PlacedPlugin):
     """AWS's Neuron device plugin: advertises `aws.amazon.com/neuron` and neuron cores."""
 
     kind: Literal["neuron_device_plugin"] = Field(description="The AWS Neuron Helm chart's device plugin.")
-    scheduler_extension: bool = Field(
-        default=False, description="Also deploy the Neuron scheduler extension (contiguous core allocation)."
-    )
+    scheduler_extension: bool = Field(default=False, description="Also deploy the Neuron scheduler extension (contiguous core allocation).")
 
 
 DevicePlugin = Annotated[
-    Union[NvidiaDevicePlugin, GpuOperator, EfaDevicePlugin, NeuronDevicePlugin],
+    NvidiaDevicePlugin | GpuOperator | EfaDevicePlugin | NeuronDevicePlugin,
     Field(discriminator="kind", description="A device plugin to install."),
 ]
 
@@ -113,7 +107,9 @@ class KueueFlavor(Model):
         description="Node labels that select the pool's nodes (Kueue allows 8); none = {railyard.dev/pool: <pool>}.",
     )
     accelerator_quota: int | None = Field(
-        default=None, ge=0, description="Accelerators the ClusterQueue grants on this flavor; none = the pool's maximum nodes x accelerators per node."
+        default=None,
+        ge=0,
+        description="Accelerators the ClusterQueue grants on this flavor; none = the pool's maximum nodes x accelerators per node.",
     )
     topology_levels: list[LabelKey] | None = Field(
         default=None,
@@ -151,7 +147,9 @@ class Kueue(Model):
         pools = [flavor.pool for flavor in self.flavors]
         repeated = sorted({pool for pool in pools if pools.count(pool) > 1})
         if repeated:
-            raise violation("k8s.duplicate-flavor", f"kueue.flavors lists pool(s) {repeated} more than once", "keep one entry per pool", field="flavors")
+            raise violation(
+                "k8s.duplicate-flavor", f"kueue.flavors lists pool(s) {repeated} more than once", "keep one entry per pool", field="flavors"
+            )
         return self
 
 
@@ -199,30 +197,43 @@ class PodNetworking(Model):
         default="secondary_ips", description="How pods get addresses (see the model's description)."
     )
     pods_per_node: int | None = Field(
-        default=None, ge=1, le=737,
+        default=None,
+        ge=1,
+        le=737,
         description="Pods with VPC addresses per node (host-network pods don't count); none = as many as the CNI allows.",
     )
     warm_ip_target: int | None = Field(default=None, ge=0, le=64, description="Free addresses the CNI keeps per node (WARM_IP_TARGET).")
-    minimum_ip_target: int | None = Field(
-        default=None, ge=0, le=737, description="Addresses the CNI holds per node from boot (MINIMUM_IP_TARGET)."
-    )
+    minimum_ip_target: int | None = Field(default=None, ge=0, le=737, description="Addresses the CNI holds per node from boot (MINIMUM_IP_TARGET).")
     pod_cidrs: list[Annotated[IPv4Network, Field(strict=False)]] = Field(
-        default_factory=list, max_length=49,
+        default_factory=list,
+        max_length=49,
         description="custom_networking: secondary VPC CIDR blocks (/16 to /28) pods' subnets are carved from.",
     )
 
     @model_validator(mode="after")
     def _cidrs_only_for_custom_networking(self):
         if self.pod_cidrs and self.mode != "custom_networking":
-            raise violation("network.pod-cidrs-unused", f"pod_cidrs is set, but mode is {self.mode}; only custom_networking uses them",
-                            "set mode: custom_networking, or drop pod_cidrs", field="pod_cidrs")
+            raise violation(
+                "network.pod-cidrs-unused",
+                f"pod_cidrs is set, but mode is {self.mode}; only custom_networking uses them",
+                "set mode: custom_networking, or drop pod_cidrs",
+                field="pod_cidrs",
+            )
         if self.mode == "custom_networking" and not self.pod_cidrs:
-            raise violation("network.pod-cidrs-missing", "custom_networking needs pod_cidrs, the secondary VPC blocks pods' subnets come from",
-                            "add pod_cidrs: [100.64.0.0/16]", field="pod_cidrs")
+            raise violation(
+                "network.pod-cidrs-missing",
+                "custom_networking needs pod_cidrs, the secondary VPC blocks pods' subnets come from",
+                "add pod_cidrs: [100.64.0.0/16]",
+                field="pod_cidrs",
+            )
         for index, cidr in enumerate(self.pod_cidrs):
             if not 16 <= cidr.prefixlen <= 28:
-                raise violation("network.pod-cidr-size", f"pod CIDR {cidr} is a /{cidr.prefixlen}; a VPC CIDR block is /16 to /28",
-                                "split it into /16 blocks", field=f"pod_cidrs.{index}")
+                raise violation(
+                    "network.pod-cidr-size",
+                    f"pod CIDR {cidr} is a /{cidr.prefixlen}; a VPC CIDR block is /16 to /28",
+                    "split it into /16 blocks",
+                    field=f"pod_cidrs.{index}",
+                )
         return self
 
 
@@ -231,19 +242,15 @@ class Kubernetes(Model):
 
     version: Annotated[str, StringConstraints(pattern=r"^1\.[0-9]{2}$")] = Field(
         default=DEFAULT_KUBERNETES_VERSION,
-        description=f"The EKS Kubernetes version, quoted (\"{DEFAULT_KUBERNETES_VERSION}\"); the default is the newest in EKS's "
+        description=f'The EKS Kubernetes version, quoted ("{DEFAULT_KUBERNETES_VERSION}"); the default is the newest in EKS\'s '
         "release calendar (blueprints/catalog/pins.yaml).",
     )
-    device_plugins: list[DevicePlugin] = Field(
-        default_factory=list, description="Device plugins to install; none listed = none installed."
-    )
+    device_plugins: list[DevicePlugin] = Field(default_factory=list, description="Device plugins to install; none listed = none installed.")
     topology_aware_scheduling: bool = Field(
         default=True, description="Generate Kueue Topology, ResourceFlavors and a ClusterQueue from the blueprint."
     )
     kueue: Kueue = Field(default_factory=Kueue, description="Names and expectations for the generated Kueue objects.")
-    workload_namespace: Name = Field(
-        default="default", description="The namespace for the Kueue LocalQueue and the FSx PersistentVolumeClaims."
-    )
+    workload_namespace: Name = Field(default="default", description="The namespace for the Kueue LocalQueue and the FSx PersistentVolumeClaims.")
     endpoint: Endpoint = Field(default_factory=Endpoint, description="API server endpoint access.")
     control_plane_tier: Literal["auto", "standard", "tier-xl", "tier-2xl", "tier-4xl", "tier-8xl"] = Field(
         default="auto",
@@ -269,7 +276,8 @@ class Kubernetes(Model):
         if {"nvidia_device_plugin", "gpu_operator"} <= set(kinds):
             raise violation(
                 "k8s.plugin-conflict",
-                "device_plugins lists both nvidia_device_plugin and gpu_operator; the operator runs its own device plugin and the two fight over nvidia.com/gpu",
+                "device_plugins lists both nvidia_device_plugin and gpu_operator; the operator runs its own "
+                "device plugin and the two fight over nvidia.com/gpu",
                 "keep one of them: nvidia_device_plugin (lighter) or gpu_operator (adds DCGM, GFD, MIG manager)",
                 field="device_plugins",
             )

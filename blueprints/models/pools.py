@@ -64,7 +64,9 @@ class StorageUse(Model):
     """How a pool uses one storage tier: what it reads and what it writes."""
 
     tier: Name = Field(description="The storage tier's name.")
-    read_mbps_per_accelerator: float = Field(default=0.0, ge=0, description="Sustained read demand per accelerator, in megabytes per second (MB/s, like FSx throughput).")
+    read_mbps_per_accelerator: float = Field(
+        default=0.0, ge=0, description="Sustained read demand per accelerator, in megabytes per second (MB/s, like FSx throughput)."
+    )
     checkpoint: Checkpoint | None = Field(default=None, description="Checkpoints written to this tier; none = no checkpoint demand.")
 
 

@@ -7,7 +7,7 @@ checked by `blueprints/rules/fsx.py`, which reports every broken one at once.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
@@ -30,9 +30,7 @@ class DataRepository(Model):
         default="", description="A key prefix inside the bucket, ending in '/' (empty = the whole bucket)."
     )
     file_system_path: MountPath = Field(description="The directory in the file system, such as /datasets.")
-    import_events: list[S3Event] = Field(
-        default_factory=lambda: ["NEW", "CHANGED", "DELETED"], description="S3 changes imported automatically."
-    )
+    import_events: list[S3Event] = Field(default_factory=lambda: ["NEW", "CHANGED", "DELETED"], description="S3 changes imported automatically.")
     export_events: list[S3Event] = Field(default_factory=list, description="File-system changes exported to S3.")
 
 
@@ -40,7 +38,9 @@ class MetadataConfig(Model):
     """Lustre metadata performance (PERSISTENT_2 only)."""
 
     mode: Literal["automatic", "user_provisioned"] = Field(description="`automatic` sizes IOPS from capacity.")
-    iops: int | None = Field(default=None, description="Metadata IOPS with `user_provisioned`: 1500, 3000, 6000, 12000, then multiples of 12000 up to 192000.")
+    iops: int | None = Field(
+        default=None, description="Metadata IOPS with `user_provisioned`: 1500, 3000, 6000, 12000, then multiples of 12000 up to 192000."
+    )
 
 
 class FsxLustre(Model):
@@ -82,6 +82,6 @@ class S3Bucket(Model):
 
 
 StorageTier = Annotated[
-    Union[FsxLustre, LocalNvme, S3Bucket],
+    FsxLustre | LocalNvme | S3Bucket,
     Field(discriminator="kind", description="A storage tier."),
 ]

@@ -11,8 +11,9 @@ add a firing and a passing case to tests/blueprints/test_rules.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable, Literal
+from typing import Literal
 
 from blueprints.catalog import Catalog
 from blueprints.findings import Finding

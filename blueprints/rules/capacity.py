@@ -7,7 +7,7 @@ holds (EKS user guide capacity-blocks-mng; aws-facts.md 4.3).
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from blueprints.findings import Finding, error
 from blueprints.models.capacity import RESERVED_KINDS

@@ -7,7 +7,7 @@ zones would silently fall back to TCP between them.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from blueprints.findings import Finding, error
 from blueprints.rules.context import Context
@@ -36,6 +36,7 @@ def check(ctx: Context) -> Iterable[Finding]:
             yield error(
                 "efa.multi-zone",
                 ("pools", pi, "placement", "domains"),
-                f"training pool '{pool.name}' joins EFA fabric '{fabric.name}' but is placed in {len(zones)} zones {names}; EFA traffic does not cross zones",
+                f"training pool '{pool.name}' joins EFA fabric '{fabric.name}' but is placed in {len(zones)} "
+                f"zones {names}; EFA traffic does not cross zones",
                 "place the pool in one zone (one zone or its blocks), or split it into one pool per zone",
             )

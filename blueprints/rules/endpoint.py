@@ -16,16 +16,18 @@ out, each a complete design (docs/endpoint-access.md):
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from blueprints.findings import Finding, error, warning
 from blueprints.rules.context import Context
 
 CODES = ("endpoint.unreachable", "endpoint.none", "endpoint.runner-unreachable", "endpoint.private-cidrs-unused")
 
-WAYS_OUT = ("either open the public endpoint to the deployer's CIDRs (kubernetes.endpoint.public_access_cidrs: "
-            "[<CI or VPN egress>/32]), or apply the layer from inside the VPC with kubernetes.layer_stack: separate "
-            "and kubernetes.endpoint.private_access_cidrs: [<runner network>]")
+WAYS_OUT = (
+    "either open the public endpoint to the deployer's CIDRs (kubernetes.endpoint.public_access_cidrs: "
+    "[<CI or VPN egress>/32]), or apply the layer from inside the VPC with kubernetes.layer_stack: separate "
+    "and kubernetes.endpoint.private_access_cidrs: [<runner network>]"
+)
 
 
 def check(ctx: Context) -> Iterable[Finding]:
@@ -34,24 +36,35 @@ def check(ctx: Context) -> Iterable[Finding]:
     endpoint = settings.endpoint
     where = ("kubernetes", "endpoint")
     if not endpoint.private and not endpoint.public_access_cidrs:
-        yield error("endpoint.none", (*where, "private"),
-                    "kubernetes.endpoint has private: false and no public_access_cidrs, so nothing could reach the API "
-                    "server (EKS refuses a cluster with neither endpoint)",
-                    "set private: true, and list public_access_cidrs if the deployer is outside the VPC")
+        yield error(
+            "endpoint.none",
+            (*where, "private"),
+            "kubernetes.endpoint has private: false and no public_access_cidrs, so nothing could reach the API "
+            "server (EKS refuses a cluster with neither endpoint)",
+            "set private: true, and list public_access_cidrs if the deployer is outside the VPC",
+        )
         return
     if settings.layer_stack == "same" and not endpoint.public_access_cidrs:
-        yield error("endpoint.unreachable", where,
-                    "the API endpoint is private only, and the cluster's own stack applies the Kubernetes layer: the "
-                    "machine running `pulumi up` is outside the VPC this same program creates, so every Helm release, "
-                    "volume and Kueue object would time out",
-                    WAYS_OUT)
+        yield error(
+            "endpoint.unreachable",
+            where,
+            "the API endpoint is private only, and the cluster's own stack applies the Kubernetes layer: the "
+            "machine running `pulumi up` is outside the VPC this same program creates, so every Helm release, "
+            "volume and Kueue object would time out",
+            WAYS_OUT,
+        )
     if settings.layer_stack == "separate" and not endpoint.public_access_cidrs and not endpoint.private_access_cidrs:
-        yield error("endpoint.runner-unreachable", (*where, "private_access_cidrs"),
-                    "the Kubernetes layer is applied by its own stack, but the private endpoint admits only the "
-                    "cluster's own security group (its nodes); the stack's runner could not reach it",
-                    "list the runner's network (a subnet of this VPC, or a peered or VPN range) in "
-                    "kubernetes.endpoint.private_access_cidrs")
+        yield error(
+            "endpoint.runner-unreachable",
+            (*where, "private_access_cidrs"),
+            "the Kubernetes layer is applied by its own stack, but the private endpoint admits only the "
+            "cluster's own security group (its nodes); the stack's runner could not reach it",
+            "list the runner's network (a subnet of this VPC, or a peered or VPN range) in kubernetes.endpoint.private_access_cidrs",
+        )
     if endpoint.private_access_cidrs and not endpoint.private:
-        yield warning("endpoint.private-cidrs-unused", (*where, "private_access_cidrs"),
-                      "private_access_cidrs is set, but the private endpoint is off, so the rule it adds admits nothing",
-                      "set private: true, or drop private_access_cidrs")
+        yield warning(
+            "endpoint.private-cidrs-unused",
+            (*where, "private_access_cidrs"),
+            "private_access_cidrs is set, but the private endpoint is off, so the rule it adds admits nothing",
+            "set private: true, or drop private_access_cidrs",
+        )

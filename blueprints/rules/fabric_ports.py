@@ -6,7 +6,7 @@ builds the real graph and reports the detailed sizing.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from blueprints.fabric_math import default_rails, fabric_max_endpoints
 from blueprints.findings import Finding, error
@@ -17,20 +17,36 @@ _MAX_TIERS = {"rail_optimized_clos": 3, "tor_clos": 3, "rail_only": 2, "fat_tree
 
 
 def _nic_findings(ctx: Context, fabric, fabric_index: int) -> Iterable[Finding]:
-    for pi, pool in enumerate(ctx.blueprint.pools):
+    for pool in ctx.blueprint.pools:
         spec = ctx.catalog.get(pool.instance_type)
         if pool.fabric != fabric.name or spec is None:
             continue
         nics = spec.accelerator_count * fabric.nics_per_accelerator
         where = ("fabrics", fabric_index, "nics_per_accelerator")
         if nics != int(nics) or nics < 1:
-            yield error("fabric.fractional-nics", where, f"{spec.accelerator_count} accelerators x {fabric.nics_per_accelerator} NICs each = {nics:g} NICs per {pool.instance_type} host, not a whole number", "pick nics_per_accelerator so accelerators x NICs is a whole number (p4d: 0.5, p5: 4)")
+            yield error(
+                "fabric.fractional-nics",
+                where,
+                f"{spec.accelerator_count} accelerators x {fabric.nics_per_accelerator} NICs each = {nics:g} "
+                f"NICs per {pool.instance_type} host, not a whole number",
+                "pick nics_per_accelerator so accelerators x NICs is a whole number (p4d: 0.5, p5: 4)",
+            )
             continue
         if fabric.transport == "efa" and spec.efa_supported and nics > spec.max_efa_interfaces:
-            yield error("fabric.too-few-nics", where, f"fabric '{fabric.name}' needs {int(nics)} EFA NICs per host, but {pool.instance_type} has at most {spec.max_efa_interfaces}", f"set nics_per_accelerator to {spec.max_efa_interfaces / max(1, spec.accelerator_count):g} or less")
+            yield error(
+                "fabric.too-few-nics",
+                where,
+                f"fabric '{fabric.name}' needs {int(nics)} EFA NICs per host, but {pool.instance_type} has at most {spec.max_efa_interfaces}",
+                f"set nics_per_accelerator to {spec.max_efa_interfaces / max(1, spec.accelerator_count):g} or less",
+            )
         rails = getattr(fabric, "rails", None)
         if rails is not None and int(nics) % rails:
-            yield error("fabric.rails-mismatch", ("fabrics", fabric_index, "rails"), f"{int(nics)} NICs per {pool.instance_type} host can't be split evenly over {rails} rails", f"use a divisor of {int(nics)} such as {default_rails(spec.accelerator_count, int(nics))}")
+            yield error(
+                "fabric.rails-mismatch",
+                ("fabrics", fabric_index, "rails"),
+                f"{int(nics)} NICs per {pool.instance_type} host can't be split evenly over {rails} rails",
+                f"use a divisor of {int(nics)} such as {default_rails(spec.accelerator_count, int(nics))}",
+            )
 
 
 def _demand(ctx: Context, fabric) -> tuple[int, int]:
@@ -60,7 +76,8 @@ def check(ctx: Context) -> Iterable[Finding]:
             yield error(
                 "fabric.too-small",
                 ("fabrics", fi, "switch_radix"),
-                f"fabric '{fabric.name}' ({fabric.kind}, radix {fabric.switch_radix}, {tiers} tiers, leaf oversubscription {over.leaf:g}) holds at most {room} host ports, but its pools need {ports}",
+                f"fabric '{fabric.name}' ({fabric.kind}, radix {fabric.switch_radix}, {tiers} tiers, leaf "
+                f"oversubscription {over.leaf:g}) holds at most {room} host ports, but its pools need {ports}",
                 "raise switch_radix, add a tier, add a plane, or allow more oversubscription",
                 needed_ports=ports,
                 available_ports=room,

@@ -8,16 +8,23 @@ and the pulumi-aws docstrings, as summarised with sources in
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from blueprints.catalog import Catalog
 from blueprints.findings import Finding, error
 from blueprints.models.storage import FsxLustre
 
 CODES = (
-    "fsx.capacity-step", "fsx.throughput-required", "fsx.throughput-not-allowed", "fsx.throughput-value",
-    "fsx.storage-type", "fsx.feature-unsupported", "fsx.efa-needs-metadata", "fsx.metadata-iops",
-    "fsx.version", "fsx.repository-path",
+    "fsx.capacity-step",
+    "fsx.throughput-required",
+    "fsx.throughput-not-allowed",
+    "fsx.throughput-value",
+    "fsx.storage-type",
+    "fsx.feature-unsupported",
+    "fsx.efa-needs-metadata",
+    "fsx.metadata-iops",
+    "fsx.version",
+    "fsx.repository-path",
 )
 THROUGHPUT = {("PERSISTENT_1", "SSD"): (50, 100, 200), ("PERSISTENT_1", "HDD"): (12, 40), ("PERSISTENT_2", "SSD"): (125, 250, 500, 1000)}
 METADATA_IOPS = (1500, 3000, 6000, 12000) + tuple(range(24000, 192001, 12000))
@@ -47,36 +54,83 @@ def _throughput(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
     legal = THROUGHPUT.get((tier.deployment_type, tier.storage_type))
     if tier.deployment_type.startswith("SCRATCH"):
         if tier.throughput_mbps_per_tib is not None:
-            yield error("fsx.throughput-not-allowed", where, f"{tier.deployment_type} has no throughput setting, but '{tier.name}' sets {tier.throughput_mbps_per_tib}", "remove throughput_mbps_per_tib (scratch gives about 200 MB/s per TiB)")
+            yield error(
+                "fsx.throughput-not-allowed",
+                where,
+                f"{tier.deployment_type} has no throughput setting, but '{tier.name}' sets {tier.throughput_mbps_per_tib}",
+                "remove throughput_mbps_per_tib (scratch gives about 200 MB/s per TiB)",
+            )
     elif tier.throughput_mbps_per_tib is None:
-        yield error("fsx.throughput-required", where, f"{tier.deployment_type} needs throughput_mbps_per_tib, and '{tier.name}' has none", f"set one of {list(legal or ())}")
+        yield error(
+            "fsx.throughput-required",
+            where,
+            f"{tier.deployment_type} needs throughput_mbps_per_tib, and '{tier.name}' has none",
+            f"set one of {list(legal or ())}",
+        )
     elif legal and tier.throughput_mbps_per_tib not in legal:
-        yield error("fsx.throughput-value", where, f"{tier.throughput_mbps_per_tib} MB/s per TiB is not offered for {tier.deployment_type} {tier.storage_type}", f"use one of {list(legal)}")
+        yield error(
+            "fsx.throughput-value",
+            where,
+            f"{tier.throughput_mbps_per_tib} MB/s per TiB is not offered for {tier.deployment_type} {tier.storage_type}",
+            f"use one of {list(legal)}",
+        )
 
 
 def _features(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
     persistent_2 = tier.deployment_type == "PERSISTENT_2"
     if tier.storage_type == "HDD" and tier.deployment_type != "PERSISTENT_1":
-        yield error("fsx.storage-type", path + ("storage_type",), f"HDD storage is offered only on PERSISTENT_1, not {tier.deployment_type}", "use storage_type: SSD")
+        yield error(
+            "fsx.storage-type",
+            path + ("storage_type",),
+            f"HDD storage is offered only on PERSISTENT_1, not {tier.deployment_type}",
+            "use storage_type: SSD",
+        )
     for field, present, what in (
         ("metadata", tier.metadata is not None, "a metadata configuration"),
         ("efa", tier.efa, "EFA"),
         ("data_repositories", bool(tier.data_repositories), "data-repository associations"),
     ):
         if present and not persistent_2:
-            yield error("fsx.feature-unsupported", path + (field,), f"{tier.deployment_type} does not support {what}; only PERSISTENT_2 does", f"switch '{tier.name}' to PERSISTENT_2 or remove {field}")
+            yield error(
+                "fsx.feature-unsupported",
+                path + (field,),
+                f"{tier.deployment_type} does not support {what}; only PERSISTENT_2 does",
+                f"switch '{tier.name}' to PERSISTENT_2 or remove {field}",
+            )
     if persistent_2 and tier.efa and tier.metadata is None:
-        yield error("fsx.efa-needs-metadata", path + ("metadata",), f"an EFA-enabled file system needs a metadata configuration, and '{tier.name}' has none", "add metadata: {mode: automatic}")
+        yield error(
+            "fsx.efa-needs-metadata",
+            path + ("metadata",),
+            f"an EFA-enabled file system needs a metadata configuration, and '{tier.name}' has none",
+            "add metadata: {mode: automatic}",
+        )
     meta = tier.metadata
     if meta is not None and persistent_2:
         if meta.mode == "automatic" and meta.iops is not None:
-            yield error("fsx.metadata-iops", path + ("metadata", "iops"), f"metadata mode automatic derives IOPS from capacity; iops {meta.iops} can't be set", "remove iops or use mode: user_provisioned")
+            yield error(
+                "fsx.metadata-iops",
+                path + ("metadata", "iops"),
+                f"metadata mode automatic derives IOPS from capacity; iops {meta.iops} can't be set",
+                "remove iops or use mode: user_provisioned",
+            )
         if meta.mode == "user_provisioned" and meta.iops not in METADATA_IOPS:
-            yield error("fsx.metadata-iops", path + ("metadata", "iops"), f"metadata iops {meta.iops} is not offered", "use 1500, 3000, 6000, 12000 or a multiple of 12000 up to 192000")
+            yield error(
+                "fsx.metadata-iops",
+                path + ("metadata", "iops"),
+                f"metadata iops {meta.iops} is not offered",
+                "use 1500, 3000, 6000, 12000 or a multiple of 12000 up to 192000",
+            )
     if persistent_2 and tier.file_system_type_version == "2.10":
-        yield error("fsx.version", path + ("file_system_type_version",), "Lustre 2.10 is not offered on PERSISTENT_2", 'use file_system_type_version: "2.15"')
+        yield error(
+            "fsx.version", path + ("file_system_type_version",), "Lustre 2.10 is not offered on PERSISTENT_2", 'use file_system_type_version: "2.15"'
+        )
     elif persistent_2 and meta is not None and tier.file_system_type_version != "2.15":
-        yield error("fsx.version", path + ("file_system_type_version",), f"a metadata configuration needs Lustre 2.15, not {tier.file_system_type_version}", 'use file_system_type_version: "2.15"')
+        yield error(
+            "fsx.version",
+            path + ("file_system_type_version",),
+            f"a metadata configuration needs Lustre 2.15, not {tier.file_system_type_version}",
+            'use file_system_type_version: "2.15"',
+        )
 
 
 def _repositories(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
@@ -87,9 +141,19 @@ def _repositories(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
         directory = link.file_system_path.rstrip("/") + "/"
         for other in seen_paths:
             if directory.startswith(other) or other.startswith(directory):
-                yield error("fsx.repository-path", where, f"file_system_path {link.file_system_path} overlaps {other.rstrip('/') or '/'}; associations may not nest", "give each association its own top-level directory")
+                yield error(
+                    "fsx.repository-path",
+                    where,
+                    f"file_system_path {link.file_system_path} overlaps {other.rstrip('/') or '/'}; associations may not nest",
+                    "give each association its own top-level directory",
+                )
         if (link.bucket, link.prefix) in seen_buckets:
-            yield error("fsx.repository-path", path + ("data_repositories", index, "bucket"), f"bucket '{link.bucket}' prefix '{link.prefix}' is linked twice", "link each bucket prefix once")
+            yield error(
+                "fsx.repository-path",
+                path + ("data_repositories", index, "bucket"),
+                f"bucket '{link.bucket}' prefix '{link.prefix}' is linked twice",
+                "link each bucket prefix once",
+            )
         seen_paths.append(directory)
         seen_buckets.add((link.bucket, link.prefix))
 
@@ -101,7 +165,12 @@ def check(tier, path: tuple, catalog: Catalog) -> Iterable[Finding]:
     ok, rule = legal_capacity(tier.deployment_type, tier.storage_type, tier.throughput_mbps_per_tib, tier.capacity_gib)
     if not ok:
         nearest = _nearest(tier.capacity_gib, tier.deployment_type, tier.storage_type, tier.throughput_mbps_per_tib)
-        yield error("fsx.capacity-step", path + ("capacity_gib",), f"capacity_gib {tier.capacity_gib} is not a legal {tier.deployment_type} {tier.storage_type} size ({rule})", f"use {nearest}, the next legal size")
+        yield error(
+            "fsx.capacity-step",
+            path + ("capacity_gib",),
+            f"capacity_gib {tier.capacity_gib} is not a legal {tier.deployment_type} {tier.storage_type} size ({rule})",
+            f"use {nearest}, the next legal size",
+        )
     yield from _throughput(tier, path)
     yield from _features(tier, path)
     yield from _repositories(tier, path)

@@ -10,7 +10,7 @@ same findings.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from blueprints.catalog.pins import load_pins
 from blueprints.findings import Finding, error, warning
@@ -27,22 +27,30 @@ def check(ctx: Context) -> Iterable[Finding]:
     entry = pins.eks_version(version)
     if entry is None:
         known = ", ".join(item.version for item in pins.kubernetes)
-        yield warning("k8s.version-unknown", where,
-                      f"Kubernetes {version} is not in the EKS release calendar railyard carries ({known}), so its support "
-                      "dates can't be checked",
-                      f"use one of {known}, or add the version with its dates and source to blueprints/catalog/pins.yaml")
+        yield warning(
+            "k8s.version-unknown",
+            where,
+            f"Kubernetes {version} is not in the EKS release calendar railyard carries ({known}), so its support dates can't be checked",
+            f"use one of {known}, or add the version with its dates and source to blueprints/catalog/pins.yaml",
+        )
         return
-    for index, pool in enumerate(ctx.blueprint.pools):
+    for pool in ctx.blueprint.pools:
         if pool.capacity.kind != "capacity_block":
             continue
         ends = pool.capacity.end.date()
         if ends > entry.end_of_extended:
-            yield error("k8s.version-end-of-support", where,
-                        f"EKS ends all support for Kubernetes {version} on {entry.end_of_extended}, before pool '{pool.name}''s "
-                        f"Capacity Block ends ({ends}); EKS would upgrade the cluster during the block",
-                        f"use Kubernetes {pins.default_kubernetes}")
+            yield error(
+                "k8s.version-end-of-support",
+                where,
+                f"EKS ends all support for Kubernetes {version} on {entry.end_of_extended}, before pool '{pool.name}''s "
+                f"Capacity Block ends ({ends}); EKS would upgrade the cluster during the block",
+                f"use Kubernetes {pins.default_kubernetes}",
+            )
         elif ends > entry.end_of_standard:
-            yield warning("k8s.version-extended-support", where,
-                          f"standard support for Kubernetes {version} ends on {entry.end_of_standard}, before pool '{pool.name}''s "
-                          f"Capacity Block ends ({ends}); the cluster would run in extended support, billed per hour",
-                          f"use Kubernetes {pins.default_kubernetes}")
+            yield warning(
+                "k8s.version-extended-support",
+                where,
+                f"standard support for Kubernetes {version} ends on {entry.end_of_standard}, before pool '{pool.name}''s "
+                f"Capacity Block ends ({ends}); the cluster would run in extended support, billed per hour",
+                f"use Kubernetes {pins.default_kubernetes}",
+            )

@@ -11,7 +11,7 @@ tier none of whose pools can use EFA claims a speed nobody gets.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from blueprints.catalog import InstanceType
 from blueprints.findings import Finding, error, warning
@@ -60,11 +60,16 @@ def check(ctx: Context) -> Iterable[Finding]:
             if reason is None:
                 over_efa += 1
                 continue
-            yield warning("fsx.efa-client-over-tcp", ("pools", pi, "storage"),
-                          f"pool '{pool.name}' mounts EFA-enabled FSx tier '{tier.name}', but {reason}, so its nodes mount over TCP "
-                          "at ENA speed",
-                          "mount the tier from EFA pools only, or accept TCP for this pool")
+            yield warning(
+                "fsx.efa-client-over-tcp",
+                ("pools", pi, "storage"),
+                f"pool '{pool.name}' mounts EFA-enabled FSx tier '{tier.name}', but {reason}, so its nodes mount over TCP at ENA speed",
+                "mount the tier from EFA pools only, or accept TCP for this pool",
+            )
         if clients and not over_efa:
-            yield error("fsx.efa-without-efa-clients", ("storage", index, "efa"),
-                        f"FSx tier '{tier.name}' is EFA-enabled, but none of the {clients} pool(s) that mount it can use EFA",
-                        "set efa: false on the tier, or mount it from a pool on an EFA fabric")
+            yield error(
+                "fsx.efa-without-efa-clients",
+                ("storage", index, "efa"),
+                f"FSx tier '{tier.name}' is EFA-enabled, but none of the {clients} pool(s) that mount it can use EFA",
+                "set efa: false on the tier, or mount it from a pool on an EFA fabric",
+            )

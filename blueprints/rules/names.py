@@ -27,14 +27,20 @@ previews a blueprint at exactly these limits keeps the two in step):
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from blueprints.findings import Finding, error
 from blueprints.models import Blueprint
 from blueprints.rules.context import Context
 
-CODES = ("names.cluster-too-long", "names.launch-template-too-long", "names.tag-characters", "names.tag-count",
-         "names.mounted-by-too-long", "names.eks-label-too-long")
+CODES = (
+    "names.cluster-too-long",
+    "names.launch-template-too-long",
+    "names.tag-characters",
+    "names.tag-count",
+    "names.mounted-by-too-long",
+    "names.eks-label-too-long",
+)
 
 AUTONAME_SUFFIX = 8  # Pulumi's "-" and 7 random characters
 IAM_ROLE_LIMIT = 64
@@ -63,15 +69,17 @@ def _tag_character_findings(blueprint: Blueprint) -> Iterable[Finding]:
     values += [(("metadata", "tags", key), key, value) for key, value in metadata.tags.items()]
     for path, key, value in values:
         if key.lower().startswith(TAG_FORBIDDEN_PREFIX):
-            yield error("names.tag-characters", path, f"tag key '{key}' starts with '{TAG_FORBIDDEN_PREFIX}', which AWS reserves",
-                        "rename the tag")
+            yield error("names.tag-characters", path, f"tag key '{key}' starts with '{TAG_FORBIDDEN_PREFIX}', which AWS reserves", "rename the tag")
         for what, text in (("key", key), ("value", value)):
             bad = sorted({char for char in text if not TAG_CHARACTERS.fullmatch(char)})
             if bad:
-                yield error("names.tag-characters", path,
-                            f"tag {what} '{text}' holds {''.join(bad)!r}, which IAM and FSx refuse in tags "
-                            "(allowed: letters, digits, spaces and _ . : / = + - @)",
-                            f"drop or replace {''.join(bad)!r} in the tag {what}")
+                yield error(
+                    "names.tag-characters",
+                    path,
+                    f"tag {what} '{text}' holds {''.join(bad)!r}, which IAM and FSx refuse in tags "
+                    "(allowed: letters, digits, spaces and _ . : / = + - @)",
+                    f"drop or replace {''.join(bad)!r} in the tag {what}",
+                )
 
 
 def check(ctx: Context) -> Iterable[Finding]:
@@ -79,42 +87,57 @@ def check(ctx: Context) -> Iterable[Finding]:
     blueprint = ctx.blueprint
     cluster = cluster_name(blueprint)
     if len(cluster) > CLUSTER_NAME_LIMIT:
-        yield error("names.cluster-too-long", ("metadata", "name"),
-                    f"the cluster name '{cluster}' (metadata.name-environment) has {len(cluster)} characters; IAM role names "
-                    f"built from it ('{cluster}{LONGEST_ROLE_SUFFIX}' plus Pulumi's {AUTONAME_SUFFIX}-character suffix) "
-                    f"would pass IAM's {IAM_ROLE_LIMIT}",
-                    f"shorten metadata.name or metadata.environment to at most {CLUSTER_NAME_LIMIT} characters together, hyphen included")
+        yield error(
+            "names.cluster-too-long",
+            ("metadata", "name"),
+            f"the cluster name '{cluster}' (metadata.name-environment) has {len(cluster)} characters; IAM role names "
+            f"built from it ('{cluster}{LONGEST_ROLE_SUFFIX}' plus Pulumi's {AUTONAME_SUFFIX}-character suffix) "
+            f"would pass IAM's {IAM_ROLE_LIMIT}",
+            f"shorten metadata.name or metadata.environment to at most {CLUSTER_NAME_LIMIT} characters together, hyphen included",
+        )
     for index, pool in enumerate(blueprint.pools):
         # A pool split under the nodes-per-group quota names its groups after the domain's blocks.
         blocks = [block.name for name in pool.placement.domains if name in ctx.zones for block in ctx.zones[name].blocks]
         for domain in dict.fromkeys([*pool.placement.domains, *blocks]):
             logical = f"{cluster}-{pool.name}-{domain}{SPLIT_SUFFIX}-template"
             if len(logical) + AUTONAME_SUFFIX > LAUNCH_TEMPLATE_LIMIT:
-                yield error("names.launch-template-too-long", ("pools", index, "name"),
-                            f"the launch template of pool '{pool.name}' in '{domain}' would be auto-named from '{logical}' "
-                            f"({len(logical)} + {AUTONAME_SUFFIX} characters), over EC2's {LAUNCH_TEMPLATE_LIMIT}",
-                            "shorten the pool's name, the failure domain's name or the cluster name")
+                yield error(
+                    "names.launch-template-too-long",
+                    ("pools", index, "name"),
+                    f"the launch template of pool '{pool.name}' in '{domain}' would be auto-named from '{logical}' "
+                    f"({len(logical)} + {AUTONAME_SUFFIX} characters), over EC2's {LAUNCH_TEMPLATE_LIMIT}",
+                    "shorten the pool's name, the failure domain's name or the cluster name",
+                )
     yield from _tag_character_findings(blueprint)
     extra = [key for key in blueprint.metadata.tags if key not in RAILYARD_TAGS]
     if len(extra) + len(RAILYARD_TAGS) > TAG_LIMIT:
-        yield error("names.tag-count", ("metadata", "tags"),
-                    f"metadata.tags adds {len(extra)} tags to railyard's {len(RAILYARD_TAGS)}; an FSx file system would carry "
-                    f"{len(extra) + len(RAILYARD_TAGS)}, over AWS's {TAG_LIMIT} per resource",
-                    f"keep at most {TAG_LIMIT - len(RAILYARD_TAGS)} extra tags")
+        yield error(
+            "names.tag-count",
+            ("metadata", "tags"),
+            f"metadata.tags adds {len(extra)} tags to railyard's {len(RAILYARD_TAGS)}; an FSx file system would carry "
+            f"{len(extra) + len(RAILYARD_TAGS)}, over AWS's {TAG_LIMIT} per resource",
+            f"keep at most {TAG_LIMIT - len(RAILYARD_TAGS)} extra tags",
+        )
     for index, pool in enumerate(blueprint.pools):
         keys = [("labels", key) for key in pool.labels] + [("taints", taint.key) for taint in pool.taints]
         for field, key in keys:
             if len(key) > EKS_KEY_LIMIT:
-                yield error("names.eks-label-too-long", ("pools", index, field),
-                            f"{field[:-1]} key '{key}' of pool '{pool.name}' has {len(key)} characters; EKS node groups take "
-                            f"label and taint keys of at most {EKS_KEY_LIMIT}, prefix included",
-                            f"shorten the key to {EKS_KEY_LIMIT} characters or fewer")
+                yield error(
+                    "names.eks-label-too-long",
+                    ("pools", index, field),
+                    f"{field[:-1]} key '{key}' of pool '{pool.name}' has {len(key)} characters; EKS node groups take "
+                    f"label and taint keys of at most {EKS_KEY_LIMIT}, prefix included",
+                    f"shorten the key to {EKS_KEY_LIMIT} characters or fewer",
+                )
     for index, tier in enumerate(blueprint.storage):
         if tier.kind != "fsx_lustre":
             continue
         mounted_by = " ".join(pool.name for pool in blueprint.pools if any(use.tier == tier.name for use in pool.storage))
         if len(mounted_by) > TAG_VALUE_LIMIT:
-            yield error("names.mounted-by-too-long", ("storage", index, "name"),
-                        f"FSx tier '{tier.name}' is mounted by pools whose names, listed in its railyard:mounted-by tag, take "
-                        f"{len(mounted_by)} characters, over AWS's {TAG_VALUE_LIMIT} per tag value",
-                        "shorten the pools' names, or mount the tier from fewer pools")
+            yield error(
+                "names.mounted-by-too-long",
+                ("storage", index, "name"),
+                f"FSx tier '{tier.name}' is mounted by pools whose names, listed in its railyard:mounted-by tag, take "
+                f"{len(mounted_by)} characters, over AWS's {TAG_VALUE_LIMIT} per tag value",
+                "shorten the pools' names, or mount the tier from fewer pools",
+            )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 from blueprints.findings import Finding, error
 from blueprints.models.storage import FsxLustre
@@ -47,7 +47,12 @@ def check(ctx: Context) -> Iterable[Finding]:
     seen: dict[str, tuple] = {}
     for path, domain in domains:
         if domain.name in seen:
-            yield error("names.duplicate", path + ("name",), f"failure domain name '{domain.name}' is used twice", "zones and blocks share one namespace; rename one")
+            yield error(
+                "names.duplicate",
+                path + ("name",),
+                f"failure domain name '{domain.name}' is used twice",
+                "zones and blocks share one namespace; rename one",
+            )
         seen.setdefault(domain.name, path)
     for zi, zone in enumerate(bp.failure_domains.zones):
         if zone.availability_zone not in bp.cloud.availability_zones:
@@ -61,15 +66,35 @@ def check(ctx: Context) -> Iterable[Finding]:
     for pi, pool in enumerate(bp.pools):
         for di, name in enumerate(pool.placement.domains):
             if name not in domain_names:
-                yield error("ref.unknown-domain", ("pools", pi, "placement", "domains", di), f"pool '{pool.name}' is placed in '{name}', which is no zone or block", _did_you_mean(name, domain_names))
+                yield error(
+                    "ref.unknown-domain",
+                    ("pools", pi, "placement", "domains", di),
+                    f"pool '{pool.name}' is placed in '{name}', which is no zone or block",
+                    _did_you_mean(name, domain_names),
+                )
         if pool.fabric is not None and pool.fabric not in ctx.fabrics:
-            yield error("ref.unknown-fabric", ("pools", pi, "fabric"), f"pool '{pool.name}' joins fabric '{pool.fabric}', which is not defined", _did_you_mean(pool.fabric, ctx.fabrics))
+            yield error(
+                "ref.unknown-fabric",
+                ("pools", pi, "fabric"),
+                f"pool '{pool.name}' joins fabric '{pool.fabric}', which is not defined",
+                _did_you_mean(pool.fabric, ctx.fabrics),
+            )
         for si, use in enumerate(pool.storage):
             if use.tier not in ctx.tiers:
-                yield error("ref.unknown-storage", ("pools", pi, "storage", si, "tier"), f"pool '{pool.name}' uses storage tier '{use.tier}', which is not defined", _did_you_mean(use.tier, ctx.tiers))
+                yield error(
+                    "ref.unknown-storage",
+                    ("pools", pi, "storage", si, "tier"),
+                    f"pool '{pool.name}' uses storage tier '{use.tier}', which is not defined",
+                    _did_you_mean(use.tier, ctx.tiers),
+                )
     buckets = {tier.name for tier in bp.storage if tier.kind == "s3"}
     for ti, tier in enumerate(bp.storage):
         if isinstance(tier, FsxLustre):
             for ri, link in enumerate(tier.data_repositories):
                 if link.bucket not in buckets:
-                    yield error("ref.unknown-bucket", ("storage", ti, "data_repositories", ri, "bucket"), f"'{tier.name}' links to bucket tier '{link.bucket}', which is no `kind: s3` tier", _did_you_mean(link.bucket, buckets))
+                    yield error(
+                        "ref.unknown-bucket",
+                        ("storage", ti, "data_repositories", ri, "bucket"),
+                        f"'{tier.name}' links to bucket tier '{link.bucket}', which is no `kind: s3` tier",
+                        _did_you_mean(link.bucket, buckets),
+                    )

@@ -10,7 +10,7 @@ selector, so a plugin lands on exactly its pools (aws-facts.md section 5).
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import pulumi
 
@@ -84,8 +84,14 @@ def plugin_releases(blueprint: Blueprint, placements: Sequence[PluginPlacement],
 class DevicePlugins(pulumi.ComponentResource):
     """The device-plugin releases of one cluster (`railyard:kubernetes:DevicePlugins`)."""
 
-    def __init__(self, name: str, releases: Mapping[str, ReleasePlan], provider: pulumi.ProviderResource,
-                 opts: pulumi.ResourceOptions | None = None, system_nodes: Sequence[pulumi.Resource] = ()):
+    def __init__(
+        self,
+        name: str,
+        releases: Mapping[str, ReleasePlan],
+        provider: pulumi.ProviderResource,
+        opts: pulumi.ResourceOptions | None = None,
+        system_nodes: Sequence[pulumi.Resource] = (),
+    ):
         super().__init__("railyard:kubernetes:DevicePlugins", name, None, opts)
         self.releases = {kind: emit_release(name, self, release, provider, system_nodes) for kind, release in releases.items()}
         self.register_outputs({"releases": {kind: release.name for kind, release in self.releases.items()}})

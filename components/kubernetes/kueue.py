@@ -10,7 +10,7 @@ levels, immutable once set, so those two kinds are replaced, never updated
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -45,15 +45,25 @@ class KueueScheduling(pulumi.ComponentResource):
         }
         # Logical names stay per pool, so a changed flavor is a replacement (new name first, old one deleted last).
         flavors = [
-            self._object(f"{name}-flavor-{flavor.pool}", "ResourceFlavor", {"name": flavor.name}, flavor.spec(),
-                         pulumi.ResourceOptions.merge(after, pulumi.ResourceOptions(depends_on=[topologies[flavor.topology.name]])))
+            self._object(
+                f"{name}-flavor-{flavor.pool}",
+                "ResourceFlavor",
+                {"name": flavor.name},
+                flavor.spec(),
+                pulumi.ResourceOptions.merge(after, pulumi.ResourceOptions(depends_on=[topologies[flavor.topology.name]])),
+            )
             for flavor in plan.flavors
         ]
         queue_after = pulumi.ResourceOptions.merge(after, pulumi.ResourceOptions(depends_on=flavors))
-        self.cluster_queue = self._object(f"{name}-cluster-queue", "ClusterQueue", {"name": plan.cluster_queue}, plan.cluster_queue_spec(), queue_after)
+        self.cluster_queue = self._object(
+            f"{name}-cluster-queue", "ClusterQueue", {"name": plan.cluster_queue}, plan.cluster_queue_spec(), queue_after
+        )
         local = {"name": plan.cluster_queue, "namespace": plan.namespace}
         self.local_queue = self._object(
-            f"{name}-local-queue", "LocalQueue", local, {"clusterQueue": plan.cluster_queue},
+            f"{name}-local-queue",
+            "LocalQueue",
+            local,
+            {"clusterQueue": plan.cluster_queue},
             pulumi.ResourceOptions.merge(queue_after, pulumi.ResourceOptions(depends_on=[self.cluster_queue])),
         )
         self.register_outputs({"cluster_queue": plan.cluster_queue, "local_queue": f"{plan.namespace}/{plan.cluster_queue}"})

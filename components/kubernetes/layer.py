@@ -10,8 +10,8 @@ derive from the layer's name: `<name>-provider`, `<name>-plugins`,
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -55,9 +55,7 @@ class KubernetesLayer(pulumi.ComponentResource):
         if args.provider is None and args.kubeconfig is None:
             raise ValueError("KubernetesLayerArgs needs the cluster's kubeconfig or a kubernetes provider")
         self.plan = args.plan
-        self.provider = args.provider or k8s.Provider(
-            f"{name}-provider", kubeconfig=args.kubeconfig, opts=pulumi.ResourceOptions(parent=self)
-        )
+        self.provider = args.provider or k8s.Provider(f"{name}-provider", kubeconfig=args.kubeconfig, opts=pulumi.ResourceOptions(parent=self))
         child = pulumi.ResourceOptions(parent=self)
         after = list(args.depends_on)
         namespace = self.plan.workload_namespace
@@ -72,9 +70,7 @@ class KubernetesLayer(pulumi.ComponentResource):
         system = list(args.system_nodes)
         self.plugins = DevicePlugins(f"{name}-plugins", self.plan.plugin_releases, self.provider, child, system)
         self.storage = ClusterStorage(f"{name}-storage", self.plan.storage, args.file_systems, self.provider, after, child, system)
-        self.kueue = (
-            KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child, system) if self.plan.kueue is not None else None
-        )
+        self.kueue = KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child, system) if self.plan.kueue is not None else None
         self.register_outputs(
             {
                 "device_plugins": sorted(self.plugins.releases),

@@ -8,8 +8,8 @@ installing it needs: each chart's release and values, and the volumes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
@@ -49,8 +49,9 @@ class KubernetesPlan:
         return found
 
 
-def plan_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None,
-                    layout: KubernetesLayout | None = None) -> KubernetesPlan:
+def plan_kubernetes(
+    blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None, layout: KubernetesLayout | None = None
+) -> KubernetesPlan:
     """Plan the releases and volumes of a validated blueprint's layer, on `layout` when the caller has it."""
     layout = layout or lay_out_kubernetes(blueprint, catalog, planned)
     return KubernetesPlan(layout, plugin_releases(blueprint, layout.plugins, layout.nodes), plan_storage(blueprint, layout.mounts))

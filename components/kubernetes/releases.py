@@ -8,8 +8,8 @@ explicit release name, and never fetched by a preview (see charts.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import pulumi
 import pulumi_kubernetes as k8s

@@ -12,8 +12,9 @@ pools that mount an FSx tier, tolerating their taints (aws-facts.md 3.8).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Protocol, Sequence
+from typing import Protocol
 
 import pulumi
 import pulumi_kubernetes as k8s

@@ -13,7 +13,7 @@ pod subnet.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from blueprints.models.kubernetes import PodNetworking
 from topology.cluster.labels import ENI_CONFIG_LABEL
@@ -21,8 +21,7 @@ from topology.cluster.labels import ENI_CONFIG_LABEL
 
 def needs_addon(networking: PodNetworking) -> bool:
     """True when the blueprint's pod networking differs from the CNI's defaults."""
-    return (networking.mode != "secondary_ips" or networking.warm_ip_target is not None
-            or networking.minimum_ip_target is not None)
+    return networking.mode != "secondary_ips" or networking.warm_ip_target is not None or networking.minimum_ip_target is not None
 
 
 def cni_configuration(networking: PodNetworking, region: str, pod_subnets: Mapping[str, str], security_group: str) -> dict:

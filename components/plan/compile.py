@@ -10,9 +10,9 @@ without Pulumi.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Mapping
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint

@@ -23,8 +23,9 @@ class DeployerIdentity:
     role_arn: str | None = None
 
 
-def render_kubeconfig(cluster_name: str, endpoint: str, certificate_authority: str, region: str,
-                      identity: DeployerIdentity = DeployerIdentity()) -> str:
+def render_kubeconfig(
+    cluster_name: str, endpoint: str, certificate_authority: str, region: str, identity: DeployerIdentity = DeployerIdentity()
+) -> str:
     """A kubeconfig (JSON, which is valid YAML) for one cluster; keys sorted, so it renders byte-identically."""
     args = ["eks", "get-token", "--cluster-name", cluster_name, "--region", region, "--output", "json"]
     if identity.role_arn:

@@ -108,8 +108,8 @@ def place_file_system(tier: FsxLustre, blueprint: Blueprint, catalog: Catalog, n
 
 def plan_storage(blueprint: Blueprint, catalog: Catalog, cluster_name: str, node_groups: tuple[NodeGroupPlan, ...]):
     """(file systems, buckets) for every FSx and S3 tier, in blueprint order."""
-    file_systems = tuple(place_file_system(tier, blueprint, catalog, node_groups)
-                         for tier in blueprint.storage if isinstance(tier, FsxLustre))
-    buckets = tuple(BucketPlan(tier.name, bucket_name(cluster_name, tier), tier.versioning)
-                    for tier in blueprint.storage if isinstance(tier, S3Bucket))
+    file_systems = tuple(place_file_system(tier, blueprint, catalog, node_groups) for tier in blueprint.storage if isinstance(tier, FsxLustre))
+    buckets = tuple(
+        BucketPlan(tier.name, bucket_name(cluster_name, tier), tier.versioning) for tier in blueprint.storage if isinstance(tier, S3Bucket)
+    )
     return file_systems, buckets

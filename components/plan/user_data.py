@@ -48,17 +48,10 @@ def mime_user_data(config: str | None, script: str | None = None) -> str:
         parts.append(f"--{BOUNDARY}\nContent-Type: application/node.eks.aws\n\n---\n{config}\n")
     if script is not None:
         parts.append(f'--{BOUNDARY}\nContent-Type: text/x-shellscript; charset="us-ascii"\n\n{script}\n')
-    return (
-        "MIME-Version: 1.0\n"
-        f'Content-Type: multipart/mixed; boundary="{BOUNDARY}"\n'
-        "\n"
-        + "".join(parts)
-        + f"--{BOUNDARY}--\n"
-    )
+    return f'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="{BOUNDARY}"\n\n' + "".join(parts) + f"--{BOUNDARY}--\n"
 
 
-def encoded_user_data(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT, lustre_efa_interfaces: int = 0,
-                      max_pods: int | None = None) -> str | None:
+def encoded_user_data(raid0: bool, mount_path: str = DEFAULT_LOCAL_MOUNT, lustre_efa_interfaces: int = 0, max_pods: int | None = None) -> str | None:
     """Base64 user data for a launch template, or None when the node needs none.
 
     `lustre_efa_interfaces` > 0 adds the FSx-for-Lustre-over-EFA client setup

@@ -16,7 +16,7 @@ import argparse
 import base64
 import json
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,13 +34,16 @@ HELP = "Preview the resources the Pulumi program would register, offline (Pulumi
 def add_arguments(parser) -> None:
     """FILE, --stack, --project-dir, --json, --policies, --policy-config."""
     add_blueprint_arguments(parser)
-    parser.add_argument("--policies", action="store_true",
-                        help="run the policy pack over the previewed resources; exit 1 on a mandatory violation")
-    parser.add_argument("--policy-config", metavar="FILE",
-                        help="policy-pack config JSON (the `pulumi preview --policy-pack-config` format)")
-    parser.add_argument("--at", metavar="TIME", type=_instant, default=None,
-                        help="plan as `pulumi up` would at this UTC time (ISO 8601, e.g. 2026-12-01T00:00:00Z; default: now); "
-                             "it sizes Capacity Block node groups from their window")
+    parser.add_argument("--policies", action="store_true", help="run the policy pack over the previewed resources; exit 1 on a mandatory violation")
+    parser.add_argument("--policy-config", metavar="FILE", help="policy-pack config JSON (the `pulumi preview --policy-pack-config` format)")
+    parser.add_argument(
+        "--at",
+        metavar="TIME",
+        type=_instant,
+        default=None,
+        help="plan as `pulumi up` would at this UTC time (ISO 8601, e.g. 2026-12-01T00:00:00Z; default: now); "
+        "it sizes Capacity Block node groups from their window",
+    )
 
 
 def _instant(text: str) -> datetime:
@@ -49,7 +52,7 @@ def _instant(text: str) -> datetime:
         moment = datetime.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not an ISO 8601 time such as 2026-12-01T00:00:00Z") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _policy_report(args, result: PreviewResult):
@@ -76,8 +79,7 @@ def run(args) -> int:
         if report is not None:
             document["policies"] = report.as_json()
             origins = resource_origins(result)
-            for entry in (*document["policies"]["violations"], *document["policies"].get("unverified", []),
-                          *document["policies"].get("errors", [])):
+            for entry in (*document["policies"]["violations"], *document["policies"].get("unverified", []), *document["policies"].get("errors", [])):
                 if entry.get("urn") in origins:
                     entry["blueprint"] = origins[entry["urn"]].as_json()
         print(json.dumps(document, indent=2, sort_keys=True))
@@ -90,8 +92,8 @@ def run(args) -> int:
     if report is not None:
         from policies.runner import render_text
 
-        origins = {urn: origin.describe() for urn, origin in resource_origins(result).items()}
-        print("\n" + render_text(report, origins))
+        described = {urn: origin.describe() for urn, origin in resource_origins(result).items()}
+        print("\n" + render_text(report, described))
     return 1 if failed else 0
 
 
@@ -145,16 +147,20 @@ def _launch_template(inputs: dict) -> str:
 def _node_group(inputs: dict) -> str:
     scaling = inputs.get("scalingConfig", {})
     taints = ",".join(taint["key"] for taint in inputs.get("taints", [])) or "none"
-    return (f"{inputs.get('nodeGroupName')}  {inputs.get('capacityType')}  {inputs.get('amiType')}  "
-            f"min/desired/max={scaling.get('minSize')}/{scaling.get('desiredSize')}/{scaling.get('maxSize')}  "
-            f"subnets={len(inputs.get('subnetIds', []))}  taints={taints}")
+    return (
+        f"{inputs.get('nodeGroupName')}  {inputs.get('capacityType')}  {inputs.get('amiType')}  "
+        f"min/desired/max={scaling.get('minSize')}/{scaling.get('desiredSize')}/{scaling.get('maxSize')}  "
+        f"subnets={len(inputs.get('subnetIds', []))}  taints={taints}"
+    )
 
 
 def _file_system(inputs: dict) -> str:
     throughput = inputs.get("perUnitStorageThroughput")
-    return (f"{inputs.get('deploymentType')}  {inputs.get('storageCapacity')} GiB"
-            + (f"  {throughput} MB/s/TiB" if throughput else "")
-            + f"  efa={bool(inputs.get('efaEnabled'))}  subnet={inputs.get('subnetIds')}")
+    return (
+        f"{inputs.get('deploymentType')}  {inputs.get('storageCapacity')} GiB"
+        + (f"  {throughput} MB/s/TiB" if throughput else "")
+        + f"  efa={bool(inputs.get('efaEnabled'))}  subnet={inputs.get('subnetIds')}"
+    )
 
 
 ACCELERATOR_QUOTAS = ("nvidia.com/gpu", "aws.amazon.com/neuron", "aws.amazon.com/neuroncore", "vpc.amazonaws.com/efa")
@@ -165,8 +171,11 @@ def _quotas(spec: dict) -> str:
     parts = []
     for group in spec.get("resourceGroups", []):
         for flavor in group.get("flavors", []):
-            granted = [f"{r['name']}={r['nominalQuota']}" for r in flavor.get("resources", [])
-                       if r["name"] in ACCELERATOR_QUOTAS and str(r.get("nominalQuota")) != "0"]
+            granted = [
+                f"{r['name']}={r['nominalQuota']}"
+                for r in flavor.get("resources", [])
+                if r["name"] in ACCELERATOR_QUOTAS and str(r.get("nominalQuota")) != "0"
+            ]
             parts.append(f"{flavor['name'].rsplit('-', 1)[0]}: {', '.join(granted) or 'none'}")
     return "; ".join(parts)
 
@@ -202,28 +211,42 @@ def highlights(resource: PreviewResource) -> str:
     describe = {
         "pulumi:providers:aws": lambda: f"region={inputs.get('region')}",
         "aws:ec2/vpc:Vpc": lambda: inputs.get("cidrBlock", ""),
-        "aws:ec2/subnet:Subnet": lambda: f"{inputs.get('cidrBlock')}  {inputs.get('availabilityZone')}  "
-                                         f"publicIp={'yes' if inputs.get('mapPublicIpOnLaunch') else 'no'}",
-        "aws:ec2/securityGroup:SecurityGroup": lambda: f"{_rules(inputs.get('ingress', []), 'from')} | "
-                                                       f"{_rules(inputs.get('egress', []), 'to')}",
+        "aws:ec2/subnet:Subnet": lambda: (
+            f"{inputs.get('cidrBlock')}  {inputs.get('availabilityZone')}  publicIp={'yes' if inputs.get('mapPublicIpOnLaunch') else 'no'}"
+        ),
+        "aws:ec2/securityGroup:SecurityGroup": lambda: f"{_rules(inputs.get('ingress', []), 'from')} | {_rules(inputs.get('egress', []), 'to')}",
         "aws:ec2/launchTemplate:LaunchTemplate": lambda: _launch_template(inputs),
         "aws:eks/nodeGroup:NodeGroup": lambda: _node_group(inputs),
-        "aws:eks/cluster:Cluster": lambda: f"{inputs.get('name')}  v{inputs.get('version')}  endpoint "
-                                           f"private={inputs.get('vpcConfig', {}).get('endpointPrivateAccess')} "
-                                           f"public={inputs.get('vpcConfig', {}).get('endpointPublicAccess')}",
-        "aws:ec2/placementGroup:PlacementGroup": lambda: f"{inputs.get('strategy')}"
-                                                         + (f" x{inputs['partitionCount']}" if "partitionCount" in inputs else ""),
+        "aws:eks/cluster:Cluster": lambda: (
+            f"{inputs.get('name')}  v{inputs.get('version')}  endpoint "
+            f"private={inputs.get('vpcConfig', {}).get('endpointPrivateAccess')} "
+            f"public={inputs.get('vpcConfig', {}).get('endpointPublicAccess')}"
+        ),
+        "aws:ec2/placementGroup:PlacementGroup": lambda: (
+            f"{inputs.get('strategy')}" + (f" x{inputs['partitionCount']}" if "partitionCount" in inputs else "")
+        ),
         "aws:fsx/lustreFileSystem:LustreFileSystem": lambda: _file_system(inputs),
-        "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation":
-            lambda: f"{inputs.get('fileSystemPath')} <-> {inputs.get('dataRepositoryPath')}",
+        "aws:fsx/dataRepositoryAssociation:DataRepositoryAssociation": lambda: (
+            f"{inputs.get('fileSystemPath')} <-> {inputs.get('dataRepositoryPath')}"
+        ),
         "aws:s3/bucket:Bucket": lambda: inputs.get("bucket", ""),
-        "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock":
-            lambda: "all public access blocked" if all(inputs.get(key) for key in (
-                "blockPublicAcls", "blockPublicPolicy", "ignorePublicAcls", "restrictPublicBuckets")) else "PUBLIC ACCESS OPEN",
-        "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule":
-            lambda: _rules([{"protocol": inputs.get("ipProtocol"), "fromPort": inputs.get("fromPort"), "toPort": inputs.get("toPort"),
-                             "securityGroups": [peer for peer in [inputs.get("referencedSecurityGroupId")] if peer],
-                             "cidrBlocks": [peer for peer in [inputs.get("cidrIpv4")] if peer]}], "from"),
+        "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock": lambda: (
+            "all public access blocked"
+            if all(inputs.get(key) for key in ("blockPublicAcls", "blockPublicPolicy", "ignorePublicAcls", "restrictPublicBuckets"))
+            else "PUBLIC ACCESS OPEN"
+        ),
+        "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": lambda: _rules(
+            [
+                {
+                    "protocol": inputs.get("ipProtocol"),
+                    "fromPort": inputs.get("fromPort"),
+                    "toPort": inputs.get("toPort"),
+                    "securityGroups": [peer for peer in [inputs.get("referencedSecurityGroupId")] if peer],
+                    "cidrBlocks": [peer for peer in [inputs.get("cidrIpv4")] if peer],
+                }
+            ],
+            "from",
+        ),
     }.get(resource.type)
     return describe() if describe else ""
 
@@ -248,8 +271,7 @@ def render(result: PreviewResult) -> str:
     stacks = f"stack {result.stack}"
     if result.layer_stack is not None:
         stacks = f"stacks {result.stack} (cluster) and {result.layer_stack['stack']} (Kubernetes layer, kubernetes.layer_stack: separate)"
-    parts = [f"preview of {result.validation.file} ({stacks}): {len(managed)} resources in "
-             f"{len(components)} components; nothing was deployed"]
+    parts = [f"preview of {result.validation.file} ({stacks}): {len(managed)} resources in {len(components)} components; nothing was deployed"]
     if top:
         parts.append(table(["type", "name", "properties"], [[short_type(r.type), r.name, highlights(r)] for r in top]))
     for component in components:
@@ -262,11 +284,16 @@ def render(result: PreviewResult) -> str:
     parts.append("placement decisions\n" + table(["pool", "zone", "availability zone", "group", "reason"], decisions))
     counts = Counter(short_type(resource.type) for resource in managed)
     parts.append("resources by type\n" + table(["type", "count"], sorted(counts.items())))
-    outputs = [[key, json.dumps(value, sort_keys=True) if not isinstance(value, str) else value]
-               for key, value in sorted(result.outputs.items()) if key != "placement"]
+    outputs = [
+        [key, json.dumps(value, sort_keys=True) if not isinstance(value, str) else value]
+        for key, value in sorted(result.outputs.items())
+        if key != "placement"
+    ]
     parts.append("outputs\n" + table(["name", "value"], outputs))
     if result.layer_stack is not None:
-        layer = [[key, json.dumps(value, sort_keys=True) if not isinstance(value, str) else value]
-                 for key, value in sorted(result.layer_stack["outputs"].items())]
+        layer = [
+            [key, json.dumps(value, sort_keys=True) if not isinstance(value, str) else value]
+            for key, value in sorted(result.layer_stack["outputs"].items())
+        ]
         parts.append(f"outputs of {result.layer_stack['stack']}\n" + table(["name", "value"], layer))
     return "\n\n".join(parts)

@@ -49,22 +49,28 @@ def test_a_blueprint_at_every_limit_validates_and_compiles_to_names_the_apis_acc
     assert len(lustre.inputs["tags"]) == TAG_LIMIT
 
 
-@pytest.mark.parametrize(("change", "code", "anchor"), [
-    ({"name": "n" * 29}, "names.cluster-too-long", "  name: " + "n" * 29),
-    ({"pool": POOL + "p"}, "names.launch-template-too-long", f"  - name: {POOL}p"),
-    ({"tags": TAG_LIMIT - len(RAILYARD_TAGS) + 1}, "names.tag-count", "    team-0:"),
-])
+@pytest.mark.parametrize(
+    ("change", "code", "anchor"),
+    [
+        ({"name": "n" * 29}, "names.cluster-too-long", "  name: " + "n" * 29),
+        ({"pool": POOL + "p"}, "names.launch-template-too-long", f"  - name: {POOL}p"),
+        ({"tags": TAG_LIMIT - len(RAILYARD_TAGS) + 1}, "names.tag-count", "    team-0:"),
+    ],
+)
 def test_one_past_a_limit_is_refused_at_its_line(change, code, anchor):
     text = at_limits(**change)
     found = [finding for finding in load(text).findings if finding.code == code]
     assert len(found) == 1 and found[0].line == line_of(text, anchor)
 
 
-@pytest.mark.parametrize(("old", "new", "message"), [
-    ("  owner: platform\n", "  owner: platform, infra\n", "tag value 'platform, infra' holds ','"),
-    ("  cost_center: cc-1\n", "  cost_center: cc-1\n  tags: {'aws:team': ml}\n", "starts with 'aws:'"),
-    ("  cost_center: cc-1\n", "  cost_center: cc-1\n  tags: {team: \"ml's\"}\n", "holds \"'\""),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("  owner: platform\n", "  owner: platform, infra\n", "tag value 'platform, infra' holds ','"),
+        ("  cost_center: cc-1\n", "  cost_center: cc-1\n  tags: {'aws:team': ml}\n", "starts with 'aws:'"),
+        ("  cost_center: cc-1\n", '  cost_center: cc-1\n  tags: {team: "ml\'s"}\n', 'holds "\'"'),
+    ],
+)
 def test_metadata_that_would_make_an_illegal_tag_is_refused(old, new, message):
     findings = [finding for finding in load(BASE.replace(old, new)).findings if finding.code == "names.tag-characters"]
     assert findings and any(message in finding.message for finding in findings), [finding.message for finding in findings]
@@ -73,7 +79,9 @@ def test_metadata_that_would_make_an_illegal_tag_is_refused(old, new, message):
 def test_an_fsx_tier_mounted_by_pools_whose_names_overflow_its_tag_is_refused():
     pools = "".join(
         f"  - name: {chr(97 + index) * 40}\n    instance_type: inf2.48xlarge\n    role: inference\n    nodes: 1\n"
-        f"    placement: {{domains: [zb]}}\n    storage: [{{tier: lustre}}]\n" for index in range(7))
+        f"    placement: {{domains: [zb]}}\n    storage: [{{tier: lustre}}]\n"
+        for index in range(7)
+    )
     text = BASE.replace("storage:\n  - kind: fsx_lustre\n", pools + "storage:\n  - kind: fsx_lustre\n")
     assert "names.mounted-by-too-long" in _codes(text)
 

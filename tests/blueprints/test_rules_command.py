@@ -11,7 +11,9 @@ from railyard.checks import every_check
 from railyard.cli import main
 
 STAGE_PACKAGES = ("blueprints", "topology", "components", "railyard")
-CODE = re.compile(r'"((?:yaml|schema|cloud|capacity|domain|fabric|pool|k8s|override|names|ref|efa|fsx|placement|topology|power|storage|compile|endpoint|quota|scale|network)\.[a-z][a-z-]*)"')
+CODE = re.compile(
+    r'"((?:yaml|schema|cloud|capacity|domain|fabric|pool|k8s|override|names|ref|efa|fsx|placement|topology|power|storage|compile|endpoint|quota|scale|network)\.[a-z][a-z-]*)"'
+)
 
 
 def codes_in_source() -> set[str]:

@@ -50,9 +50,7 @@ def facts() -> dict:
 
 
 @pytest.mark.parametrize("family", SUPPORTED_FAMILIES)
-def test_committed_entries_equal_the_source_on_every_field_the_model_uses(
-    family, moto_entries, committed
-):
+def test_committed_entries_equal_the_source_on_every_field_the_model_uses(family, moto_entries, committed):
     source_names = sorted(n for n in moto_entries if family_of(n) == family)
     committed_names = sorted(n for n in committed["instance_types"] if family_of(n) == family)
     assert committed_names == source_names and source_names
@@ -75,8 +73,7 @@ def test_p5_48xlarge_has_32_cards_all_allowing_efa_and_32_efa_max(catalog):
 
 @pytest.mark.parametrize(
     ("name", "efa_max"),
-    [("p5en.48xlarge", 16), ("trn2.48xlarge", 16), ("g5.48xlarge", 1),
-     ("p6-b200.48xlarge", 8), ("p4d.24xlarge", 4), ("trn1.32xlarge", 8)],
+    [("p5en.48xlarge", 16), ("trn2.48xlarge", 16), ("g5.48xlarge", 1), ("p6-b200.48xlarge", 8), ("p4d.24xlarge", 4), ("trn1.32xlarge", 8)],
 )
 def test_max_efa_interfaces_match_ec2(catalog, name, efa_max):
     assert catalog.get(name).max_efa_interfaces == efa_max
@@ -102,9 +99,19 @@ def test_inf2_48xlarge_has_no_efa(catalog):
 
 @pytest.mark.parametrize(
     ("name", "layers"),
-    [("p5.48xlarge", 3), ("p6-b200.48xlarge", 4), ("p6-b300.48xlarge", 4), ("g5.48xlarge", 0),
-     ("inf2.48xlarge", 0), ("g6.48xlarge", 0), ("g6e.xlarge", 3), ("trn2u.48xlarge", 3),
-     ("p5.4xlarge", 0), ("trn2.3xlarge", 0), ("trn1.2xlarge", 3)],
+    [
+        ("p5.48xlarge", 3),
+        ("p6-b200.48xlarge", 4),
+        ("p6-b300.48xlarge", 4),
+        ("g5.48xlarge", 0),
+        ("inf2.48xlarge", 0),
+        ("g6.48xlarge", 0),
+        ("g6e.xlarge", 3),
+        ("trn2u.48xlarge", 3),
+        ("p5.4xlarge", 0),
+        ("trn2.3xlarge", 0),
+        ("trn1.2xlarge", 3),
+    ],
 )
 def test_topology_layers_follow_the_ec2_topology_page(catalog, name, layers):
     assert catalog.get(name).topology_layers == layers
@@ -112,10 +119,12 @@ def test_topology_layers_follow_the_ec2_topology_page(catalog, name, layers):
 
 @pytest.mark.parametrize(
     ("name", "ami_type", "resource"),
-    [("p5.48xlarge", "AL2023_x86_64_NVIDIA", "nvidia.com/gpu"),
-     ("trn2.48xlarge", "AL2023_x86_64_NEURON", "aws.amazon.com/neuron"),
-     ("inf2.48xlarge", "AL2023_x86_64_NEURON", "aws.amazon.com/neuron"),
-     ("trn2u.48xlarge", "AL2023_x86_64_NEURON", "aws.amazon.com/neuron")],
+    [
+        ("p5.48xlarge", "AL2023_x86_64_NVIDIA", "nvidia.com/gpu"),
+        ("trn2.48xlarge", "AL2023_x86_64_NEURON", "aws.amazon.com/neuron"),
+        ("inf2.48xlarge", "AL2023_x86_64_NEURON", "aws.amazon.com/neuron"),
+        ("trn2u.48xlarge", "AL2023_x86_64_NEURON", "aws.amazon.com/neuron"),
+    ],
 )
 def test_ami_type_and_device_resource_follow_the_accelerator(catalog, name, ami_type, resource):
     instance = catalog.get(name)
@@ -135,8 +144,7 @@ def test_ami_type_uses_arm_and_standard_variants(catalog):
 def test_p5_48xlarge_api_fields(catalog):
     p5 = catalog.get("p5.48xlarge")
     assert (p5.family, p5.vcpus, p5.memory_mib, p5.architecture) == ("p5", 192, 2097152, "x86_64")
-    assert (p5.accelerator.vendor, p5.accelerator.kind, p5.accelerator.model) == (
-        "nvidia", "gpu", "H100")
+    assert (p5.accelerator.vendor, p5.accelerator.kind, p5.accelerator.model) == ("nvidia", "gpu", "H100")
     assert (p5.accelerator_count, p5.accelerator.memory_mib) == (8, 81920)
     assert p5.instance_store.disk_count == 8 and p5.instance_store.total_gb == 30400
     assert p5.placement_strategies == ("cluster", "partition", "spread")
@@ -280,9 +288,16 @@ def test_as_json_is_deterministic_and_serialisable(catalog):
 def test_rows_give_a_flat_human_table(catalog):
     rows = {row["name"]: row for row in catalog.rows()}
     assert rows["p5.48xlarge"] == {
-        "name": "p5.48xlarge", "accelerators": "8x H100 80GiB", "vcpus": 192,
-        "memory_gib": 2048.0, "network_cards": 32, "efa_max": 32, "network_gbps": 3200.0,
-        "nvme_gb": 30400, "scale_up": "nvlink x8 7200 Gbps", "node_kw": 10.2,
+        "name": "p5.48xlarge",
+        "accelerators": "8x H100 80GiB",
+        "vcpus": 192,
+        "memory_gib": 2048.0,
+        "network_cards": 32,
+        "efa_max": 32,
+        "network_gbps": 3200.0,
+        "nvme_gb": 30400,
+        "scale_up": "nvlink x8 7200 Gbps",
+        "node_kw": 10.2,
     }
     assert rows["inf2.48xlarge"]["nvme_gb"] is None
     assert rows["g5.48xlarge"]["accelerators"] == "8x A10G 22.4GiB"

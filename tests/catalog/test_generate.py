@@ -39,10 +39,7 @@ def committed() -> dict:
 def _describe_pages(entries: dict, page_size: int) -> list[dict]:
     """Entries cut into `aws ec2 describe-instance-types` pages."""
     items = [entries[name] for name in sorted(entries)]
-    return [
-        {"InstanceTypes": items[start:start + page_size]}
-        for start in range(0, len(items), page_size)
-    ]
+    return [{"InstanceTypes": items[start : start + page_size]} for start in range(0, len(items), page_size)]
 
 
 def _supported_plus_one_other(moto_entries: dict) -> dict:
@@ -82,9 +79,7 @@ def test_every_size_of_every_supported_family_is_kept_and_nothing_else(moto_entr
 
 
 @pytest.mark.parametrize("page_size", [10_000, 7], ids=["single-page", "paginated-list"])
-def test_describe_instance_types_file_gives_the_same_entries(
-    tmp_path, moto_entries, committed, page_size
-):
+def test_describe_instance_types_file_gives_the_same_entries(tmp_path, moto_entries, committed, page_size):
     pages = _describe_pages(_supported_plus_one_other(moto_entries), page_size)
     source = tmp_path / "types.json"
     source.write_text(json.dumps(pages[0] if len(pages) == 1 else pages))
@@ -93,14 +88,10 @@ def test_describe_instance_types_file_gives_the_same_entries(
 
     assert document["instance_types"] == committed["instance_types"]
     assert document["provenance"]["source"] == f"aws ec2 describe-instance-types output: {source}"
-    assert document["provenance"]["command"] == (
-        f"python -m blueprints.catalog.generate --source {source}"
-    )
+    assert document["provenance"]["command"] == (f"python -m blueprints.catalog.generate --source {source}")
 
 
-def test_concatenated_cli_pages_in_one_file_give_the_same_entries(
-    tmp_path, moto_entries, committed
-):
+def test_concatenated_cli_pages_in_one_file_give_the_same_entries(tmp_path, moto_entries, committed):
     pages = _describe_pages(_supported_plus_one_other(moto_entries), 5)
     source = tmp_path / "concatenated.json"
     source.write_text("\n".join(json.dumps(page, indent=2) for page in pages))
@@ -111,8 +102,7 @@ def test_concatenated_cli_pages_in_one_file_give_the_same_entries(
 
 
 def test_family_absent_from_the_source_is_named_in_the_error(tmp_path, moto_entries):
-    entries = {n: e for n, e in moto_entries.items()
-               if family_of(n) in SUPPORTED_FAMILIES and family_of(n) != "p5en"}
+    entries = {n: e for n, e in moto_entries.items() if family_of(n) in SUPPORTED_FAMILIES and family_of(n) != "p5en"}
     source = tmp_path / "no-p5en.json"
     source.write_text(json.dumps({"InstanceTypes": list(entries.values())}))
 
@@ -139,8 +129,11 @@ def test_entry_missing_a_field_the_model_reads_is_refused(tmp_path, moto_entries
     source = tmp_path / "broken.json"
     source.write_text(json.dumps({"InstanceTypes": broken}))
 
-    with pytest.raises(SourceError, match=r"g6\.xlarge lacks a field the catalog needs "
-                                          r"\(KeyError: 'NetworkCards'\)"):
+    with pytest.raises(
+        SourceError,
+        match=r"g6\.xlarge lacks a field the catalog needs "
+        r"\(KeyError: 'NetworkCards'\)",
+    ):
         generate(str(source))
 
 
@@ -189,9 +182,7 @@ def test_missing_source_path_exits_with_a_message(tmp_path):
     missing = tmp_path / "nope.json"
     with pytest.raises(SystemExit) as exit_info:
         main(["--source", str(missing), "--output", str(tmp_path / "out.json")])
-    assert exit_info.value.code == (
-        f"error: cannot read --source {missing}: No such file or directory"
-    )
+    assert exit_info.value.code == (f"error: cannot read --source {missing}: No such file or directory")
 
 
 def test_invalid_json_source_exits_with_a_message(tmp_path):
@@ -207,17 +198,17 @@ def test_wrongly_shaped_source_exits_with_a_message(tmp_path):
     wrong.write_text('{"Reservations": []}')
     with pytest.raises(SystemExit) as exit_info:
         main(["--source", str(wrong), "--output", str(tmp_path / "out.json")])
-    assert "does not look like `aws ec2 describe-instance-types --output json` output" in str(
-        exit_info.value.code
-    )
+    assert "does not look like `aws ec2 describe-instance-types --output json` output" in str(exit_info.value.code)
 
 
 def test_command_line_bad_source_prints_one_line_and_no_traceback(tmp_path):
     missing = tmp_path / "nope.json"
     result = subprocess.run(
-        [sys.executable, "-m", "blueprints.catalog.generate", "--source", str(missing),
-         "--output", str(tmp_path / "out.json")],
-        cwd=REPO_ROOT, capture_output=True, text=True, check=False,
+        [sys.executable, "-m", "blueprints.catalog.generate", "--source", str(missing), "--output", str(tmp_path / "out.json")],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 1
     assert result.stderr == f"error: cannot read --source {missing}: No such file or directory\n"

@@ -15,7 +15,7 @@ DOCS = (ROOT / "docs" / "pins.md").read_text()
 
 
 def _rows(header: str) -> list[list[str]]:
-    section = DOCS[DOCS.index(header):]
+    section = DOCS[DOCS.index(header) :]
     table = [line for line in section.splitlines()[2:] if line.startswith("| ") and not line.startswith("| ---")]
     return [[cell.strip() for cell in line.strip("|").split("|")] for line in table[1:]]
 
@@ -38,7 +38,10 @@ def test_the_docs_table_is_the_pins_table():
 def test_the_compiler_installs_the_pinned_versions():
     pins = load_pins()
     assert (charts.KUEUE.version, charts.NEURON.version, charts.EFA_DEVICE_PLUGIN.version) == (
-        pins.chart("kueue").version, pins.chart("neuron").version, pins.chart("efa_device_plugin").version)
+        pins.chart("kueue").version,
+        pins.chart("neuron").version,
+        pins.chart("efa_device_plugin").version,
+    )
     # The two versions the deploy audit could not find in the publishers' indexes are gone.
     assert charts.KUEUE.version != "0.19.7" and charts.NEURON.version != "1.10.0"
     assert all(re.fullmatch(r"v?\d+\.\d+\.\d+", pin.version) for pin in pins.charts)

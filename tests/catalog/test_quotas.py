@@ -21,7 +21,21 @@ def test_vpc_defaults_are_the_ones_moto_ships():
 
 def test_each_vcpu_family_has_an_on_demand_and_a_spot_quota():
     pairs = {(quota.family, quota.market) for quota in load_quotas().values() if quota.family}
-    assert {("P", "on_demand"), ("P", "spot"), ("G", "on_demand"), ("G", "spot"), ("Trn", "on_demand"), ("Trn", "spot"),
-            ("Inf", "on_demand"), ("Inf", "spot"), ("Standard", "on_demand")} == pairs
+    assert {
+        ("P", "on_demand"),
+        ("P", "spot"),
+        ("G", "on_demand"),
+        ("G", "spot"),
+        ("Trn", "on_demand"),
+        ("Trn", "spot"),
+        ("Inf", "on_demand"),
+        ("Inf", "spot"),
+        ("Standard", "on_demand"),
+    } == pairs
     assert [vcpu_family(name) for name in ("p5en.48xlarge", "g6e.xlarge", "trn2u.48xlarge", "inf2.xlarge", "m7i.xlarge")] == [
-        "P", "G", "Trn", "Inf", "Standard"]
+        "P",
+        "G",
+        "Trn",
+        "Inf",
+        "Standard",
+    ]

@@ -12,7 +12,11 @@ def test_policy_grants_autoscaling_use_and_resource_grants_only():
     role = "arn:aws:iam::111122223333:role/aws-service-role/autoscaling.amazonaws.com/AWSServiceRoleForAutoScaling"
     assert statements["AccountAdministers"]["Principal"] == {"AWS": "arn:aws:iam::111122223333:root"}
     assert statements["AutoScalingUsesTheKey"] == {
-        "Sid": "AutoScalingUsesTheKey", "Effect": "Allow", "Principal": {"AWS": role}, "Action": KEY_USE, "Resource": "*",
+        "Sid": "AutoScalingUsesTheKey",
+        "Effect": "Allow",
+        "Principal": {"AWS": role},
+        "Action": KEY_USE,
+        "Resource": "*",
     }
     grant = statements["AutoScalingAttachesVolumes"]
     assert grant["Action"] == "kms:CreateGrant"

@@ -29,10 +29,18 @@ def _parts(encoded: str) -> dict[str, str]:
     return {part.get_content_type(): part.get_payload() for part in message.get_payload()}
 
 
-@pytest.mark.parametrize(("instance", "interfaces", "supported"), [
-    ("p5.48xlarge", 8, True), ("p5en.48xlarge", 8, True), ("p6-b200.48xlarge", 8, True),
-    ("p4d.24xlarge", 2, True), ("g6e.8xlarge", 1, True), ("trn2.48xlarge", 2, False), ("inf2.48xlarge", 1, False),
-])
+@pytest.mark.parametrize(
+    ("instance", "interfaces", "supported"),
+    [
+        ("p5.48xlarge", 8, True),
+        ("p5en.48xlarge", 8, True),
+        ("p6-b200.48xlarge", 8, True),
+        ("p4d.24xlarge", 2, True),
+        ("g6e.8xlarge", 1, True),
+        ("trn2.48xlarge", 2, False),
+        ("inf2.48xlarge", 1, False),
+    ],
+)
 def test_lnet_uses_the_fsx_guides_device_count(instance, interfaces, supported):
     spec = CATALOG.get(instance)
     assert lnet_interfaces(spec) == interfaces and supports_lustre_efa(spec) is supported

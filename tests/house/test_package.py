@@ -36,9 +36,26 @@ def test_pyproject_runtime_pins_equal_requirements_txt():
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     target = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-                    "--no-build-isolation", "--no-index", "--target", str(target), str(ROOT)],
-                   check=True, capture_output=True, text=True, cwd=tmp_path_factory.mktemp("build"))
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--target",
+            str(target),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path_factory.mktemp("build"),
+    )
     return target
 
 
@@ -59,8 +76,14 @@ def test_the_installed_command_validates_and_previews_outside_the_checkout(insta
     validated = _railyard(installed, "validate", str(example), cwd=tmp_path)
     assert validated.returncode == 0, validated.stderr
     assert validated.stdout.strip().endswith("ok: no errors")
-    where = subprocess.run([sys.executable, "-c", "import railyard, topology; print(railyard.__file__, topology.__file__)"],
-                           env={**os.environ, "PYTHONPATH": str(installed)}, cwd=tmp_path, capture_output=True, text=True, check=True)
+    where = subprocess.run(
+        [sys.executable, "-c", "import railyard, topology; print(railyard.__file__, topology.__file__)"],
+        env={**os.environ, "PYTHONPATH": str(installed)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert all(path.startswith(str(installed)) for path in where.stdout.split())
     previewed = _railyard(installed, "preview", str(example), "--json", cwd=tmp_path)
     assert previewed.returncode == 0, previewed.stderr

@@ -21,9 +21,8 @@ from pathlib import Path
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, has_errors
 from blueprints.loader import LoadResult, load_blueprint, load_text
-from topology.cluster.kubernetes_checks import check_kubernetes
-
 from tests.yaml_text import line_of, replace_once  # noqa: F401 - line_of is re-exported to the tests
+from topology.cluster.kubernetes_checks import check_kubernetes
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "blueprints" / "examples"
 FILE = "fabric.yaml"

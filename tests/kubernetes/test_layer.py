@@ -42,8 +42,11 @@ def test_heterogeneous_layer_registers_its_releases_and_kueue_objects_offline():
     resources = emit(example("heterogeneous"))
     releases = {resource.name: resource.inputs for resource in resources if resource.type == RELEASE}
     assert set(releases) == {
-        "k8s-plugins-nvidia-device-plugin", "k8s-plugins-aws-efa-k8s-device-plugin", "k8s-plugins-neuron-helm-chart",
-        "k8s-storage-fsx-csi-driver", "k8s-kueue-kueue",
+        "k8s-plugins-nvidia-device-plugin",
+        "k8s-plugins-aws-efa-k8s-device-plugin",
+        "k8s-plugins-neuron-helm-chart",
+        "k8s-storage-fsx-csi-driver",
+        "k8s-kueue-kueue",
     }
     assert not [resource for resource in resources if resource.type.startswith("kubernetes:helm.sh/v4")]
     kinds = sorted(resource.type for resource in resources if resource.type.startswith("kubernetes:kueue.x-k8s.io/"))
@@ -68,7 +71,10 @@ def test_releases_are_pinned_and_carry_the_planned_values():
     assert "repositoryOpts" not in neuron
     kueue = releases["k8s-kueue-kueue"].inputs
     assert (kueue["chart"], kueue["version"], kueue["namespace"], kueue["createNamespace"]) == (
-        "oci://registry.k8s.io/kueue/charts/kueue", "0.19.2", "kueue-system", True,
+        "oci://registry.k8s.io/kueue/charts/kueue",
+        "0.19.2",
+        "kueue-system",
+        True,
     )
 
 
@@ -82,7 +88,9 @@ def test_fsx_tier_becomes_a_static_volume_and_a_claim_bound_to_it():
         "volumeAttributes": {"dnsname": "fs-0123456789abcdef0.fsx.us-east-2.amazonaws.com", "mountname": "abcdefgh"},
     }
     assert (volume["spec"]["capacity"], volume["spec"]["storageClassName"], volume["spec"]["accessModes"]) == (
-        {"storage": "24000Gi"}, "", ["ReadWriteMany"],
+        {"storage": "24000Gi"},
+        "",
+        ["ReadWriteMany"],
     )
     claim = resources["k8s-storage-lustre-claim"].inputs
     assert claim["metadata"] == {"name": "lustre", "namespace": "default"}
@@ -110,9 +118,11 @@ def test_gpu_operator_gets_a_privileged_namespace_and_runs_without_driver_or_too
     assert operator["createNamespace"] is False and operator["version"] == "v25.10.0"
     values = operator["values"]
     assert values["driver"] == {"enabled": False} and values["toolkit"] == {"enabled": False}
-    assert values["daemonsets"]["tolerations"] == values["node-feature-discovery"]["worker"]["tolerations"] == [
-        {"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}
-    ]
+    assert (
+        values["daemonsets"]["tolerations"]
+        == values["node-feature-discovery"]["worker"]["tolerations"]
+        == [{"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}]
+    )
     assert "k8s-plugins-nvidia-device-plugin" not in resources
 
 
@@ -145,9 +155,12 @@ def test_helm_v4_chart_is_one_opaque_resource_under_mocks_which_is_why_releases_
     def program():
         provider = k8s.Provider("provider", kubeconfig="apiVersion: v1")
         return k8s.helm.v4.Chart(
-            "chart", chart="nvidia-device-plugin", version="0.20.0",
+            "chart",
+            chart="nvidia-device-plugin",
+            version="0.20.0",
             repository_opts=k8s.helm.v4.RepositoryOptsArgs(repo="https://nvidia.github.io/k8s-device-plugin"),
-            values={"tolerations": []}, opts=pulumi.ResourceOptions(provider=provider),
+            values={"tolerations": []},
+            opts=pulumi.ResourceOptions(provider=provider),
         )
 
     resources = run_program(program)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from blueprints.models.kubernetes import Kubernetes, NeuronDevicePlugin, NvidiaDevicePlugin
-from tests.kubernetes.fixtures import FABRIC, load, line_of, mutate
+from tests.kubernetes.fixtures import FABRIC, line_of, load, mutate
 
 PLUGINS = "    - kind: neuron_device_plugin\n"
 
@@ -23,31 +23,66 @@ def test_defaults_leave_placement_and_kueue_to_railyard():
 @pytest.mark.parametrize(
     "old, new, code, anchor, phrase",
     [
-        (PLUGINS, PLUGINS + "    - kind: neuron_device_plugin\n", "k8s.duplicate-plugin", "- kind: nvidia_device_plugin", "['neuron_device_plugin'] more than once"),
-        (PLUGINS, PLUGINS + "    - kind: gpu_operator\n", "k8s.plugin-conflict", "- kind: nvidia_device_plugin", "both nvidia_device_plugin and gpu_operator"),
+        (
+            PLUGINS,
+            PLUGINS + "    - kind: neuron_device_plugin\n",
+            "k8s.duplicate-plugin",
+            "- kind: nvidia_device_plugin",
+            "['neuron_device_plugin'] more than once",
+        ),
+        (
+            PLUGINS,
+            PLUGINS + "    - kind: gpu_operator\n",
+            "k8s.plugin-conflict",
+            "- kind: nvidia_device_plugin",
+            "both nvidia_device_plugin and gpu_operator",
+        ),
         (
             PLUGINS,
             PLUGINS + "  kueue:\n    flavors:\n      - pool: gpu\n        topology_levels: [kubernetes.io/hostname, topology.kubernetes.io/zone]\n",
-            "k8s.topology-levels", "topology_levels:", "level 1 of 2",
+            "k8s.topology-levels",
+            "topology_levels:",
+            "level 1 of 2",
         ),
         (
             PLUGINS,
-            PLUGINS + "  kueue:\n    flavors:\n      - pool: gpu\n        topology_levels: [topology.kubernetes.io/zone, topology.kubernetes.io/zone]\n",
-            "k8s.topology-levels", "topology_levels:", "repeats ['topology.kubernetes.io/zone']",
+            PLUGINS
+            + "  kueue:\n    flavors:\n      - pool: gpu\n        topology_levels: [topology.kubernetes.io/zone, topology.kubernetes.io/zone]\n",
+            "k8s.topology-levels",
+            "topology_levels:",
+            "repeats ['topology.kubernetes.io/zone']",
         ),
-        (PLUGINS, PLUGINS + "  kueue:\n    flavors:\n      - pool: gpu\n      - pool: gpu\n", "k8s.duplicate-flavor", "flavors:\n", "['gpu'] more than once"),
+        (
+            PLUGINS,
+            PLUGINS + "  kueue:\n    flavors:\n      - pool: gpu\n      - pool: gpu\n",
+            "k8s.duplicate-flavor",
+            "flavors:\n",
+            "['gpu'] more than once",
+        ),
         (
             PLUGINS,
             "    - kind: neuron_device_plugin\n      tolerations:\n        - {key: aws.amazon.com/neuron, operator: Exists, value: 'true'}\n",
-            "k8s.toleration-value", "operator: Exists, value", "uses operator Exists with value 'true'",
+            "k8s.toleration-value",
+            "operator: Exists, value",
+            "uses operator Exists with value 'true'",
         ),
         (
             PLUGINS,
             PLUGINS + "  topology_aware_scheduling: false\n  kueue:\n    flavors:\n      - pool: gpu\n",
-            "k8s.kueue-disabled", "kueue:\n", "topology_aware_scheduling is false",
+            "k8s.kueue-disabled",
+            "kueue:\n",
+            "topology_aware_scheduling is false",
         ),
     ],
-    ids=["duplicate plugin", "plugin conflict", "hostname not last", "repeated level", "duplicate flavor", "exists with value", "flavors without kueue"],
+    ids=[
+        "duplicate plugin",
+        "plugin conflict",
+        "hostname not last",
+        "repeated level",
+        "duplicate flavor",
+        "exists with value",
+        "flavors without kueue",
+    ],
 )
 def test_malformed_kubernetes_knob_is_reported_by_the_loader(old, new, code, anchor, phrase):
     text = mutate(old, new, FABRIC)
@@ -57,7 +92,7 @@ def test_malformed_kubernetes_knob_is_reported_by_the_loader(old, new, code, anc
     assert phrase in finding.message and finding.hint
     # A list is placed at its first item: the line after the anchor when the anchor ends the line.
     line = text.index(anchor) if anchor.endswith("\n") else None
-    expected = text[: line].count("\n") + 2 if line is not None else line_of(text, anchor)
+    expected = text[:line].count("\n") + 2 if line is not None else line_of(text, anchor)
     assert (finding.file, finding.line) == ("fabric.yaml", expected)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from blueprints.catalog import load_catalog
 from blueprints.loader import load_text
 from components.kubernetes import plan_kubernetes
@@ -19,7 +21,11 @@ def test_heterogeneous_gets_nvidia_efa_and_neuron_plugins_and_nothing_else():
     plan = plan_of("heterogeneous")
     assert [plugin.kind for plugin in plan.layout.plugins] == ["nvidia_device_plugin", "efa_device_plugin", "neuron_device_plugin"]
     assert {release.name for release in plan.releases()} == {
-        "nvidia-device-plugin", "aws-efa-k8s-device-plugin", "neuron-helm-chart", "aws-fsx-csi-driver", "kueue",
+        "nvidia-device-plugin",
+        "aws-efa-k8s-device-plugin",
+        "neuron-helm-chart",
+        "aws-fsx-csi-driver",
+        "kueue",
     }
     assert {plugin.kind: plugin.pools for plugin in plan.layout.plugins} == {
         "nvidia_device_plugin": ("h200",),
@@ -50,7 +56,9 @@ def test_heterogeneous_chart_values_select_the_pool_label_and_tolerate_the_vendo
     assert neuron["scheduler"] == {"enabled": False}
     fsx = values["aws-fsx-csi-driver"]["node"]
     assert fsx["tolerateAllTaints"] is False
-    assert fsx["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]["matchExpressions"][0]["values"] == ["h200"]
+    assert fsx["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]["matchExpressions"][0][
+        "values"
+    ] == ["h200"]
 
 
 def test_only_mounted_fsx_tiers_get_volumes_in_the_workload_namespace():
@@ -62,7 +70,7 @@ def test_only_mounted_fsx_tiers_get_volumes_in_the_workload_namespace():
 
 
 def test_topology_aware_scheduling_off_plans_no_kueue():
-    text = open(example_path("dev-g6e")).read().replace('version: "1.35"', 'version: "1.35"\n  topology_aware_scheduling: false')
+    text = Path(example_path("dev-g6e")).read_text().replace('version: "1.35"', 'version: "1.35"\n  topology_aware_scheduling: false')
     loaded = load_text(text, "dev.yaml")
     plan = plan_kubernetes(loaded.blueprint, CATALOG)
     assert plan.kueue is None

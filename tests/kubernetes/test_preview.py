@@ -8,16 +8,15 @@ the other with its own small evaluator, not railyard's.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from functools import cache
 
 import pytest
 
 from blueprints.catalog import load_catalog
-from topology.cluster.labels import DOMAIN_LABEL, HOSTNAME_LABEL, POOL_LABEL, ZONE_LABEL
 from railyard.mocked import PreviewResult, run_preview
 from tests.kubernetes.fixtures import example, example_path, p6_b200_text
+from topology.cluster.labels import HOSTNAME_LABEL, POOL_LABEL
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -27,9 +26,9 @@ EKS_EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_N
 DEVICE_CHARTS = {"nvidia-device-plugin", "gpu-operator", "aws-efa-k8s-device-plugin", "oci://public.ecr.aws/neuron/neuron-helm-chart"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def preview(path: str) -> PreviewResult:
-    result = run_preview(path, at=datetime(2026, 11, 24, tzinfo=timezone.utc))
+    result = run_preview(path, at=datetime(2026, 11, 24, tzinfo=UTC))
     assert result.ok, [finding.as_json() for finding in result.findings]
     assert result.of_type("railyard:kubernetes:KubernetesLayer"), "the program names KubernetesLayer but registered none"
     return result

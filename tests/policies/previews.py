@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import copy
 import functools
-from datetime import datetime, timezone
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from railyard import mocked
 
 ROOT = Path(__file__).resolve().parents[2]
-AT = datetime(2026, 11, 24, tzinfo=timezone.utc)  # a fixed planning time: Capacity Block sizing depends on it
+AT = datetime(2026, 11, 24, tzinfo=UTC)  # a fixed planning time: Capacity Block sizing depends on it
 EXAMPLES = ROOT / "blueprints" / "examples"
 
 
@@ -84,6 +85,7 @@ def setter(path: str, new) -> Callable[[dict], None]:
         for step in parents:
             inputs = inputs.setdefault(step, {})
         inputs[last] = new
+
     return change
 
 
@@ -95,4 +97,5 @@ def deleter(path: str) -> Callable[[dict], None]:
         for step in parents:
             inputs = inputs[step]
         del inputs[last]
+
     return change

@@ -13,12 +13,12 @@ from policies.registry import RULES
 from tests.policies.previews import ROOT
 
 DOCS = (ROOT / "docs" / "policies.md").read_text(encoding="utf-8")
-SECTION = DOCS[DOCS.index("## The security benchmarks, item by item"):DOCS.index("## How to add a rule")]
+SECTION = DOCS[DOCS.index("## The security benchmarks, item by item") : DOCS.index("## How to add a rule")]
 TABLES = ("### CIS Amazon EKS Benchmark v1.8.0", "### AWS EKS best-practices guide", "### Checkov", "### cfn-nag")
 
 
 def rows(table: str) -> list[list[str]]:
-    body = SECTION[SECTION.index(table):]
+    body = SECTION[SECTION.index(table) :]
     body = body[: body.index("\n### ", 1)] if "\n### " in body[1:] else body
     found = []
     for line in body.splitlines():

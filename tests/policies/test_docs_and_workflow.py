@@ -34,11 +34,22 @@ def _steps(job: str) -> str:
 
 
 def test_the_workflow_runs_tests_offline_policies_and_the_cloud_preview_only_with_credentials():
-    assert "python -m pytest" in _steps("tests")
+    assert "make test" in _steps("tests")  # the README's command: the checks, then the suite
     offline = _steps("offline-policies")
-    assert "python -m railyard preview \"$blueprint\" --policies" in offline
-    assert "python -m railyard preview --stack \"$stack\" --policies" in offline
+    assert 'python -m railyard preview "$blueprint" --policies' in offline
+    assert 'python -m railyard preview --stack "$stack" --policies' in offline
     assert "insecure.yaml --policies; then" in offline
     cloud = WORKFLOW["jobs"]["pulumi-preview"]
     assert cloud["if"] == "needs.credentials.outputs.configured == 'true'"
     assert "--policy-pack policies" in _steps("pulumi-preview")
+
+
+def test_the_workflow_pins_every_action_to_a_commit_and_keeps_no_credentials():
+    uses = [step["uses"] for job in WORKFLOW["jobs"].values() for step in job.get("steps", []) if "uses" in step]
+    assert uses and all(re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", use) for use in uses), uses
+    checkouts = [step for job in WORKFLOW["jobs"].values() for step in job.get("steps", []) if step.get("uses", "").startswith("actions/checkout@")]
+    assert checkouts and all(step["with"]["persist-credentials"] is False for step in checkouts)
+    cloud = WORKFLOW["jobs"]["pulumi-preview"]
+    assert cloud["permissions"] == {"contents": "read", "id-token": "write", "pull-requests": "write"}
+    assert "gh pr comment" in _steps("pulumi-preview")
+    assert "aws-access-key-id" not in (ROOT / ".github" / "workflows" / "pr.yml").read_text()

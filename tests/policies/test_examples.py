@@ -8,7 +8,7 @@ from policies.runner import run_policies
 from tests.policies.previews import EXAMPLES, ROOT, example, preview
 
 SOUND_EXAMPLES = sorted(path.stem for path in EXAMPLES.glob("*.yaml") if path.stem != "insecure")
-STACKS = tuple(sorted(path.name[len("Pulumi."):-len(".yaml")] for path in ROOT.glob("Pulumi.*.yaml")))
+STACKS = tuple(sorted(path.name[len("Pulumi.") : -len(".yaml")] for path in ROOT.glob("Pulumi.*.yaml")))
 INSECURE_RULES = {"SEC003", "SEC006", "COR006", "GOV001", "GOV002", "GOV004"}
 
 

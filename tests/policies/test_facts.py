@@ -27,9 +27,14 @@ def test_the_pack_sees_every_catalog_type_as_the_catalog_does():
     for name in catalog.names():
         spec, seen = catalog.get(name), carried[name]
         assert (seen.ami_type, seen.efa_supported, seen.max_efa_interfaces, seen.accelerator_count) == (
-            spec.ami_type, spec.efa_supported, spec.max_efa_interfaces, spec.accelerator_count)
+            spec.ami_type,
+            spec.efa_supported,
+            spec.max_efa_interfaces,
+            spec.accelerator_count,
+        )
         assert [(card.index, card.supports_efa, card.max_interfaces) for card in seen.network_cards] == [
-            (card.index, card.supports_efa, card.max_interfaces) for card in spec.network_cards]
+            (card.index, card.supports_efa, card.max_interfaces) for card in spec.network_cards
+        ]
         assert (seen.accelerator.model if seen.accelerator else None) == (spec.accelerator.model if spec.accelerator else None)
 
 

@@ -20,8 +20,8 @@ from google.protobuf import empty_pb2, struct_pb2
 from pulumi.runtime.proto import analyzer_pb2, analyzer_pb2_grpc
 
 from policies.registry import RULES
-from policies.runner import run_policies
 from policies.resource_types import NODE_GROUP
+from policies.runner import run_policies
 from tests.policies.previews import ROOT, example
 
 LEVELS = {analyzer_pb2.ADVISORY: "advisory", analyzer_pb2.MANDATORY: "mandatory"}
@@ -31,8 +31,7 @@ LEVELS = {analyzer_pb2.ADVISORY: "advisory", analyzer_pb2.MANDATORY: "mandatory"
 def analyzer():
     """A running pack and a stub connected to it; the process is ended after the module."""
     command = [sys.executable, "-u", "-m", "pulumi.policy", "127.0.0.1:0", str(ROOT / "policies")]
-    process = subprocess.Popen(command, cwd=ROOT / "policies",
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, cwd=ROOT / "policies", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         port = process.stdout.readline().strip()
         assert port.isdigit(), process.stderr.read() if process.poll() is not None else port
@@ -53,13 +52,19 @@ def _engine_view(stub, preview) -> set[tuple]:
     """(policy, urn, message, level) for every diagnostic the analyzer gives for a preview's resources."""
     found = set()
     for resource in preview.resources:
-        response = stub.Analyze(analyzer_pb2.AnalyzeRequest(
-            type=resource.type, properties=_struct(resource.inputs), urn=resource.urn, name=resource.name))
+        response = stub.Analyze(
+            analyzer_pb2.AnalyzeRequest(type=resource.type, properties=_struct(resource.inputs), urn=resource.urn, name=resource.name)
+        )
         # The CLI attaches a resource policy's diagnostics to the resource analysed.
         found |= {(d.policyName, d.urn or resource.urn, d.message, LEVELS[d.enforcementLevel]) for d in response.diagnostics}
-    stack = stub.AnalyzeStack(analyzer_pb2.AnalyzeStackRequest(resources=[
-        analyzer_pb2.AnalyzerResource(type=r.type, properties=_struct({**r.inputs, "id": r.id}), urn=r.urn, name=r.name,
-                                      parent=r.parent) for r in preview.resources]))
+    stack = stub.AnalyzeStack(
+        analyzer_pb2.AnalyzeStackRequest(
+            resources=[
+                analyzer_pb2.AnalyzerResource(type=r.type, properties=_struct({**r.inputs, "id": r.id}), urn=r.urn, name=r.name, parent=r.parent)
+                for r in preview.resources
+            ]
+        )
+    )
     found |= {(d.policyName, d.urn or None, d.message, LEVELS[d.enforcementLevel]) for d in stack.diagnostics}
     return found
 
@@ -79,8 +84,7 @@ def test_the_pack_lists_every_rule_with_its_level_and_config_schema(analyzer):
 def test_the_pack_reports_what_the_offline_runner_reports(analyzer):
     insecure = example("insecure")
     descriptions = {r.name: r.description for r in RULES}
-    offline = {(v.policy_name, v.urn, f"{descriptions[v.policy_name]}\n{v.message}", v.enforcement)
-               for v in run_policies(insecure).violations}
+    offline = {(v.policy_name, v.urn, f"{descriptions[v.policy_name]}\n{v.message}", v.enforcement) for v in run_policies(insecure).violations}
     assert _engine_view(analyzer, insecure) == offline
 
 
@@ -88,9 +92,15 @@ def test_the_pack_takes_its_config_from_the_engine(analyzer):
     spot = example("insecure").one(NODE_GROUP, lambda r: "cheap-train" in r.name)
     request = analyzer_pb2.AnalyzeRequest(type=spot.type, properties=_struct(spot.inputs), urn=spot.urn, name=spot.name)
     before = {d.policyName for d in analyzer.Analyze(request).diagnostics}
-    analyzer.Configure(analyzer_pb2.ConfigureAnalyzerRequest(policyConfig={
-        "spot-only-for-allowed-roles": analyzer_pb2.PolicyConfig(
-            enforcementLevel=analyzer_pb2.MANDATORY, properties=_struct({"spotAllowedRoles": ["training"]}))}))
+    analyzer.Configure(
+        analyzer_pb2.ConfigureAnalyzerRequest(
+            policyConfig={
+                "spot-only-for-allowed-roles": analyzer_pb2.PolicyConfig(
+                    enforcementLevel=analyzer_pb2.MANDATORY, properties=_struct({"spotAllowedRoles": ["training"]})
+                )
+            }
+        )
+    )
     try:
         after = {d.policyName for d in analyzer.Analyze(request).diagnostics}
     finally:

@@ -34,8 +34,14 @@ def copied_pack(tmp_path_factory):
     pack = scratch / "railyard-0.2.0"
     shutil.copytree(ROOT / "policies", pack, ignore=shutil.ignore_patterns("__pycache__", "venv"))
     python = make_venv(scratch / "venv", pack / "requirements.txt")
-    process = subprocess.Popen([str(python), "-u", "-m", "pulumi.policy", "127.0.0.1:0", str(pack)], cwd=pack,
-                               env=isolated_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [str(python), "-u", "-m", "pulumi.policy", "127.0.0.1:0", str(pack)],
+        cwd=pack,
+        env=isolated_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         port = process.stdout.readline().strip()
         assert port.isdigit(), process.stderr.read() if process.poll() is not None else port
@@ -48,14 +54,18 @@ def copied_pack(tmp_path_factory):
 
 def test_the_isolated_venv_holds_the_pack_requirements_and_nothing_of_railyard(copied_pack):
     python, _ = copied_pack
-    probe = ("import importlib.util, json; print(json.dumps({name: importlib.util.find_spec(name) is not None for name in "
-             "['pulumi_policy', 'cerberus', 'blueprints', 'topology', 'components', 'railyard', 'networkx', 'pydantic', 'moto']}))")
+    probe = (
+        "import importlib.util, json; print(json.dumps({name: importlib.util.find_spec(name) is not None for name in "
+        "['pulumi_policy', 'cerberus', 'blueprints', 'topology', 'components', 'railyard', 'networkx', 'pydantic', 'moto']}))"
+    )
     completed = subprocess.run([str(python), "-c", probe], env=isolated_env(), cwd="/", capture_output=True, text=True, check=True)
     assert completed.stdout.strip() == (
         '{"pulumi_policy": true, "cerberus": true, "blueprints": false, "topology": false, "components": false, '
         '"railyard": false, "networkx": false, "pydantic": false, "moto": false}'
     )
-    names = {distribution.metadata["Name"].lower().replace("_", "-") for distribution in closure(requirement_lines(ROOT / "policies" / "requirements.txt"))}
+    names = {
+        distribution.metadata["Name"].lower().replace("_", "-") for distribution in closure(requirement_lines(ROOT / "policies" / "requirements.txt"))
+    }
     assert {"pulumi", "pulumi-policy", "cerberus"} <= names
 
 
@@ -70,6 +80,5 @@ def test_the_copied_pack_reports_what_the_offline_runner_reports(copied_pack):
     _, stub = copied_pack
     insecure = example("insecure")
     descriptions = {rule.name: rule.description for rule in RULES}
-    offline = {(v.policy_name, v.urn, f"{descriptions[v.policy_name]}\n{v.message}", v.enforcement)
-               for v in run_policies(insecure).violations}
+    offline = {(v.policy_name, v.urn, f"{descriptions[v.policy_name]}\n{v.message}", v.enforcement) for v in run_policies(insecure).violations}
     assert offline and _engine_view(stub, insecure) == offline

@@ -104,6 +104,5 @@ def test_every_type_the_tag_rule_checks_takes_tags_in_pulumi_aws(type_token):
 
 
 def test_every_taggable_type_the_examples_emit_is_checked_for_tags():
-    emitted = {resource.type for path in EXAMPLES.glob("*.yaml") for resource in example(path.stem).resources
-               if resource.type.startswith("aws:")}
+    emitted = {resource.type for path in EXAMPLES.glob("*.yaml") for resource in example(path.stem).resources if resource.type.startswith("aws:")}
     assert {token for token in emitted if _takes_tags(token)} <= set(TAGGABLE_TYPES)

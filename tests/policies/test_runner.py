@@ -36,21 +36,22 @@ def test_engine_props_unwrap_secrets_and_raise_on_unknowns():
 
 
 def test_unknown_value_makes_the_rule_unverified_not_violated():
-    unknown = edit(example("p5-capacity-block"), LAUNCH_TEMPLATE, "train-use1a",
-                   setter("metadataOptions.httpTokens", UNKNOWN_STRING_VALUE))
+    unknown = edit(example("p5-capacity-block"), LAUNCH_TEMPLATE, "train-use1a", setter("metadataOptions.httpTokens", UNKNOWN_STRING_VALUE))
     report = run_policies(unknown, rules=[rule("SEC001")])
     assert report.violations == [] and not report.mandatory_failed
     assert [(v.rule_id, v.enforcement) for v in report.unverified] == [("SEC001", "advisory")]
-    assert report.unverified[0].message == ("can't run policy 'imdsv2-required' during preview: string value at "
-                                            ".metadataOptions.httpTokens can't be known during preview")
+    assert report.unverified[0].message == (
+        "can't run policy 'imdsv2-required' during preview: string value at .metadataOptions.httpTokens can't be known during preview"
+    )
 
 
 def _crashing(props, settings):
     raise RuntimeError("boom")
 
 
-CRASHING = ResourceRule(id="TST001", name="crashes", title="A rule that crashes", domain="security", fix="none",
-                        resource_types=(NODE_GROUP,), check=_crashing)
+CRASHING = ResourceRule(
+    id="TST001", name="crashes", title="A rule that crashes", domain="security", fix="none", resource_types=(NODE_GROUP,), check=_crashing
+)
 
 
 def test_a_crashing_rule_is_a_rule_error_that_fails_the_run():
@@ -65,8 +66,7 @@ def test_config_can_disable_a_rule_or_change_its_level():
     assert disabled.rules_run == 0 and disabled.violations == []
     advisory = run_policies(insecure, config={"all": "advisory"}, rules=[rule("GOV004")])
     assert [v.enforcement for v in advisory.violations] == ["advisory"] and not advisory.mandatory_failed
-    mandatory = run_policies(insecure, config={"all": "advisory", "accelerator-ceiling": {"enforcementLevel": "mandatory"}},
-                             rules=[rule("GOV004")])
+    mandatory = run_policies(insecure, config={"all": "advisory", "accelerator-ceiling": {"enforcementLevel": "mandatory"}}, rules=[rule("GOV004")])
     assert mandatory.mandatory_failed
 
 
@@ -81,10 +81,15 @@ def test_not_applicable_resources_are_counted():
 
 
 def test_a_preview_without_ids_is_noted():
-    bare = Preview([type("Bare", (), {"urn": r.urn, "type": r.type, "name": r.name, "parent": r.parent,
-                                      "inputs": r.inputs})() for r in example("dev-g6e").resources])
+    bare = Preview(
+        [
+            type("Bare", (), {"urn": r.urn, "type": r.type, "name": r.name, "parent": r.parent, "inputs": r.inputs})()
+            for r in example("dev-g6e").resources
+        ]
+    )
     assert run_policies(bare, rules=[rule("SEC001")]).notes == [
-        "the preview records no resource ids: stack rules can't follow references between resources"]
+        "the preview records no resource ids: stack rules can't follow references between resources"
+    ]
 
 
 def test_report_json_and_text_agree_on_the_verdict():
@@ -102,8 +107,7 @@ def test_report_json_and_text_agree_on_the_verdict():
 def test_the_policy_validate_is_what_the_runner_calls():
     node_group = example("insecure").one(NODE_GROUP, lambda r: "cheap-train" in r.name)
     reported = []
-    args = ResourceValidationArgs(NODE_GROUP, engine_props(node_group.inputs), node_group.urn, node_group.name,
-                                  None, None)
+    args = ResourceValidationArgs(NODE_GROUP, engine_props(node_group.inputs), node_group.urn, node_group.name, None, None)
     rule("GOV002").policy().validate(args, lambda message, urn=None: reported.append(message))
     runner_messages = [v.message for v in run_policies(example("insecure"), rules=[rule("GOV002")]).violations]
     assert reported == runner_messages
@@ -121,11 +125,11 @@ def test_stack_rules_follow_engine_dependencies_while_ids_are_unknown():
     first_preview = edit_all(first_preview, LAUNCH_TEMPLATE, _unknown_references)
     first_preview = edit_all(first_preview, NODE_GROUP, setter("launchTemplate.id", UNKNOWN_STRING_VALUE))
     assert run_policies(first_preview, rules=[rule("COR001"), rule("COR003")]).violations == []
-    ceiling = run_policies(first_preview, config={"accelerator-ceiling": {"maxAcceleratorsPerStack": 100}},
-                           rules=[rule("GOV004")])
+    ceiling = run_policies(first_preview, config={"accelerator-ceiling": {"maxAcceleratorsPerStack": 100}}, rules=[rule("GOV004")])
     assert "node groups scale to 512 accelerators" in ceiling.violations[0].message  # 64 p5 via the template
     broken = edit(first_preview, SECURITY_GROUP, "network-efa", deleter("egress"))
     report = run_policies(broken, rules=[rule("COR001")])
     assert [v.message.split(". Fix:")[0] for v in report.violations] == [
         "LaunchTemplate 'p5-train-prod-train-use1a-template': the EFA interfaces on card(s) 0-31 have security "
-        "group(s) p5-train-prod-network-efa, none of which allows all traffic from and to itself (missing: egress)"]
+        "group(s) p5-train-prod-network-efa, none of which allows all traffic from and to itself (missing: egress)"
+    ]

@@ -18,8 +18,7 @@ SCHEMA = {
 
 
 def test_projection_reads_only_the_fields_the_schema_names():
-    props = engine_props({"metadataOptions": {"httpTokens": "required", "other": UNKNOWN_STRING_VALUE},
-                          "userData": UNKNOWN_STRING_VALUE})
+    props = engine_props({"metadataOptions": {"httpTokens": "required", "other": UNKNOWN_STRING_VALUE}, "userData": UNKNOWN_STRING_VALUE})
     assert project(props, SCHEMA) == {"metadataOptions": {"httpTokens": "required"}}
 
 
@@ -31,13 +30,15 @@ def test_projection_raises_on_an_unknown_named_field():
 
 
 def test_every_broken_field_is_one_phrase_with_its_path_and_value():
-    props = engine_props({
-        "metadataOptions": {"httpTokens": "optional"},
-        "networkInterfaces": [{"interfaceType": "interface"}, {"interfaceType": "efa"}],
-        "placement": {"groupName": "pg-1"},
-        "instanceTypes": ["p5.48xlarge", "p4d.24xlarge"],
-        "scalingConfig": {"maxSize": 16},
-    })
+    props = engine_props(
+        {
+            "metadataOptions": {"httpTokens": "optional"},
+            "networkInterfaces": [{"interfaceType": "interface"}, {"interfaceType": "efa"}],
+            "placement": {"groupName": "pg-1"},
+            "instanceTypes": ["p5.48xlarge", "p4d.24xlarge"],
+            "scalingConfig": {"maxSize": 16},
+        }
+    )
     assert problems(props, SCHEMA) == [
         "instanceTypes has 'p4d.24xlarge'; allowed: 'p5.48xlarge'",
         "metadataOptions.httpTokens is 'optional'; allowed: 'required'",
@@ -52,10 +53,13 @@ def test_a_missing_required_field_is_reported_and_a_sound_document_passes():
     assert problems(engine_props({"metadataOptions": {"httpTokens": "required"}}), SCHEMA) == []
 
 
-@pytest.mark.parametrize("path, text", [
-    (("networkInterfaces", 3, "securityGroups"), "networkInterfaces[3].securityGroups"),
-    (("labels", "railyard.dev/role"), "labels['railyard.dev/role']"),
-    (("tags", "cost-center"), "tags.cost-center"),
-])
+@pytest.mark.parametrize(
+    "path, text",
+    [
+        (("networkInterfaces", 3, "securityGroups"), "networkInterfaces[3].securityGroups"),
+        (("labels", "railyard.dev/role"), "labels['railyard.dev/role']"),
+        (("tags", "cost-center"), "tags.cost-center"),
+    ],
+)
 def test_paths_read_like_the_props(path, text):
     assert dotted(path) == text

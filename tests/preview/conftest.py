@@ -1,7 +1,7 @@
 """Previews shared across the emission tests: each example runs once per session (about a second each)."""
 
 import functools
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -11,7 +11,7 @@ from railyard.mocked import run_preview
 ROOT = Path(__file__).resolve().parents[2]
 # Previews are planned as of this moment, so Capacity Block sizing doesn't change with the day the suite runs:
 # a week before the examples' blocks start (2026-12-01).
-AT = datetime(2026, 11, 24, tzinfo=timezone.utc)
+AT = datetime(2026, 11, 24, tzinfo=UTC)
 
 
 @functools.cache

@@ -11,7 +11,7 @@ up at the start, and Pulumi ignores the desired size after creation.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -23,21 +23,24 @@ SCHEDULE = "aws:autoscaling/schedule:Schedule"
 
 
 def _at(*when: int) -> datetime:
-    return datetime(*when, tzinfo=timezone.utc)
+    return datetime(*when, tzinfo=UTC)
 
 
 def _group(result):
     return result.named("p5-train-prod-train-use1a")
 
 
-@pytest.mark.parametrize(("at", "desired", "scheduled"), [
-    (_at(2026, 11, 24), 0, True),                 # before the block: nothing can launch yet
-    (_at(2026, 12, 1, 11, 29), 0, True),          # a minute before it starts
-    (_at(2026, 12, 1, 11, 30), 64, False),        # it has started
-    (_at(2026, 12, 15, 10, 49), 64, False),       # 41 minutes before the end
-    (_at(2026, 12, 15, 10, 50), 0, False),        # EKS's scale-down, 40 minutes before the end
-    (_at(2027, 1, 1), 0, False),                  # long over
-])
+@pytest.mark.parametrize(
+    ("at", "desired", "scheduled"),
+    [
+        (_at(2026, 11, 24), 0, True),  # before the block: nothing can launch yet
+        (_at(2026, 12, 1, 11, 29), 0, True),  # a minute before it starts
+        (_at(2026, 12, 1, 11, 30), 64, False),  # it has started
+        (_at(2026, 12, 15, 10, 49), 64, False),  # 41 minutes before the end
+        (_at(2026, 12, 15, 10, 50), 0, False),  # EKS's scale-down, 40 minutes before the end
+        (_at(2027, 1, 1), 0, False),  # long over
+    ],
+)
 def test_desired_size_and_scale_up_come_from_the_window(at, desired, scheduled):
     result = run_preview(EXAMPLE, project_dir=ROOT, at=at)
     scaling = _group(result).inputs["scalingConfig"]
@@ -47,7 +50,11 @@ def test_desired_size_and_scale_up_come_from_the_window(at, desired, scheduled):
     if scheduled:
         (action,) = schedules
         assert (action.inputs["startTime"], action.inputs["desiredCapacity"], action.inputs["minSize"], action.inputs["maxSize"]) == (
-            "2026-12-01T11:30:00Z", 64, 0, 64)
+            "2026-12-01T11:30:00Z",
+            64,
+            0,
+            64,
+        )
         assert action.inputs["autoscalingGroupName"].startswith("eks-train-use1a-")
 
 

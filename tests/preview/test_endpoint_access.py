@@ -15,8 +15,8 @@ import pulumi
 import pytest
 
 from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
-from railyard.pipeline import validate
 from railyard.mocked import run_preview
+from railyard.pipeline import validate
 from railyard.program import deploy
 from tests.preview.conftest import ROOT, write_stack
 from tests.preview.test_program import under_mocks
@@ -72,7 +72,8 @@ def test_every_release_waits_for_the_system_node_group_with_an_explicit_timeout(
 def test_private_access_cidrs_open_443_on_the_cluster_security_group(p5):
     rules = [rule for rule in p5.of_type("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule") if "cidrIpv4" in rule.inputs]
     assert [(rule.inputs["cidrIpv4"], rule.inputs["ipProtocol"], rule.inputs["fromPort"], rule.inputs["toPort"]) for rule in rules] == [
-        ("10.0.0.0/16", "tcp", 443, 443)]
+        ("10.0.0.0/16", "tcp", 443, 443)
+    ]
     assert rules[0].inputs["securityGroupId"].startswith("sg-")
 
 
@@ -133,8 +134,10 @@ def test_kubeconfig_without_an_identity_uses_the_ambient_credentials():
 
 
 def test_with_custom_networking_every_release_waits_for_each_zones_system_group(tmp_path):
-    overrides = ("    kubernetes: {layer_stack: same, endpoint: {private: true, public_access_cidrs: [203.0.113.0/24]},\n"
-                 "                 pod_networking: {mode: custom_networking, pods_per_node: 8, pod_cidrs: [100.64.0.0/16]}}\n")
+    overrides = (
+        "    kubernetes: {layer_stack: same, endpoint: {private: true, public_access_cidrs: [203.0.113.0/24]},\n"
+        "                 pod_networking: {mode: custom_networking, pods_per_node: 8, pod_cidrs: [100.64.0.0/16]}}\n"
+    )
     result = run_preview(None, "laptop", _stack(tmp_path, "laptop", overrides))
     assert result.ok, [finding.message for finding in result.findings if finding.severity == "error"]
     systems = {result.named(f"devbox-dev-system-{zone}").urn for zone in ("us-west-2a", "us-west-2b")}

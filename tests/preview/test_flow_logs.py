@@ -20,7 +20,10 @@ def test_the_vpc_logs_all_traffic_to_a_group_kept_a_year_through_a_role_only_flo
     (group,) = p5.of_type(LOG_GROUP)
     assert flow_log.inputs["vpcId"].startswith("vpc-")
     assert (flow_log.inputs["trafficType"], flow_log.inputs["logDestinationType"], flow_log.inputs["maxAggregationInterval"]) == (
-        "ALL", "cloud-watch-logs", 600)
+        "ALL",
+        "cloud-watch-logs",
+        600,
+    )
     assert group.inputs["retentionInDays"] == 365
     (role,) = [role for role in p5.of_type(ROLE) if role.name == "p5-train-prod-network-flow-logs"]
     trust = json.loads(role.inputs["assumeRolePolicy"])

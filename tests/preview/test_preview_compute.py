@@ -7,8 +7,14 @@ from railyard.mocked import mock_id
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
 NG = "aws:eks/nodeGroup:NodeGroup"
 # What a managed node group forbids in a custom launch template (aws-facts.md 4.1).
-FORBIDDEN_IN_TEMPLATE = {"iamInstanceProfile", "imageId", "hibernationOptions", "instanceInitiatedShutdownBehavior",
-                         "vpcSecurityGroupIds", "securityGroupNames"}
+FORBIDDEN_IN_TEMPLATE = {
+    "iamInstanceProfile",
+    "imageId",
+    "hibernationOptions",
+    "instanceInitiatedShutdownBehavior",
+    "vpcSecurityGroupIds",
+    "securityGroupNames",
+}
 
 
 def template(result, node_group_name):
@@ -17,16 +23,20 @@ def template(result, node_group_name):
 
 
 def efa_slots(template_resource):
-    return [(i["networkCardIndex"], i["deviceIndex"]) for i in template_resource.inputs["networkInterfaces"]
-            if i["interfaceType"] == "efa-only"]
+    return [(i["networkCardIndex"], i["deviceIndex"]) for i in template_resource.inputs["networkInterfaces"] if i["interfaceType"] == "efa-only"]
 
 
 def test_p5_template_has_the_primary_and_32_efa_only_interfaces_one_per_card(p5):
     lt, _ = template(p5, "train-use1a")
     interfaces = lt.inputs["networkInterfaces"]
     assert len(interfaces) == 33
-    assert interfaces[0] == {"deleteOnTermination": "true", "deviceIndex": 0, "interfaceType": "interface",
-                             "networkCardIndex": 0, "securityGroups": interfaces[0]["securityGroups"]}
+    assert interfaces[0] == {
+        "deleteOnTermination": "true",
+        "deviceIndex": 0,
+        "interfaceType": "interface",
+        "networkCardIndex": 0,
+        "securityGroups": interfaces[0]["securityGroups"],
+    }
     assert efa_slots(lt) == [(0, 1)] + [(card, 0) for card in range(1, 32)]
 
 
@@ -54,8 +64,9 @@ def test_efa_interfaces_carry_the_cluster_and_efa_security_groups(p5):
     system, _ = template(p5, "system")
     assert system.inputs["networkInterfaces"][0]["securityGroups"] == [pair[0]]  # the cluster security group
     efa_group = p5.named("p5-train-prod-network-efa")
-    assert efa_group.inputs["ingress"] == [{"description": efa_group.inputs["ingress"][0]["description"], "fromPort": 0,
-                                            "protocol": "-1", "self": True, "toPort": 0}]
+    assert efa_group.inputs["ingress"] == [
+        {"description": efa_group.inputs["ingress"][0]["description"], "fromPort": 0, "protocol": "-1", "self": True, "toPort": 0}
+    ]
     assert [(rule["protocol"], rule["self"]) for rule in efa_group.inputs["egress"]] == [("-1", True)]
 
 
@@ -90,25 +101,33 @@ def test_reservation_is_on_demand_targeting_the_reservation(hetero):
     assert lt.inputs["capacityReservationSpecification"]["capacityReservationTarget"]["capacityReservationId"] == "cr-0123456789abcdef0"
 
 
-@pytest.mark.parametrize(("example", "group", "scaling"), [
-    ("p5", "train-use1a", (0, 0, 64)),  # planned a week before its Capacity Block starts
-    ("rail", "frontier-b01", (1024, 1024, 1024)),
-    ("dev_g6e", "dev-usw2a", (0, 1, 1)),
-    ("hetero", "serve-use2a-inf", (2, 4, 8)),
-    ("hetero", "serve-use2b-inf", (2, 4, 8)),
-    ("dev_stack", "train-use1a", (2, 2, 2)),
-])
+@pytest.mark.parametrize(
+    ("example", "group", "scaling"),
+    [
+        ("p5", "train-use1a", (0, 0, 64)),  # planned a week before its Capacity Block starts
+        ("rail", "frontier-b01", (1024, 1024, 1024)),
+        ("dev_g6e", "dev-usw2a", (0, 1, 1)),
+        ("hetero", "serve-use2a-inf", (2, 4, 8)),
+        ("hetero", "serve-use2b-inf", (2, 4, 8)),
+        ("dev_stack", "train-use1a", (2, 2, 2)),
+    ],
+)
 def test_node_group_scaling_as_declared(request, example, group, scaling):
     _, node_group = template(request.getfixturevalue(example), group)
     config = node_group.inputs["scalingConfig"]
     assert (config["minSize"], config["desiredSize"], config["maxSize"]) == scaling
 
 
-@pytest.mark.parametrize(("example", "group", "ami"), [
-    ("p5", "train-use1a", "AL2023_x86_64_NVIDIA"), ("hetero", "trainium-use2b-trn", "AL2023_x86_64_NEURON"),
-    ("hetero", "serve-use2b-inf", "AL2023_x86_64_NEURON"), ("dev_g6e", "dev-usw2a", "AL2023_x86_64_NVIDIA"),
-    ("p5", "system", "AL2023_x86_64_STANDARD"),
-])
+@pytest.mark.parametrize(
+    ("example", "group", "ami"),
+    [
+        ("p5", "train-use1a", "AL2023_x86_64_NVIDIA"),
+        ("hetero", "trainium-use2b-trn", "AL2023_x86_64_NEURON"),
+        ("hetero", "serve-use2b-inf", "AL2023_x86_64_NEURON"),
+        ("dev_g6e", "dev-usw2a", "AL2023_x86_64_NVIDIA"),
+        ("p5", "system", "AL2023_x86_64_STANDARD"),
+    ],
+)
 def test_ami_type_per_accelerator(request, example, group, ami):
     _, node_group = template(request.getfixturevalue(example), group)
     assert node_group.inputs["amiType"] == ami

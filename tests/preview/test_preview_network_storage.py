@@ -28,7 +28,11 @@ def test_rack_spread_pool_gets_a_partition_group_and_reservations_none(hetero):
     (group,) = hetero.of_type(PG)
     assert (group.name, group.inputs["strategy"], group.inputs["partitionCount"]) == ("hetero-prod-placement-trainium-use2b", "partition", 4)
     assert {d.key: d.strategy for d in hetero.placements} == {
-        "h200-use2a": None, "trainium-use2b": "partition", "serve-use2a": None, "serve-use2b": None}
+        "h200-use2a": None,
+        "trainium-use2b": "partition",
+        "serve-use2a": None,
+        "serve-use2b": None,
+    }
 
 
 def test_subnets_are_disjoint_inside_the_vpc_and_efa_domains_get_their_own(hetero):
@@ -36,9 +40,15 @@ def test_subnets_are_disjoint_inside_the_vpc_and_efa_domains_get_their_own(heter
     cidrs = {s.name: IPv4Network(s.inputs["cidrBlock"]) for s in hetero.of_type(SUBNET)}
     assert all(cidr.subnet_of(vpc) for cidr in cidrs.values())
     values = list(cidrs.values())
-    assert not any(a.overlaps(b) for i, a in enumerate(values) for b in values[i + 1:])
+    assert not any(a.overlaps(b) for i, a in enumerate(values) for b in values[i + 1 :])
     assert {name.split("network-")[1] for name in cidrs} == {
-        "public-us-east-2a", "public-us-east-2b", "private-us-east-2a", "private-us-east-2b", "efa-h200-use2a", "efa-trainium-use2b"}
+        "public-us-east-2a",
+        "public-us-east-2b",
+        "private-us-east-2a",
+        "private-us-east-2b",
+        "efa-h200-use2a",
+        "efa-trainium-use2b",
+    }
 
 
 def test_s3_gateway_endpoint_serves_the_private_route_tables(p5):
@@ -79,8 +89,9 @@ def test_fsx_security_group_opens_lnet_and_all_traffic_to_itself_when_efa(p5):
     ports = {(rule["protocol"], rule["fromPort"], rule["toPort"]) for rule in group.inputs["ingress"]}
     assert ports == {("tcp", 988, 988), ("tcp", 1018, 1023), ("-1", 0, 0)}
     assert all(rule["self"] for rule in group.inputs["ingress"] + group.inputs["egress"])
-    client_rules = [rule for rule in p5.of_type("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule")
-                    if rule.inputs.get("referencedSecurityGroupId")]
+    client_rules = [
+        rule for rule in p5.of_type("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule") if rule.inputs.get("referencedSecurityGroupId")
+    ]
     assert {(r.inputs["ipProtocol"], r.inputs.get("fromPort")) for r in client_rules} == {("tcp", 988), ("tcp", 1018), ("-1", None)}
 
 

@@ -9,10 +9,17 @@ from railyard.cli import main
 from railyard.mocked import run_preview
 from tests.preview.conftest import ROOT, preview_of, write_stack
 
-COMPONENT_TYPES = {"railyard:network:Network", "railyard:placement:Placement", "railyard:cluster:Cluster",
-                   "railyard:compute:NodePool", "railyard:storage:Storage", "railyard:kubernetes:KubernetesLayer",
-                   "railyard:kubernetes:DevicePlugins", "railyard:kubernetes:ClusterStorage",
-                   "railyard:kubernetes:KueueScheduling"}
+COMPONENT_TYPES = {
+    "railyard:network:Network",
+    "railyard:placement:Placement",
+    "railyard:cluster:Cluster",
+    "railyard:compute:NodePool",
+    "railyard:storage:Storage",
+    "railyard:kubernetes:KubernetesLayer",
+    "railyard:kubernetes:DevicePlugins",
+    "railyard:kubernetes:ClusterStorage",
+    "railyard:kubernetes:KueueScheduling",
+}
 
 
 def test_every_resource_is_parented_to_a_component_named_after_it(p5, hetero, dev_g6e, rail):
@@ -66,7 +73,11 @@ def test_every_example_previews(example):
 
 
 def test_resources_grow_with_node_groups_not_nodes(rail, tmp_path):
-    small = run_preview(None, "small", write_stack(tmp_path, "small", "rail-131k.yaml", "    pools: [{name: frontier, nodes: 2, placement: {max_failure_share: 1.0}}]\n"))
+    small = run_preview(
+        None,
+        "small",
+        write_stack(tmp_path, "small", "rail-131k.yaml", "    pools: [{name: frontier, nodes: 2, placement: {max_failure_share: 1.0}}]\n"),
+    )
     assert small.ok
     big = [r for r in rail.resources if r.urn.startswith("urn:pulumi:preview::")]
     groups = lambda resources: len([r for r in resources if r.type == "aws:eks/nodeGroup:NodeGroup"])  # noqa: E731
@@ -130,7 +141,9 @@ def test_human_preview_shows_chart_versions_kueue_levels_and_quotas(p5):
 
     text = render(p5)
     assert "nvidia-device-plugin 0.20.0 in nvidia-device-plugin" in text
-    assert ("topology.k8s.aws/network-node-layer-1 > topology.k8s.aws/network-node-layer-2 > "
-            "topology.k8s.aws/network-node-layer-3 > kubernetes.io/hostname") in text
+    assert (
+        "topology.k8s.aws/network-node-layer-1 > topology.k8s.aws/network-node-layer-2 > "
+        "topology.k8s.aws/network-node-layer-3 > kubernetes.io/hostname"
+    ) in text
     assert "train: nvidia.com/gpu=512" in text  # 64 p5 x 8 H100
     assert "railyard.dev/pool=train  topology=aws-network-3  tolerates=nvidia.com/gpu" in text

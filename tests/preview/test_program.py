@@ -10,14 +10,15 @@ from pulumi.runtime.sync_await import _sync_await
 
 from blueprints.catalog import load_catalog
 from components.plan import plan_blueprint
-from railyard.pipeline import validate
 from railyard.mocked import PreviewMocks, RecordingMonitor
+from railyard.pipeline import validate
 from railyard.program import build, deploy
 from tests.preview.conftest import ROOT, write_stack
 
 
 def under_mocks(program):
     """Run `program` against fresh recording mocks in an isolated context; returns (its result resolved, the monitor)."""
+
     def run():
         settings.ROOT.set(None)
         monitor = RecordingMonitor(PreviewMocks("us-east-2"))
@@ -27,6 +28,7 @@ def under_mocks(program):
         finally:
             _sync_await(wait_for_rpcs())
         return value, monitor
+
     return contextvars.copy_context().run(run)
 
 
@@ -35,15 +37,19 @@ def test_build_hands_the_kubernetes_layer_what_it_needs():
 
     def program():
         handles = build(plan)
-        resolved = pulumi.Output.all(handles.cluster_name, handles.endpoint, handles.oidc_provider_arn,
-                                     handles.file_systems["lustre"].dns_name, handles.file_systems["lustre"].mount_name)
+        resolved = pulumi.Output.all(
+            handles.cluster_name,
+            handles.endpoint,
+            handles.oidc_provider_arn,
+            handles.file_systems["lustre"].dns_name,
+            handles.file_systems["lustre"].mount_name,
+        )
         return handles, _sync_await(resolved.future())
 
     (handles, values), monitor = under_mocks(program)
     assert values[0] == "hetero-prod" and values[1].startswith("https://")
     assert values[3].endswith(".fsx.us-east-2.amazonaws.com") and len(values[4]) == 8
-    assert [group.name for group in handles.node_groups] == [
-        "system", "h200-use2a-gpu", "trainium-use2b-trn", "serve-use2a-inf", "serve-use2b-inf"]
+    assert [group.name for group in handles.node_groups] == ["system", "h200-use2a-gpu", "trainium-use2b-trn", "serve-use2a-inf", "serve-use2b-inf"]
     trainium = handles.node_groups[2]
     assert (trainium.instance_type, trainium.efa_interfaces, trainium.labels["railyard.dev/pool"]) == ("trn2.48xlarge", 16, "trainium")
     assert set(handles.node_group_names) == {group.name for group in handles.node_groups}

@@ -26,11 +26,27 @@ def zone(name: str, blocks: list[dict], availability_zone: str = "us-east-1a", *
     return {"name": name, "availability_zone": availability_zone, "blocks": blocks, **fields}
 
 
-def pool(name: str, instance_type: str, nodes, domains: list[str], spread: str = "packed", share: float = 1.0,
-         fabric: str | None = None, role: str = "inference", **fields) -> dict:
+def pool(
+    name: str,
+    instance_type: str,
+    nodes,
+    domains: list[str],
+    spread: str = "packed",
+    share: float = 1.0,
+    fabric: str | None = None,
+    role: str = "inference",
+    **fields,
+) -> dict:
     """A pool placed in `domains` (on-demand, inference unless told)."""
-    return {"name": name, "instance_type": instance_type, "role": role, "nodes": nodes, "fabric": fabric,
-            "placement": {"domains": domains, "spread": spread, "max_failure_share": share}, **fields}
+    return {
+        "name": name,
+        "instance_type": instance_type,
+        "role": role,
+        "nodes": nodes,
+        "fabric": fabric,
+        "placement": {"domains": domains, "spread": spread, "max_failure_share": share},
+        **fields,
+    }
 
 
 def fabric(name: str, kind: str, switch_radix: int, link_gbps: int = 100, **fields) -> dict:

@@ -114,8 +114,7 @@ def tor_clos(planes: int = 1, share: float = 1.0):
     return blueprint(
         [zone("z1", [block("b1", racks=3, hosts_per_rack=2)])],
         [pool("serve", "g6e.12xlarge", 6, ["b1"], fabric="tor", spread="racks", share=share)],
-        [fabric("tor", "tor_clos", 8, nics_per_accelerator=0.25, planes=planes, ports_per_nic=planes,
-                oversubscription={"leaf": 3.0})],
+        [fabric("tor", "tor_clos", 8, nics_per_accelerator=0.25, planes=planes, ports_per_nic=planes, oversubscription={"leaf": 3.0})],
     )
 
 
@@ -155,8 +154,10 @@ def medium_rail_clos():
     """
     return blueprint(
         [zone("z1", [block("b1", racks=5, hosts_per_rack=4), block("b2", racks=5, hosts_per_rack=4)])],
-        [pool("a", "p4d.24xlarge", 20, ["z1"], spread="blocks", fabric="rails", role="training"),
-         pool("b", "p4d.24xlarge", 16, ["z1"], fabric="rails", role="training")],
+        [
+            pool("a", "p4d.24xlarge", 20, ["z1"], spread="blocks", fabric="rails", role="training"),
+            pool("b", "p4d.24xlarge", 16, ["z1"], fabric="rails", role="training"),
+        ],
         [fabric("rails", "rail_optimized_clos", 8, nics_per_accelerator=0.5, tiers=3, oversubscription={"leaf": 3.0})],
     )
 

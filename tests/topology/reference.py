@@ -76,5 +76,7 @@ def accelerators_down(explicit: nx.Graph, pool: str, removed) -> int:
     view = pool_view(explicit, pool)
     kept = view.subgraph(node for node in view if node != removed)
     total = sum(1 for _, kind in view.nodes(data="kind") if kind == "accelerator")
-    largest = max((sum(1 for node in component if kept.nodes[node]["kind"] == "accelerator") for component in nx.connected_components(kept)), default=0)
+    largest = max(
+        (sum(1 for node in component if kept.nodes[node]["kind"] == "accelerator") for component in nx.connected_components(kept)), default=0
+    )
     return total - largest

@@ -1,4 +1,7 @@
-"""Bisection is the explicit graph's max-flow between a pool's halves; ports and oversubscription are read per switch and checked against the blueprint."""
+"""Bisection is the explicit graph's max-flow between a pool's halves.
+
+Ports and oversubscription are read per switch and checked against the blueprint.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +15,9 @@ from topology.expand import expand_fabric
 from topology.fabric import pool_endpoints
 
 SKETCH_BISECTION = {  # Gbps per accelerator of the first half
-    "rail_two_tier": 50.0,     # p4d: 4 NICs x 100 Gb/s / 8 GPUs, non-blocking
+    "rail_two_tier": 50.0,  # p4d: 4 NICs x 100 Gb/s / 8 GPUs, non-blocking
     "rail_three_tier": 50.0,
-    "fat_tree_k4": 100.0,      # one 100 Gb/s NIC per GPU
+    "fat_tree_k4": 100.0,  # one 100 Gb/s NIC per GPU
     "rail_only": 50.0,
     "tor_single_plane": 25.0,  # 3 hosts (12 GPUs) send 300 Gb/s: 200 up rack 0's ToR, 100 across rack 1's
     "tor_dual_plane": 50.0,
@@ -38,14 +41,17 @@ def test_bisection_is_the_sketch_figure_and_the_explicit_max_flow(name):
 @pytest.mark.parametrize("name", sorted(MEDIUM_FABRICS))
 def test_bisection_on_the_contracted_graph_equals_the_explicit_max_flow_on_medium_fabrics(name):
     built = design(MEDIUM_FABRICS[name]()).fabrics[0]
-    for _, pool in built.pools:
-        assert_matches_explicit_flow(built, pool.name)
+    for _, pool_model in built.pools:
+        assert_matches_explicit_flow(built, pool_model.name)
 
 
 def oversubscribed(**fabric_fields):
     """12 p4d hosts with 4 rails (one NIC each), leaf 3:1 on radix 8: 6 hosts per position (4 leaves), 2 uplinks per leaf."""
-    return blueprint([zone("z", [block("b", racks=6, hosts_per_rack=2)])], [pool("p", "p4d.24xlarge", 12, ["b"], fabric="f", role="training")],
-                     [fabric("f", "rail_optimized_clos", 8, nics_per_accelerator=0.5, oversubscription={"leaf": 3.0}, **fabric_fields)])
+    return blueprint(
+        [zone("z", [block("b", racks=6, hosts_per_rack=2)])],
+        [pool("p", "p4d.24xlarge", 12, ["b"], fabric="f", role="training")],
+        [fabric("f", "rail_optimized_clos", 8, nics_per_accelerator=0.5, oversubscription={"leaf": 3.0}, **fabric_fields)],
+    )
 
 
 def test_an_oversubscribed_leaf_halves_the_bisection_and_the_finding_shows_the_cut():
@@ -72,8 +78,11 @@ def test_leaf_oversubscription_is_down_over_up_ports_of_the_worst_leaf():
 
 def dense_tor():
     """A ToR Clos rack with 8 single-NIC hosts on a radix-8 ToR declared 3:1 (6 down, 2 up)."""
-    return blueprint([zone("z", [block("b", racks=2, hosts_per_rack=8)])], [pool("p", "g6e.12xlarge", 16, ["b"], fabric="tor")],
-                     [fabric("tor", "tor_clos", 8, nics_per_accelerator=0.25, oversubscription={"leaf": 3.0})])
+    return blueprint(
+        [zone("z", [block("b", racks=2, hosts_per_rack=8)])],
+        [pool("p", "g6e.12xlarge", 16, ["b"], fabric="tor")],
+        [fabric("tor", "tor_clos", 8, nics_per_accelerator=0.25, oversubscription={"leaf": 3.0})],
+    )
 
 
 def test_a_rack_too_dense_for_its_tor_breaks_the_port_budget_and_the_oversubscription():

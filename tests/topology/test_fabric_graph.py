@@ -44,7 +44,8 @@ def test_merging_the_explicit_graph_by_group_gives_back_the_merged_graph(name):
     merged_edges = {frozenset((group_of(explicit, next(iter(u))), group_of(explicit, next(iter(v))))) for u, v in quotient.edges}
     assert merged_edges == {frozenset(edge) for edge in graph.edges}
     assert {group: len(members) for group, members in blocks.items() if graph.nodes[group]["kind"] == "switch"} == {
-        node: data["count"] for node, data in graph.nodes(data=True) if data["kind"] == "switch"}
+        node: data["count"] for node, data in graph.nodes(data=True) if data["kind"] == "switch"
+    }
 
 
 @pytest.mark.parametrize("name", sorted(ALL_FABRICS))
@@ -81,5 +82,5 @@ def test_checking_a_design_never_modifies_its_graphs(name):
     for fabric in built.fabrics:
         fabric_report(fabric)
     power_report(built), blast_report(built), storage_report(built)
-    assert all(nx.utils.graphs_equal(old, fabric.graph) for old, fabric in zip(fabrics, built.fabrics))
+    assert all(nx.utils.graphs_equal(old, fabric.graph) for old, fabric in zip(fabrics, built.fabrics, strict=True))
     assert nx.utils.graphs_equal(facility, built.facility)

@@ -11,10 +11,10 @@ from topology.expand import expand_fabric
 from topology.hops import worst_case_hops
 
 SKETCH_HOPS = {  # (same rail, cross rail), read off each fixture's sketch
-    "rail_two_tier": (3, 3),     # leaf > spine > leaf, on both
-    "rail_three_tier": (5, 5),   # leaf > spine > core > spine > leaf between pods
-    "fat_tree_k4": (5, 5),       # no rails: cross = same
-    "rail_only": (3, 4),         # cross-rail crosses NVLink (1) first
+    "rail_two_tier": (3, 3),  # leaf > spine > leaf, on both
+    "rail_three_tier": (5, 5),  # leaf > spine > core > spine > leaf between pods
+    "fat_tree_k4": (5, 5),  # no rails: cross = same
+    "rail_only": (3, 4),  # cross-rail crosses NVLink (1) first
     "tor_single_plane": (3, 3),
     "tor_dual_plane": (3, 3),
 }

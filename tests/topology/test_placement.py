@@ -14,7 +14,7 @@ from topology.placement import BlockSite, _deal_in_order, _deal_round_robin, fil
 def deal_one_at_a_time(hosts: int, capacities: list[int]) -> list[int]:
     """The definition of round-robin, literally: one host per unit per round, skipping full units."""
     counts = [0] * len(capacities)
-    while hosts and any(count < capacity for count, capacity in zip(counts, capacities)):
+    while hosts and any(count < capacity for count, capacity in zip(counts, capacities, strict=True)):
         for unit, capacity in enumerate(capacities):
             if hosts and counts[unit] < capacity:
                 counts[unit] += 1
@@ -39,7 +39,7 @@ def _sites_with(free_per_rack: list[list[int]]) -> list[BlockSite]:
 def _dense(deal, hosts: int, sites: list[BlockSite]) -> list[tuple[str, int, int]]:
     racks = [(site, index) for site in sites for index in range(len(site.free))]
     counts = deal(hosts, [site.free[index] for site, index in racks])
-    return [(site.name, index, count) for (site, index), count in zip(racks, counts) if count]
+    return [(site.name, index, count) for (site, index), count in zip(racks, counts, strict=True) if count]
 
 
 @pytest.mark.parametrize("free_per_rack", [[list(racks)] for racks in itertools.product([0, 1, 3], repeat=4)] + [[[0, 2], [1, 0, 4]], [[], [2, 2]]])
@@ -66,14 +66,18 @@ def test_packed_fills_racks_in_order():
 
 
 def test_spread_racks_deals_round_robin_over_every_rack_of_every_domain():
-    model = blueprint([zone("z", [block("b1", racks=2, hosts_per_rack=4), block("b2", racks=2, hosts_per_rack=4)])],
-                      [pool("p", "g6e.xlarge", 6, ["b1", "b2"], spread="racks")])
+    model = blueprint(
+        [zone("z", [block("b1", racks=2, hosts_per_rack=4), block("b2", racks=2, hosts_per_rack=4)])],
+        [pool("p", "g6e.xlarge", 6, ["b1", "b2"], spread="racks")],
+    )
     assert racks_of(model) == {"b1/rack-0000": 2, "b1/rack-0001": 2, "b2/rack-0000": 1, "b2/rack-0001": 1}
 
 
 def test_spread_blocks_deals_over_blocks_then_packs_each_block():
-    model = blueprint([zone("z", [block("b1", racks=2, hosts_per_rack=4), block("b2", racks=2, hosts_per_rack=4)])],
-                      [pool("p", "g6e.xlarge", 6, ["z"], spread="blocks")])
+    model = blueprint(
+        [zone("z", [block("b1", racks=2, hosts_per_rack=4), block("b2", racks=2, hosts_per_rack=4)])],
+        [pool("p", "g6e.xlarge", 6, ["z"], spread="blocks")],
+    )
     assert racks_of(model) == {"b1/rack-0000": 3, "b2/rack-0000": 3}
 
 
@@ -84,15 +88,17 @@ def test_spread_zones_deals_over_zones_and_skips_full_ones():
 
 
 def test_pools_share_racks_in_blueprint_order_lowest_slots_first():
-    model = blueprint([zone("z", [block("b", racks=2, hosts_per_rack=4)])],
-                      [pool("first", "g6e.xlarge", 3, ["b"]), pool("second", "g6e.xlarge", 3, ["b"])])
+    model = blueprint(
+        [zone("z", [block("b", racks=2, hosts_per_rack=4)])], [pool("first", "g6e.xlarge", 3, ["b"]), pool("second", "g6e.xlarge", 3, ["b"])]
+    )
     placement = place_pools(model, CATALOG)
     assert placement.site("b").racks == [[(0, 3), (1, 1)], [(1, 2)]]
 
 
 def test_hosts_that_find_no_slot_are_a_finding_naming_the_pools_that_took_them():
-    model = blueprint([zone("z", [block("b", racks=2, hosts_per_rack=4)])],
-                      [pool("first", "g6e.xlarge", 6, ["b"]), pool("second", "g6e.xlarge", 4, ["b"])])
+    model = blueprint(
+        [zone("z", [block("b", racks=2, hosts_per_rack=4)])], [pool("first", "g6e.xlarge", 6, ["b"]), pool("second", "g6e.xlarge", 4, ["b"])]
+    )
     finding = only(check(model), "topology.placement")
     assert finding.path == ("pools", 1, "nodes")
     assert "needs 4 hosts, but only 2 free slots" in finding.message and "'first'" in finding.message
@@ -100,6 +106,7 @@ def test_hosts_that_find_no_slot_are_a_finding_naming_the_pools_that_took_them()
 
 
 def test_a_pool_that_fits_gives_no_placement_finding():
-    model = blueprint([zone("z", [block("b", racks=2, hosts_per_rack=4)])],
-                      [pool("first", "g6e.xlarge", 4, ["b"]), pool("second", "g6e.xlarge", 4, ["b"])])
+    model = blueprint(
+        [zone("z", [block("b", racks=2, hosts_per_rack=4)])], [pool("first", "g6e.xlarge", 4, ["b"]), pool("second", "g6e.xlarge", 4, ["b"])]
+    )
     assert "topology.placement" not in [finding.code for finding in check(model).findings]

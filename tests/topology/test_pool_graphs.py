@@ -58,8 +58,17 @@ CASES = shared_cases(60)
 
 
 def _cut(cut):
-    return None if cut is None else (round(cut.gbps, 6), round(cut.per_accelerator_gbps, 6), cut.hosts, cut.accelerators,
-                                     {key: round(value, 6) for key, value in cut.cut_gbps.items()})
+    return (
+        None
+        if cut is None
+        else (
+            round(cut.gbps, 6),
+            round(cut.per_accelerator_gbps, 6),
+            cut.hosts,
+            cut.accelerators,
+            {key: round(value, 6) for key, value in cut.cut_gbps.items()},
+        )
+    )
 
 
 def _hops(hops):
@@ -100,10 +109,20 @@ def test_a_pool_inside_one_pod_keeps_its_pod_and_nothing_above_or_beside_it():
     )
     built = design(model).fabrics[0]
     assert ("core", 0) in built.graph
-    assert set(built.parts.graph_of("near")) == {("endpoint", "near", 0, 0), ("endpoint", "near", 1, 0),
-                                                 ("leaf", 0, 0, 0), ("leaf", 0, 1, 0), ("spine", 0, "pod", 0)}
-    assert set(built.parts.graph_of("far")) == {("endpoint", "far", 2, 0), ("endpoint", "far", 3, 0),
-                                                ("leaf", 0, 2, 0), ("leaf", 0, 3, 0), ("spine", 0, "pod", 1)}
+    assert set(built.parts.graph_of("near")) == {
+        ("endpoint", "near", 0, 0),
+        ("endpoint", "near", 1, 0),
+        ("leaf", 0, 0, 0),
+        ("leaf", 0, 1, 0),
+        ("spine", 0, "pod", 0),
+    }
+    assert set(built.parts.graph_of("far")) == {
+        ("endpoint", "far", 2, 0),
+        ("endpoint", "far", 3, 0),
+        ("leaf", 0, 2, 0),
+        ("leaf", 0, 3, 0),
+        ("spine", 0, "pod", 1),
+    }
 
 
 def _switch(graph, node, tier):
@@ -128,8 +147,19 @@ def test_switches_on_a_cycle_are_kept_and_dead_ends_off_it_are_dropped():
         leaf = ("leaf", 0, position, 0)
         _switch(graph, leaf, "leaf")
         endpoint = ("endpoint", owner, position, 0)
-        graph.add_node(endpoint, kind="endpoint", pool=owner, count=2, accelerators=8, rails=(0,), position=position, block="b0",
-                       part=0, hop_cost=0, scale_up=None)
+        graph.add_node(
+            endpoint,
+            kind="endpoint",
+            pool=owner,
+            count=2,
+            accelerators=8,
+            rails=(0,),
+            position=position,
+            block="b0",
+            part=0,
+            hop_cost=0,
+            scale_up=None,
+        )
         graph.add_edge(endpoint, leaf, links=2)
         for spine in ("s0", "s1"):
             graph.add_edge(leaf, ("spine", 0, spine), links=1)

@@ -23,7 +23,13 @@ from topology.expand import expand_fabric, expanded_size
 from topology.fabric import pool_endpoints
 from topology.hops import worst_case_hops
 
-HOSTS = [("p4d.24xlarge", [0.5, 0.25, 0.125]), ("g6e.12xlarge", [0.25]), ("g6e.8xlarge", [1]), ("p5en.48xlarge", [0.5, 1]), ("trn2.48xlarge", [0.25, 0.5])]
+HOSTS = [
+    ("p4d.24xlarge", [0.5, 0.25, 0.125]),
+    ("g6e.12xlarge", [0.25]),
+    ("g6e.8xlarge", [1]),
+    ("p5en.48xlarge", [0.5, 1]),
+    ("trn2.48xlarge", [0.25, 0.5]),
+]
 
 
 def random_fabric_fields(rng: random.Random, kind: str) -> dict:

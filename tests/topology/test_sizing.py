@@ -47,8 +47,11 @@ def test_every_switch_of_a_full_fat_tree_uses_all_k_ports_in_the_explicit_graph(
 
 @pytest.mark.parametrize("oversubscription", [1.0, 2.0, 3.0, 7.0])
 def test_leaf_ports_split_by_the_declared_oversubscription(oversubscription):
-    model = blueprint([zone("z", [block("b", racks=4, hosts_per_rack=8)])], [pool("p", "g6e.8xlarge", 32, ["b"], fabric="f")],
-                      [fabric("f", "rail_optimized_clos", 16, oversubscription={"leaf": oversubscription})])
+    model = blueprint(
+        [zone("z", [block("b", racks=4, hosts_per_rack=8)])],
+        [pool("p", "g6e.8xlarge", 32, ["b"], fabric="f")],
+        [fabric("f", "rail_optimized_clos", 16, oversubscription={"leaf": oversubscription})],
+    )
     explicit = expand_fabric(design(model).fabrics[0].graph)
     down, up = fabric_math.port_split(16, oversubscription)
     full_leaf = next(node for node, data in explicit.nodes(data=True) if data.get("tier") == "leaf")
@@ -59,8 +62,11 @@ def test_leaf_ports_split_by_the_declared_oversubscription(oversubscription):
 
 def one_nic_clos(hosts: int, tiers: int):
     """`hosts` single-NIC hosts in one block on a radix-8 rail-optimized Clos with one rail."""
-    return blueprint([zone("z", [block("b", racks=hosts, hosts_per_rack=1)])], [pool("p", "g6e.8xlarge", hosts, ["b"], fabric="f")],
-                     [fabric("f", "rail_optimized_clos", 8, tiers=tiers)])
+    return blueprint(
+        [zone("z", [block("b", racks=hosts, hosts_per_rack=1)])],
+        [pool("p", "g6e.8xlarge", hosts, ["b"], fabric="f")],
+        [fabric("f", "rail_optimized_clos", 8, tiers=tiers)],
+    )
 
 
 @pytest.mark.parametrize("tiers", [2, 3])
@@ -89,13 +95,21 @@ def test_three_tier_pods_spines_and_core_groups_follow_the_striping_rules():
     cores = [node for node, data in explicit.nodes(data=True) if data.get("tier") == "core"]
     # core j hears from spine j of each pod, with spine_up / group = 4 links each
     for core in cores:
-        assert sorted((neighbour[0][3], neighbour[1], edge["links"]) for neighbour, edge in explicit[core].items()) == [(0, core[1], 4), (1, core[1], 4)]
+        assert sorted((neighbour[0][3], neighbour[1], edge["links"]) for neighbour, edge in explicit[core].items()) == [
+            (0, core[1], 4),
+            (1, core[1], 4),
+        ]
 
 
-@pytest.mark.parametrize("instance, nics_per_accelerator, rails", [("p5en.48xlarge", 2, 8), ("p5en.48xlarge", 2, 16), ("p4d.24xlarge", 0.5, 4), ("trn2.48xlarge", 1, 8)])
+@pytest.mark.parametrize(
+    "instance, nics_per_accelerator, rails", [("p5en.48xlarge", 2, 8), ("p5en.48xlarge", 2, 16), ("p4d.24xlarge", 0.5, 4), ("trn2.48xlarge", 1, 8)]
+)
 def test_each_accelerator_sends_through_the_nics_of_the_rails_the_formula_gives(instance, nics_per_accelerator, rails):
-    model = blueprint([zone("z", [block("b", racks=1, hosts_per_rack=2)])], [pool("p", instance, 2, ["b"], fabric="f")],
-                      [fabric("f", "rail_optimized_clos", 64, nics_per_accelerator=nics_per_accelerator, rails=rails)])
+    model = blueprint(
+        [zone("z", [block("b", racks=1, hosts_per_rack=2)])],
+        [pool("p", instance, 2, ["b"], fabric="f")],
+        [fabric("f", "rail_optimized_clos", 64, nics_per_accelerator=nics_per_accelerator, rails=rails)],
+    )
     explicit = expand_fabric(design(model).fabrics[0].graph)
     accelerators = CATALOG_COUNTS[instance]
     nics = int(accelerators * nics_per_accelerator)
@@ -125,9 +139,13 @@ def test_the_expanded_size_formula_counts_the_explicit_graph():
 
 def test_a_one_tier_rail_only_fabric_puts_every_host_on_one_leaf_per_rail():
     """rail_only with `tiers: 1`: 4 p4d hosts x 2 ports per rail fill a radix-8 rail switch; a fifth overflows it."""
+
     def rail_switches(hosts):
-        model = blueprint([zone("z", [block("b", racks=3, hosts_per_rack=2)])], [pool("p", "p4d.24xlarge", hosts, ["b"], fabric="f")],
-                          [fabric("f", "rail_only", 8, nics_per_accelerator=0.5, rails=2, tiers=1)])
+        model = blueprint(
+            [zone("z", [block("b", racks=3, hosts_per_rack=2)])],
+            [pool("p", "p4d.24xlarge", hosts, ["b"], fabric="f")],
+            [fabric("f", "rail_only", 8, nics_per_accelerator=0.5, rails=2, tiers=1)],
+        )
         return model, design(model).fabrics[0]
 
     model, built = rail_switches(4)

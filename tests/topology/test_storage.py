@@ -63,9 +63,11 @@ def test_a_checkpoint_within_its_limit_gives_no_finding():
 
 
 def test_tiers_without_a_throughput_figure_are_reported_but_not_checked():
-    model = blueprint([zone("z", [block("b", racks=1, hosts_per_rack=1)])],
-                      [pool("p", "g6e.xlarge", 1, ["b"], storage=[{"tier": "nvme", "read_mbps_per_accelerator": 10**6}])],
-                      storage=[{"kind": "local_nvme", "name": "nvme"}])
+    model = blueprint(
+        [zone("z", [block("b", racks=1, hosts_per_rack=1)])],
+        [pool("p", "g6e.xlarge", 1, ["b"], storage=[{"tier": "nvme", "read_mbps_per_accelerator": 10**6}])],
+        storage=[{"kind": "local_nvme", "name": "nvme"}],
+    )
     report = check(model)
     assert not [code for code in codes(report) if code.startswith("storage.")]
     assert report.figures["storage"][0]["throughput_mb_per_s"] is None

@@ -14,8 +14,8 @@ section 5).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from blueprints.models import Blueprint
 from topology.cluster.labels import POOL_LABEL

@@ -9,8 +9,8 @@ cross-layer check (`kubernetes_checks`) proves this layout; the compiler
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint

@@ -16,8 +16,8 @@ of the layout and returns findings with a path to the YAML to fix.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
 
 from blueprints.catalog import Catalog
 from blueprints.findings import Finding, error
@@ -76,17 +76,23 @@ def check_coverage(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[F
             if not listed:
                 field = "fabric" if family == "efa" else "instance_type"
                 yield error(
-                    "k8s.missing-plugin", ("pools", view.pool_index, field),
+                    "k8s.missing-plugin",
+                    ("pools", view.pool_index, field),
                     f"pool '{pool}' ({view.spec.name}) has {_device(view, family)}, but kubernetes.device_plugins lists no {' or '.join(kinds)}; "
                     "the device is never advertised and pods requesting it stay Pending",
-                    f"add `- kind: {kinds[0]}` to kubernetes.device_plugins", pool=pool, kinds=list(kinds),
+                    f"add `- kind: {kinds[0]}` to kubernetes.device_plugins",
+                    pool=pool,
+                    kinds=list(kinds),
                 )
             elif not any(pool in plugin.pools for plugin in listed):
                 plugin = listed[0]
                 yield error(
-                    "k8s.missing-plugin", _plugin_path(plugin, "pools"),
-                    f"{plugin.kind} runs only on pools {list(plugin.pools)}, but pool '{pool}' ({view.spec.name}) has {_device(view, family)} and no plugin",
-                    f"add '{pool}' to the plugin's pools, or remove `pools` to serve every pool with the device", pool=pool,
+                    "k8s.missing-plugin",
+                    _plugin_path(plugin, "pools"),
+                    f"{plugin.kind} runs only on pools {list(plugin.pools)}, but pool '{pool}' "
+                    f"({view.spec.name}) has {_device(view, family)} and no plugin",
+                    f"add '{pool}' to the plugin's pools, or remove `pools` to serve every pool with the device",
+                    pool=pool,
                 )
     yield from _unused(layout, pools)
 
@@ -97,28 +103,37 @@ def _unused(layout: KubernetesLayout, pools: dict[str, list[NodeGroupView]]) -> 
         unknown = [pool for pool in plugin.pools if pool not in pools]
         if unknown:
             yield error(
-                "k8s.unknown-pool", _plugin_path(plugin, "pools"),
+                "k8s.unknown-pool",
+                _plugin_path(plugin, "pools"),
                 f"{plugin.kind} names pool(s) {unknown}, which the blueprint doesn't have (pools: {list(pools)})",
-                "use names from `pools[].name`", unknown=unknown,
+                "use names from `pools[].name`",
+                unknown=unknown,
             )
         useless = [pool for pool in plugin.pools if pool in pools and not needs(plugin.kind, pools[pool][0])]
         if not plugin.pools and "pools" in plugin.overridden:
             yield error(
-                "k8s.unused-plugin", _plugin_path(plugin, "pools"),
-                f"{plugin.kind} is limited to no pool (pools: [])", "list the pools it serves, or remove `pools`", kind=plugin.kind,
+                "k8s.unused-plugin",
+                _plugin_path(plugin, "pools"),
+                f"{plugin.kind} is limited to no pool (pools: [])",
+                "list the pools it serves, or remove `pools`",
+                kind=plugin.kind,
             )
         elif not [pool for pool in plugin.pools if pool in pools]:
             yield error(
-                "k8s.unused-plugin", _plugin_path(plugin),
+                "k8s.unused-plugin",
+                _plugin_path(plugin),
                 f"{plugin.kind} has nothing to do: no pool has {plugin.resource}",
-                "remove it from kubernetes.device_plugins", kind=plugin.kind,
+                "remove it from kubernetes.device_plugins",
+                kind=plugin.kind,
             )
         elif useless:
             types = sorted({pools[pool][0].spec.name for pool in useless})
             yield error(
-                "k8s.unused-plugin", _plugin_path(plugin, "pools"),
+                "k8s.unused-plugin",
+                _plugin_path(plugin, "pools"),
                 f"{plugin.kind} lands on pool(s) {useless} ({', '.join(types)}), whose nodes have no {plugin.resource}",
-                f"remove {useless} from the plugin's pools", pools=useless,
+                f"remove {useless} from the plugin's pools",
+                pools=useless,
             )
 
 
@@ -138,10 +153,13 @@ def _selector_path(plugin: PluginPlacement, unmet: list[str]) -> tuple:
 
 def _label_finding(path: tuple, who: str, unmet: list[str], view: NodeGroupView, hint: str) -> Finding:
     return error(
-        "k8s.label-not-set", path,
+        "k8s.label-not-set",
+        path,
         f"{who} requires {', '.join(unmet)}, but nodes of pool '{view.pool}' in '{view.domain}' ({view.spec.name}) don't carry it; "
         f"their node group sets {', '.join(f'{key}={value}' for key, value in sorted(view.labels.items()))} (AWS adds instance type, zone, hostname)",
-        hint, node_group=view.name, unmet=unmet,
+        hint,
+        node_group=view.name,
+        unmet=unmet,
     )
 
 
@@ -157,7 +175,9 @@ def check_labels(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Fin
     for view in (view for view in layout.nodes if mounts.placement and view.pool in mounts.pools):
         unmet = mounts.placement.unmet(view.all_labels())
         if unmet:
-            yield _label_finding(("pools", view.pool_index, "storage"), "the FSx CSI node plugin", unmet, view, "report this: railyard derived the selector")
+            yield _label_finding(
+                ("pools", view.pool_index, "storage"), "the FSx CSI node plugin", unmet, view, "report this: railyard derived the selector"
+            )
     yield from _flavor_labels(layout)
 
 
@@ -185,11 +205,14 @@ def _level_finding(path: tuple, flavor, level: str, view: NodeGroupView) -> Find
     layers = view.spec.topology_layers
     aws = f"AWS labels {view.spec.name} with {layers} network-node layer(s)" if layers else f"AWS sets no network-node layers on {view.spec.name}"
     return error(
-        "k8s.label-not-set", path,
+        "k8s.label-not-set",
+        path,
         f"Kueue Topology '{flavor.topology.name}' level '{level}' is not set on nodes of pool '{view.pool}' in '{view.domain}': {aws}, "
         "so Kueue finds no topology domain at that level and the flavor's workloads never fit",
         f"drop '{level}', or remove topology_levels to derive zone, failure domain, the type's network layers and hostname",
-        node_group=view.name, level=level, network_layers=layers,
+        node_group=view.name,
+        level=level,
+        network_layers=layers,
     )
 
 
@@ -207,20 +230,26 @@ def check_taints(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Fin
                 continue  # reported as k8s.label-not-set
             for taint in plugin.placement.untolerated(view.taints):
                 yield error(
-                    "k8s.untolerated-taint", _taint_path(plugin, view),
+                    "k8s.untolerated-taint",
+                    _taint_path(plugin, view),
                     f"{plugin.kind} doesn't tolerate taint {taint.key}={taint.value}:{taint.effect} of pool '{view.pool}' "
                     f"(tolerates {[toleration.describe() for toleration in plugin.placement.tolerations]}); its pods never start there and "
                     f"{plugin.resource} is never advertised",
-                    f"add {{key: {taint.key}, value: '{taint.value}', effect: {taint.effect}}} to the plugin's tolerations, or remove `tolerations` to derive them",
-                    node_group=view.name, taint=f"{taint.key}={taint.value}:{taint.effect}",
+                    f"add {{key: {taint.key}, value: '{taint.value}', effect: {taint.effect}}} to the plugin's "
+                    "tolerations, or remove `tolerations` to derive them",
+                    node_group=view.name,
+                    taint=f"{taint.key}={taint.value}:{taint.effect}",
                 )
     if layout.kueue is not None:
         for flavor in layout.kueue.flavors:
             if len(flavor.tolerations) > KUEUE_MAX_TOLERATIONS:
                 yield error(
-                    "k8s.flavor-limit", ("pools", flavor.pool_index, "taints"),
-                    f"pool '{flavor.pool}' has {len(flavor.tolerations)} taints; its Kueue flavor can carry at most {KUEUE_MAX_TOLERATIONS} tolerations",
-                    f"keep at most {KUEUE_MAX_TOLERATIONS - 1} extra taints on the pool", taints=len(flavor.tolerations),
+                    "k8s.flavor-limit",
+                    ("pools", flavor.pool_index, "taints"),
+                    f"pool '{flavor.pool}' has {len(flavor.tolerations)} taints; its Kueue flavor can carry at "
+                    f"most {KUEUE_MAX_TOLERATIONS} tolerations",
+                    f"keep at most {KUEUE_MAX_TOLERATIONS - 1} extra taints on the pool",
+                    taints=len(flavor.tolerations),
                 )
 
 
@@ -257,7 +286,9 @@ def check_quota(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Find
         capacity: dict[str, int] = {}
         for view in chosen:
             if view.spec.accelerator_resource:
-                capacity[view.spec.accelerator_resource] = capacity.get(view.spec.accelerator_resource, 0) + view.max_nodes * view.spec.accelerator_count
+                capacity[view.spec.accelerator_resource] = (
+                    capacity.get(view.spec.accelerator_resource, 0) + view.max_nodes * view.spec.accelerator_count
+                )
         for resource in sorted(set(capacity) | ({flavor.accelerator_resource} - {None})):
             granted, held = flavor.quotas.get(resource, 0), capacity.get(resource, 0)
             if granted != held:
@@ -281,12 +312,17 @@ def _quota_finding(layout: KubernetesLayout, flavor, resource: str, granted: int
     )
     path = _quota_path(flavor, resource)
     return error(
-        "k8s.quota-mismatch", path,
+        "k8s.quota-mismatch",
+        path,
         f"ClusterQueue '{layout.kueue.cluster_queue}' grants {granted} {resource} on flavor '{flavor.pool}', but the nodes it selects "
         f"(pools {pools}) hold {held}; {effect}",
         f"set accelerator_quota: {held} for pool '{flavor.pool}', or remove it to derive quota from the node groups"
-        if resource == flavor.accelerator_resource else f"narrow the flavor's node_labels to pool '{flavor.pool}'",
-        flavor=flavor.name, resource=resource, granted=granted, held=held,
+        if resource == flavor.accelerator_resource
+        else f"narrow the flavor's node_labels to pool '{flavor.pool}'",
+        flavor=flavor.name,
+        resource=resource,
+        granted=granted,
+        held=held,
     )
 
 
@@ -296,9 +332,11 @@ def check_flavor_pools(blueprint: Blueprint, layout: KubernetesLayout) -> Iterab
     for index, entry in enumerate(blueprint.kubernetes.kueue.flavors):
         if entry.pool not in names:
             yield error(
-                "k8s.unknown-pool", ("kubernetes", "kueue", "flavors", index, "pool"),
+                "k8s.unknown-pool",
+                ("kubernetes", "kueue", "flavors", index, "pool"),
                 f"kueue.flavors[{index}] names pool '{entry.pool}', which the blueprint doesn't have (pools: {names})",
-                "use a name from `pools[].name`", unknown=entry.pool,
+                "use a name from `pools[].name`",
+                unknown=entry.pool,
             )
 
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from blueprints.models import Blueprint
 from topology.cluster.labels import DOMAIN_LABEL, HOSTNAME_LABEL, NETWORK_LAYER_LABEL, POOL_LABEL, ZONE_LABEL
@@ -42,8 +42,16 @@ HUGEPAGES_RESOURCE = "hugepages-2Mi"
 # The EFA driver reserves 5128 huge pages of 2 MiB on every EFA node (EKS user guide, node-efa; aws-facts.md 2.5).
 EFA_HUGEPAGES_MIB = 5128 * 2
 # Covered resources in this order; each flavor lists all of them (Kueue requires it).
-RESOURCE_ORDER = ("cpu", "memory", EPHEMERAL_RESOURCE, HUGEPAGES_RESOURCE, "nvidia.com/gpu", "aws.amazon.com/neuron",
-                  NEURONCORE_RESOURCE, EFA_RESOURCE)
+RESOURCE_ORDER = (
+    "cpu",
+    "memory",
+    EPHEMERAL_RESOURCE,
+    HUGEPAGES_RESOURCE,
+    "nvidia.com/gpu",
+    "aws.amazon.com/neuron",
+    NEURONCORE_RESOURCE,
+    EFA_RESOURCE,
+)
 UNITS = {"memory": "Mi", HUGEPAGES_RESOURCE: "Mi", EPHEMERAL_RESOURCE: "Gi"}
 
 
@@ -129,7 +137,10 @@ class KueuePlan:
         """The ClusterQueue's `spec`: one resource group, every flavor, quota = capacity."""
         covered = self.covered_resources
         flavors = [
-            {"name": flavor.name, "resources": [{"name": resource, "nominalQuota": _quantity(resource, flavor.quotas.get(resource, 0))} for resource in covered]}
+            {
+                "name": flavor.name,
+                "resources": [{"name": resource, "nominalQuota": _quantity(resource, flavor.quotas.get(resource, 0))} for resource in covered],
+            }
             for flavor in self.flavors
         ]
         return {"namespaceSelector": {}, "resourceGroups": [{"coveredResources": list(covered), "flavors": flavors}]}
@@ -149,9 +160,12 @@ def _capacity(views: Sequence[NodeGroupView]) -> dict[str, int]:
     """What a pool's node groups hold at their maximum size, per resource."""
     nodes = sum(view.max_nodes for view in views)
     spec = views[0].spec
-    quotas = {"cpu": nodes * spec.vcpus, "memory": nodes * spec.memory_mib,
-              EPHEMERAL_RESOURCE: sum(view.max_nodes * view.ephemeral_gib for view in views),
-              HUGEPAGES_RESOURCE: sum(view.max_nodes * EFA_HUGEPAGES_MIB for view in views if view.efa)}
+    quotas = {
+        "cpu": nodes * spec.vcpus,
+        "memory": nodes * spec.memory_mib,
+        EPHEMERAL_RESOURCE: sum(view.max_nodes * view.ephemeral_gib for view in views),
+        HUGEPAGES_RESOURCE: sum(view.max_nodes * EFA_HUGEPAGES_MIB for view in views if view.efa),
+    }
     if spec.accelerator_resource:
         quotas[spec.accelerator_resource] = nodes * spec.accelerator_count
     if spec.accelerator and spec.accelerator.total_neuron_cores:

@@ -9,8 +9,8 @@ so the cross-layer check proves what the compiler
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from blueprints.models import Blueprint
 from topology.cluster.labels import POOL_LABEL

@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Callable, Literal
+from typing import Literal
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.catalog.quotas import NODES_PER_NODE_GROUP, load_quotas
@@ -45,11 +46,11 @@ from blueprints.models.pools import Pool
 from blueprints.models.storage import LocalNvme
 from blueprints.rules.context import Context
 from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
-from topology.placement import Placement, place_pools
-from topology.cluster.labels import ENI_CONFIG_LABEL, POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
 from topology.cluster.addresses import SYSTEM_NETWORK, NodeAddresses, cni_enis, node_addresses
 from topology.cluster.interfaces import PRIMARY, InterfaceSpec, efa_count, interface_layout
+from topology.cluster.labels import ENI_CONFIG_LABEL, POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
 from topology.cluster.splitting import Share, split_share
+from topology.placement import Placement, place_pools
 
 CapacityType = Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"]
 
@@ -66,7 +67,10 @@ BLOCK_SCALE_DOWN_LEAD = timedelta(minutes=40)
 # Where nodeadm mounts the RAID0 of instance-store disks unless told otherwise (nodeadm `localStorage`).
 DEFAULT_LOCAL_MOUNT = "/mnt/k8s-disks"
 _CAPACITY_TYPES: dict[str, CapacityType] = {
-    "on_demand": "ON_DEMAND", "spot": "SPOT", "capacity_reservation": "ON_DEMAND", "capacity_block": "CAPACITY_BLOCK",
+    "on_demand": "ON_DEMAND",
+    "spot": "SPOT",
+    "capacity_reservation": "ON_DEMAND",
+    "capacity_block": "CAPACITY_BLOCK",
 }
 
 
@@ -197,9 +201,9 @@ def nodes_per_group_limit(blueprint: Blueprint) -> int:
 def _shares(pool: Pool, index: int, ctx: Context, limit: int, placed: Callable[[], Placement]) -> list[tuple[Share, str, str]]:
     """(share, zone name, availability zone) of each node group of a pool: its domains, split to `limit` nodes."""
     domains = pool_domains(pool, ctx)
-    sizes = zip(*(split_evenly(count, len(domains)) for count in (pool.min_nodes, pool.desired_nodes, pool.max_nodes)))
+    sizes = zip(*(split_evenly(count, len(domains)) for count in (pool.min_nodes, pool.desired_nodes, pool.max_nodes)), strict=True)
     found = []
-    for (domain, zone, availability_zone), share in zip(domains, sizes):
+    for (domain, zone, availability_zone), share in zip(domains, sizes, strict=True):
         blocks: list[tuple[str, int]] = []
         if share[2] > limit:
             by_block = placed().hosts_by(index, "block")
@@ -209,8 +213,9 @@ def _shares(pool: Pool, index: int, ctx: Context, limit: int, placed: Callable[[
     return found
 
 
-def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int | None = None,
-              placed: Callable[[], Placement] | None = None, index: int = 0) -> list[NodeGroupPlan]:
+def plan_pool(
+    pool: Pool, ctx: Context, now: datetime | None = None, limit: int | None = None, placed: Callable[[], Placement] | None = None, index: int = 0
+) -> list[NodeGroupPlan]:
     """The node groups of one pool: one per failure domain with its share of the nodes, split to at most `limit` each.
 
     `placed` gives the topology placement (where the pool's hosts sit, by
@@ -237,31 +242,42 @@ def plan_pool(pool: Pool, ctx: Context, now: datetime | None = None, limit: int 
         if isinstance(source, CapacityBlock):
             low = 0
             desired, scale_up_at = block_sizing(source, high, now)
-        plans.append(NodeGroupPlan(
-            name=name,
-            pool=pool.name, domain=domain, zone=zone, availability_zones=(availability_zone,), subnet_keys=(subnet,),
-            instance_type=pool.instance_type, ami_type=spec.ami_type, role=pool.role,
-            capacity_type=_CAPACITY_TYPES[source.kind],
-            # EKS needs max_size >= 1 even for a domain whose share rounds to zero.
-            min_size=low, desired_size=desired, max_size=max(1, high),
-            interfaces=interfaces,
-            labels=dict(sorted(labels.items())), taints=tuple(node_taints(pool, spec)),
-            reservation_id=source.reservation_id if reserved else None,
-            market_type="capacity-block" if source.kind == "capacity_block" else None,
-            placement_key=f"{pool.name}-{zone}",
-            raid0=spec.instance_store is not None,
-            local_nvme_gb=spec.instance_store.total_gb if spec.instance_store else 0,
-            lustre_efa_interfaces=lustre_over_efa(pool, spec, ctx, efa),
-            local_mount_path=nvme.mount_path if nvme else DEFAULT_LOCAL_MOUNT,
-            # A reservation has no spare instances to surge into: replace nodes in place.
-            update_strategy="MINIMAL" if reserved else "DEFAULT",
-            fabric=pool.fabric,
-            scale_up_at=scale_up_at,
-            part=share.suffix,
-            addresses=_addresses(spec, interfaces, networking),
-            pods_limited=networking.mode != "secondary_ips" or networking.pods_per_node is not None,
-            pod_subnet_key=pod_subnet,
-        ))
+        plans.append(
+            NodeGroupPlan(
+                name=name,
+                pool=pool.name,
+                domain=domain,
+                zone=zone,
+                availability_zones=(availability_zone,),
+                subnet_keys=(subnet,),
+                instance_type=pool.instance_type,
+                ami_type=spec.ami_type,
+                role=pool.role,
+                capacity_type=_CAPACITY_TYPES[source.kind],
+                # EKS needs max_size >= 1 even for a domain whose share rounds to zero.
+                min_size=low,
+                desired_size=desired,
+                max_size=max(1, high),
+                interfaces=interfaces,
+                labels=dict(sorted(labels.items())),
+                taints=tuple(node_taints(pool, spec)),
+                reservation_id=source.reservation_id if reserved else None,
+                market_type="capacity-block" if source.kind == "capacity_block" else None,
+                placement_key=f"{pool.name}-{zone}",
+                raid0=spec.instance_store is not None,
+                local_nvme_gb=spec.instance_store.total_gb if spec.instance_store else 0,
+                lustre_efa_interfaces=lustre_over_efa(pool, spec, ctx, efa),
+                local_mount_path=nvme.mount_path if nvme else DEFAULT_LOCAL_MOUNT,
+                # A reservation has no spare instances to surge into: replace nodes in place.
+                update_strategy="MINIMAL" if reserved else "DEFAULT",
+                fabric=pool.fabric,
+                scale_up_at=scale_up_at,
+                part=share.suffix,
+                addresses=_addresses(spec, interfaces, networking),
+                pods_limited=networking.mode != "secondary_ips" or networking.pods_per_node is not None,
+                pod_subnet_key=pod_subnet,
+            )
+        )
     return plans
 
 
@@ -274,22 +290,53 @@ def system_groups(availability_zones: list[str], networking: PodNetworking) -> l
     """
     card_zero, ipv4, vcpus = SYSTEM_NETWORK[SYSTEM_INSTANCE_TYPE]
     addresses = node_addresses(card_zero, ipv4, vcpus, networking)
-    common = dict(pool=SYSTEM_GROUP, instance_type=SYSTEM_INSTANCE_TYPE, ami_type=SYSTEM_AMI_TYPE, role=SYSTEM_GROUP,
-                  capacity_type="ON_DEMAND", interfaces=(PRIMARY,), root_volume_gib=SYSTEM_ROOT_GIB, system=True,
-                  addresses=addresses)
+    common = dict(
+        pool=SYSTEM_GROUP,
+        instance_type=SYSTEM_INSTANCE_TYPE,
+        ami_type=SYSTEM_AMI_TYPE,
+        role=SYSTEM_GROUP,
+        capacity_type="ON_DEMAND",
+        interfaces=(PRIMARY,),
+        root_volume_gib=SYSTEM_ROOT_GIB,
+        system=True,
+        addresses=addresses,
+    )
     labels = {POOL_LABEL: SYSTEM_GROUP, ROLE_LABEL: SYSTEM_GROUP}
     if networking.mode != "custom_networking":
         low, desired, high = SYSTEM_NODES
-        return [NodeGroupPlan(name=SYSTEM_GROUP, domain="all-zones", zone=None, availability_zones=tuple(availability_zones),
-                              subnet_keys=tuple(f"private-{zone}" for zone in availability_zones),
-                              min_size=low, desired_size=desired, max_size=high, labels=labels, **common)]
-    sizes = zip(*(split_evenly(count, len(availability_zones)) for count in SYSTEM_NODES))
+        return [
+            NodeGroupPlan(
+                name=SYSTEM_GROUP,
+                domain="all-zones",
+                zone=None,
+                availability_zones=tuple(availability_zones),
+                subnet_keys=tuple(f"private-{zone}" for zone in availability_zones),
+                min_size=low,
+                desired_size=desired,
+                max_size=high,
+                labels=labels,
+                **common,
+            )
+        ]
+    sizes = zip(*(split_evenly(count, len(availability_zones)) for count in SYSTEM_NODES), strict=True)
     groups = []
-    for zone, (low, desired, high) in zip(availability_zones, sizes):
+    for zone, (low, desired, high) in zip(availability_zones, sizes, strict=True):
         name, pods = f"{SYSTEM_GROUP}-{zone}", f"pods-{SYSTEM_GROUP}-{zone}"
-        groups.append(NodeGroupPlan(name=name, domain=zone, zone=None, availability_zones=(zone,), subnet_keys=(f"private-{zone}",),
-                                    min_size=low, desired_size=desired, max_size=max(1, high), labels={**labels, ENI_CONFIG_LABEL: pods},
-                                    pod_subnet_key=pods, **common))
+        groups.append(
+            NodeGroupPlan(
+                name=name,
+                domain=zone,
+                zone=None,
+                availability_zones=(zone,),
+                subnet_keys=(f"private-{zone}",),
+                min_size=low,
+                desired_size=desired,
+                max_size=max(1, high),
+                labels={**labels, ENI_CONFIG_LABEL: pods},
+                pod_subnet_key=pods,
+                **common,
+            )
+        )
     return groups
 
 

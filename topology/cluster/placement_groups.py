@@ -53,8 +53,13 @@ class PlacementDecision:
 
     def as_json(self) -> dict:
         """The decision as the program exports it."""
-        document = {"pool": self.pool, "zone": self.zone, "availabilityZone": self.availability_zone,
-                    "strategy": self.strategy or "none", "reason": self.reason}
+        document = {
+            "pool": self.pool,
+            "zone": self.zone,
+            "availabilityZone": self.availability_zone,
+            "strategy": self.strategy or "none",
+            "reason": self.reason,
+        }
         if self.partition_count is not None:
             document["partitionCount"] = self.partition_count
         if self.spread_level is not None:
@@ -68,33 +73,48 @@ def decide_placement(pool: Pool, zone: str, availability_zone: str, efa: bool, n
     `efa` says whether the pool joins an EFA fabric; `nodes_in_zone` is the
     most nodes the pool may have in this zone.
     """
-    decide = lambda strategy, reason, **extra: PlacementDecision(pool.name, zone, availability_zone, strategy, reason,  # noqa: E731
-                                                                 nodes=nodes_in_zone, **extra)
+
+    def decide(strategy, reason: str, **extra) -> PlacementDecision:
+        return PlacementDecision(pool.name, zone, availability_zone, strategy, reason, nodes=nodes_in_zone, **extra)
+
     source = pool.capacity
     if source.kind == "capacity_block":
-        return decide(None, f"capacity comes from Capacity Block {source.reservation_id}: EC2 already places its "
-                            "instances together in an UltraCluster, and a placement group on a Capacity Block launch "
-                            "is a known cause of failed launches")
+        return decide(
+            None,
+            f"capacity comes from Capacity Block {source.reservation_id}: EC2 already places its "
+            "instances together in an UltraCluster, and a placement group on a Capacity Block launch "
+            "is a known cause of failed launches",
+        )
     if source.kind in RESERVED_KINDS:
-        return decide(None, f"capacity comes from capacity reservation {source.reservation_id}: instances launch into "
-                            "the reservation's own capacity, and a placement group the reservation was not created in "
-                            "is a known cause of failed launches")
+        return decide(
+            None,
+            f"capacity comes from capacity reservation {source.reservation_id}: instances launch into "
+            "the reservation's own capacity, and a placement group the reservation was not created in "
+            "is a known cause of failed launches",
+        )
     if pool.placement.spread == "racks":
         if nodes_in_zone <= MAX_SPREAD_INSTANCES_PER_ZONE:
-            return decide("spread", f"spread: racks with at most {nodes_in_zone} node(s) here: a rack-level spread "
-                                    "group puts every node on its own rack", spread_level="rack")
+            return decide(
+                "spread",
+                f"spread: racks with at most {nodes_in_zone} node(s) here: a rack-level spread group puts every node on its own rack",
+                spread_level="rack",
+            )
         share = pool.placement.max_failure_share
         partitions = partition_count(share)
-        reason = (f"spread: racks with {nodes_in_zone} nodes here: {partitions} partitions on disjoint racks, so one "
-                  f"rack failure takes at most 1/{partitions} of the pool (max_failure_share {share:g})")
+        reason = (
+            f"spread: racks with {nodes_in_zone} nodes here: {partitions} partitions on disjoint racks, so one "
+            f"rack failure takes at most 1/{partitions} of the pool (max_failure_share {share:g})"
+        )
         if partitions < math.ceil(1 / share - 1e-9):
             reason += f"; EC2 allows only {MAX_PARTITIONS} partitions, fewer than that share needs"
         return decide("partition", reason, partition_count=partitions)
     if efa and pool.role == "training":
-        return decide("cluster", f"EFA training pool on {source.kind.replace('_', '-')} capacity: a cluster group "
-                                 f"keeps its {nodes_in_zone} node(s) on one low-latency network segment")
-    return decide(None, f"{pool.role} pool with no EFA fabric to keep close and no rack spread: EC2 places the "
-                        "instances freely")
+        return decide(
+            "cluster",
+            f"EFA training pool on {source.kind.replace('_', '-')} capacity: a cluster group "
+            f"keeps its {nodes_in_zone} node(s) on one low-latency network segment",
+        )
+    return decide(None, f"{pool.role} pool with no EFA fabric to keep close and no rack spread: EC2 places the instances freely")
 
 
 def partition_count(max_failure_share: float) -> int:

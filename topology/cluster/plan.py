@@ -10,9 +10,9 @@ user data, file systems).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Sequence
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
@@ -49,7 +49,7 @@ def _subnet_demands(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]
     private = {zone: (0, 0) for zone in zones}  # (nodes, addresses) per zone
     efa: dict[str, SubnetDemand] = {}
     for group in node_groups:
-        for key, zone in zip(group.subnet_keys, group.availability_zones):
+        for key, zone in zip(group.subnet_keys, group.availability_zones, strict=True):
             addresses = group.max_size * group.addresses.node
             if key.startswith("private-"):
                 # A group over several zones may land wholly in one, so each zone is sized for all of it.
@@ -67,9 +67,19 @@ def _pod_subnets(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -
     networking = blueprint.kubernetes.pod_networking
     if networking.mode != "custom_networking":
         return ()
-    demands = [SubnetDemand(group.pod_subnet_key, "pods", group.availability_zones[0], group.max_size, group.fabric, group.zone,
-                            group.max_size * group.addresses.pods_subnet)
-               for group in node_groups if group.pod_subnet_key]
+    demands = [
+        SubnetDemand(
+            group.pod_subnet_key,
+            "pods",
+            group.availability_zones[0],
+            group.max_size,
+            group.fabric,
+            group.zone,
+            group.max_size * group.addresses.pods_subnet,
+        )
+        for group in node_groups
+        if group.pod_subnet_key
+    ]
     return carve_pod_subnets(list(networking.pod_cidrs), demands)
 
 
@@ -90,8 +100,9 @@ def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeG
     return tuple(decisions)
 
 
-def plan_cluster(blueprint: Blueprint, catalog: Catalog, now: datetime | None = None,
-                 node_groups: Sequence[NodeGroupPlan] | None = None) -> ClusterPlan:
+def plan_cluster(
+    blueprint: Blueprint, catalog: Catalog, now: datetime | None = None, node_groups: Sequence[NodeGroupPlan] | None = None
+) -> ClusterPlan:
     """Plan the cluster of a validated blueprint at `now` (it sizes Capacity Block groups from their window;
     None plans them as running), on `node_groups` when the caller has planned them; raises `PlanError` when
     the design doesn't fit (the VPC can't hold its subnets)."""

@@ -24,8 +24,8 @@ quota, its code, the value needed and the request that raises it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from blueprints.catalog import Catalog
 from blueprints.catalog.quotas import (
@@ -77,9 +77,18 @@ class QuotaNeed:
 
     def as_json(self) -> dict:
         """The `validate --json` `quotas` entry."""
-        return {"code": self.code, "service": self.service, "name": self.name, "needed": self.needed, "why": self.why,
-                "default": self.default, "declared": self.declared, "available": self.available, "ok": self.ok,
-                "source": self.source}
+        return {
+            "code": self.code,
+            "service": self.service,
+            "name": self.name,
+            "needed": self.needed,
+            "why": self.why,
+            "default": self.default,
+            "declared": self.declared,
+            "available": self.available,
+            "ok": self.ok,
+            "source": self.source,
+        }
 
 
 def _pool_index(blueprint: Blueprint, pool: str) -> tuple:
@@ -91,10 +100,18 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterab
     """(code, needed, why, path) for every quota the plan touches."""
     groups = list(plan.node_groups)
     largest = max(groups, key=lambda group: group.max_size)
-    yield (NODES_PER_NODE_GROUP, largest.max_size, f"node group {largest.name} scales to {largest.max_size} nodes",
-           _pool_index(blueprint, largest.pool))
-    yield (NODE_GROUPS_PER_CLUSTER, len(groups), f"{len(groups)} managed node groups (the system group included)",
-           _pool_index(blueprint, groups[-1].pool))
+    yield (
+        NODES_PER_NODE_GROUP,
+        largest.max_size,
+        f"node group {largest.name} scales to {largest.max_size} nodes",
+        _pool_index(blueprint, largest.pool),
+    )
+    yield (
+        NODE_GROUPS_PER_CLUSTER,
+        len(groups),
+        f"{len(groups)} managed node groups (the system group included)",
+        _pool_index(blueprint, groups[-1].pool),
+    )
     vcpus: dict[tuple[str, str], tuple[int, str]] = {}
     interfaces = 0
     for group in groups:
@@ -112,8 +129,7 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterab
     by_family = {(quota.family, quota.market): code for code, quota in load_quotas().items() if quota.family}
     for (family, market), (total, pool) in sorted(vcpus.items()):
         yield by_family[(family, market)], total, f"{family} {market.replace('_', '-')} nodes at their largest", _pool_index(blueprint, pool)
-    yield (NETWORK_INTERFACES, interfaces, "every node's launch-template interfaces, plus those the VPC CNI may attach on card 0",
-           ("pools",))
+    yield (NETWORK_INTERFACES, interfaces, "every node's launch-template interfaces, plus those the VPC CNI may attach on card 0", ("pools",))
     yield VPCS_PER_REGION, 1, "the cluster's VPC", ("cloud", "vpc_cidr")
     zones = len(plan.availability_zones)
     yield ELASTIC_IPS, zones, f"one Elastic IP per NAT gateway, one NAT gateway per zone ({zones})", ("cloud", "availability_zones")
@@ -122,11 +138,16 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterab
     yield IPV4_BLOCKS_PER_VPC, blocks, f"the VPC's own CIDR block and {len(plan.pod_cidrs)} for pods", ("cloud", "vpc_cidr")
     yield NAT_GATEWAYS_PER_ZONE, 1, "one NAT gateway per zone", ("cloud", "availability_zones")
     for code, family in ((LUSTRE_PERSISTENT_2, "PERSISTENT_2"), (LUSTRE_SCRATCH, "SCRATCH")):
-        tiers = [(index, tier) for index, tier in enumerate(blueprint.storage)
-                 if tier.kind == "fsx_lustre" and tier.deployment_type.startswith(family)]
+        tiers = [
+            (index, tier) for index, tier in enumerate(blueprint.storage) if tier.kind == "fsx_lustre" and tier.deployment_type.startswith(family)
+        ]
         if tiers:
-            yield (code, sum(tier.capacity_gib for _, tier in tiers), f"{family} file systems' capacity (GiB)",
-                   ("storage", tiers[0][0], "capacity_gib"))
+            yield (
+                code,
+                sum(tier.capacity_gib for _, tier in tiers),
+                f"{family} file systems' capacity (GiB)",
+                ("storage", tiers[0][0], "capacity_gib"),
+            )
 
 
 def quota_plan(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> list[QuotaNeed]:
@@ -135,8 +156,19 @@ def quota_plan(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> lis
     needs = []
     for code, needed, why, path in _counts(blueprint, catalog, plan):
         quota = quotas[code]
-        needs.append(QuotaNeed(code, quota.service, quota.name, needed, why, quota.default, blueprint.quotas.get(code),
-                               quota.source, ("quotas", code) if code in blueprint.quotas else path))
+        needs.append(
+            QuotaNeed(
+                code,
+                quota.service,
+                quota.name,
+                needed,
+                why,
+                quota.default,
+                blueprint.quotas.get(code),
+                quota.source,
+                ("quotas", code) if code in blueprint.quotas else path,
+            )
+        )
     return needs
 
 
@@ -144,24 +176,43 @@ def quota_findings(blueprint: Blueprint, needs: list[QuotaNeed]) -> list[Finding
     """Needs over what the account has (errors), per-account quotas left undeclared (notes), unknown declared codes."""
     findings = []
     for need in needs:
-        command = (f"aws service-quotas request-service-quota-increase --service-code {need.service} "
-                   f"--quota-code {need.code} --desired-value {need.needed}")
+        command = (
+            f"aws service-quotas request-service-quota-increase --service-code {need.service} --quota-code {need.code} --desired-value {need.needed}"
+        )
         if need.ok is False:
             has = f"declares {need.declared}" if need.declared is not None else f"has AWS's default of {need.default}"
-            findings.append(error("quota.exceeded", need.path,
-                                  f"{need.name} ({need.code}): the design needs {need.needed} ({need.why}), but the account {has}",
-                                  f"raise it ({command}), then declare it: quotas: {{{need.code}: {need.needed}}}",
-                                  quota=need.code, needed=need.needed, available=need.available))
+            findings.append(
+                error(
+                    "quota.exceeded",
+                    need.path,
+                    f"{need.name} ({need.code}): the design needs {need.needed} ({need.why}), but the account {has}",
+                    f"raise it ({command}), then declare it: quotas: {{{need.code}: {need.needed}}}",
+                    quota=need.code,
+                    needed=need.needed,
+                    available=need.available,
+                )
+            )
         elif need.ok is None and need.needed:
-            findings.append(info("quota.per-account", need.path,
-                                 f"{need.name} ({need.code}): the design needs {need.needed} ({need.why}); AWS sets this quota per account",
-                                 f"check it in Service Quotas and declare it (quotas: {{{need.code}: <value>}}) so railyard can "
-                                 f"hold the design to it; to raise it: {command}",
-                                 quota=need.code, needed=need.needed))
+            findings.append(
+                info(
+                    "quota.per-account",
+                    need.path,
+                    f"{need.name} ({need.code}): the design needs {need.needed} ({need.why}); AWS sets this quota per account",
+                    f"check it in Service Quotas and declare it (quotas: {{{need.code}: <value>}}) so railyard can "
+                    f"hold the design to it; to raise it: {command}",
+                    quota=need.code,
+                    needed=need.needed,
+                )
+            )
     known = load_quotas()
     for code in blueprint.quotas:
         if code not in known:
-            findings.append(warning("quota.unknown-code", ("quotas", code),
-                                    f"quota {code} is not one railyard plans (known: {', '.join(sorted(known))})",
-                                    "check the code in Service Quotas, or remove it"))
+            findings.append(
+                warning(
+                    "quota.unknown-code",
+                    ("quotas", code),
+                    f"quota {code} is not one railyard plans (known: {', '.join(sorted(known))})",
+                    "check the code in Service Quotas, or remove it",
+                )
+            )
     return findings

@@ -21,7 +21,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from blueprints.findings import Finding, error, info, warning
 
@@ -44,14 +44,24 @@ def cluster_size_findings(nodes: int, tier: str) -> list[Finding]:
     found = []
     where = ("pools",)
     if nodes > EKS_MAX_NODES:
-        found.append(error("scale.beyond-one-cluster", where,
-                           f"the design scales to {nodes:,} nodes; one EKS cluster supports up to {EKS_MAX_NODES:,}",
-                           "split it into one cluster (and stack) per failure domain: docs/scale.md"))
+        found.append(
+            error(
+                "scale.beyond-one-cluster",
+                where,
+                f"the design scales to {nodes:,} nodes; one EKS cluster supports up to {EKS_MAX_NODES:,}",
+                "split it into one cluster (and stack) per failure domain: docs/scale.md",
+            )
+        )
     elif nodes > UPSTREAM_TESTED_NODES:
-        found.append(info("scale.large-cluster", where,
-                          f"the design scales to {nodes:,} nodes, past the {UPSTREAM_TESTED_NODES:,} upstream Kubernetes is tested to; "
-                          f"railyard provisions the control plane at {tier}",
-                          "set kubernetes.control_plane_tier to choose another tier; docs/scale.md"))
+        found.append(
+            info(
+                "scale.large-cluster",
+                where,
+                f"the design scales to {nodes:,} nodes, past the {UPSTREAM_TESTED_NODES:,} upstream Kubernetes is tested to; "
+                f"railyard provisions the control plane at {tier}",
+                "set kubernetes.control_plane_tier to choose another tier; docs/scale.md",
+            )
+        )
     return found
 
 
@@ -61,10 +71,14 @@ def scale_findings(nodes: int, tier: str, placements: Iterable, pool_paths: dict
     where = ("pools",)
     for decision in placements:
         if decision.strategy == "cluster" and decision.nodes > CLUSTER_GROUP_INSTANCES:
-            found.append(warning("scale.cluster-placement-group", (*pool_paths.get(decision.pool, where), "capacity"),
-                                 f"pool '{decision.pool}' puts {decision.nodes:,} on-demand or spot nodes in one cluster placement "
-                                 f"group in {decision.availability_zone}; EC2 wants them launched in one request, and adding "
-                                 "instances later risks insufficient-capacity errors",
-                                 "reserve the capacity (Capacity Blocks or capacity reservations, one per block) so no "
-                                 "placement group is needed"))
+            found.append(
+                warning(
+                    "scale.cluster-placement-group",
+                    (*pool_paths.get(decision.pool, where), "capacity"),
+                    f"pool '{decision.pool}' puts {decision.nodes:,} on-demand or spot nodes in one cluster placement "
+                    f"group in {decision.availability_zone}; EC2 wants them launched in one request, and adding "
+                    "instances later risks insufficient-capacity errors",
+                    "reserve the capacity (Capacity Blocks or capacity reservations, one per block) so no placement group is needed",
+                )
+            )
     return found

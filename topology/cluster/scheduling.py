@@ -12,8 +12,9 @@ emitted and what is checked are the same objects.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Mapping, Sequence
+from typing import Literal
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
@@ -96,9 +97,7 @@ class NodeGroupView:
         return {**self.aws_labels(), **self.labels}
 
 
-def node_groups(
-    blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None
-) -> list[NodeGroupView]:
+def node_groups(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None) -> list[NodeGroupView]:
     """Every accelerator node group the blueprint makes, as Kubernetes sees its nodes, in blueprint order.
 
     The node groups, their labels, taints, sizes and EFA interfaces are the
@@ -183,7 +182,7 @@ class Toleration:
     effect: str | None = None
 
     @classmethod
-    def of_taint(cls, taint: NodeTaint) -> "Toleration":
+    def of_taint(cls, taint: NodeTaint) -> Toleration:
         """The narrowest toleration of one taint: its key, value and effect."""
         if taint.value:
             return cls(taint.key, "Equal", taint.value, taint.effect)
@@ -244,8 +243,7 @@ class Placement:
     def untolerated(self, taints: tuple[NodeTaint, ...]) -> list[NodeTaint]:
         """The blocking taints (NoSchedule, NoExecute) no toleration matches."""
         return [
-            taint for taint in taints
-            if taint.effect in BLOCKING_EFFECTS and not any(toleration.tolerates(taint) for toleration in self.tolerations)
+            taint for taint in taints if taint.effect in BLOCKING_EFFECTS and not any(toleration.tolerates(taint) for toleration in self.tolerations)
         ]
 
     def lands_on(self, view: NodeGroupView) -> bool:

@@ -46,7 +46,7 @@ def split_share(domain: str, blocks: list[tuple[str, int]], sizes: tuple[int, in
     if sum(per_block) < high:  # the placement didn't place them all (a topology finding says so): keep the domain whole
         names, per_block = [domain], [high]
     parts: list[tuple[str, str, int]] = []
-    for block, count in zip(names, per_block):
+    for block, count in zip(names, per_block, strict=True):
         if count == 0:
             continue
         if count <= limit:

@@ -45,9 +45,11 @@ PUBLIC_SUBNET_ADDRESSES = 32
 MIN_SUBNET_ADDRESSES = 16
 MAX_SUBNET_ADDRESSES = 65536
 HEADROOM = 2
-REMEDIES = ("set kubernetes.pod_networking warm_ip_target / minimum_ip_target (or pods_per_node) so nodes hold only the "
-            "addresses their pods use, or mode: prefix_delegation, or mode: custom_networking with pod_cidrs "
-            "(100.64.0.0/16 blocks) so pods' addresses leave the node subnets; or a larger vpc_cidr")
+REMEDIES = (
+    "set kubernetes.pod_networking warm_ip_target / minimum_ip_target (or pods_per_node) so nodes hold only the "
+    "addresses their pods use, or mode: prefix_delegation, or mode: custom_networking with pod_cidrs "
+    "(100.64.0.0/16 blocks) so pods' addresses leave the node subnets; or a larger vpc_cidr"
+)
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,7 @@ def carve_subnets(vpc_cidr: IPv4Network, demands: list[SubnetDemand]) -> tuple[S
     capacity = vpc_cidr.num_addresses
     sizes = _sizes(demands, capacity)
     if sum(sizes) > capacity or any(size > MAX_SUBNET_ADDRESSES for size in sizes):
-        largest = max(zip(sizes, demands), key=lambda pair: pair[0])
+        largest = max(zip(sizes, demands, strict=True), key=lambda pair: pair[0])
         raise PlanError(
             f"{vpc_cidr} holds {capacity} addresses, but its {len(demands)} subnets need at least {sum(sizes)}: "
             f"the largest, '{largest[1].key}', needs {largest[1].needed} addresses for {largest[1].nodes} nodes "
@@ -142,8 +144,11 @@ def carve_subnets(vpc_cidr: IPv4Network, demands: list[SubnetDemand]) -> tuple[S
     for index, demand in enumerate(demands):
         prefix = 32 - (sizes[index].bit_length() - 1)
         cidr = IPv4Network((base + offsets[index], prefix))
-        plans.append(SubnetPlan(demand.key, demand.kind, demand.availability_zone, str(cidr),
-                                demand.nodes, demand.fabric, demand.zone, demand.needed, str(vpc_cidr)))
+        plans.append(
+            SubnetPlan(
+                demand.key, demand.kind, demand.availability_zone, str(cidr), demand.nodes, demand.fabric, demand.zone, demand.needed, str(vpc_cidr)
+            )
+        )
     return tuple(plans)
 
 
@@ -162,7 +167,9 @@ def carve_pod_subnets(blocks: list[IPv4Network], demands: list[SubnetDemand]) ->
                 f"pod subnet '{demand.key}' needs {demand.needed} addresses for {demand.nodes} nodes, but no pod CIDR block "
                 f"({', '.join(str(block) for block in blocks)}) has room for a /{33 - sizes[demand.key].bit_length()} left; "
                 "add a 100.64.0.0/10 block to kubernetes.pod_networking.pod_cidrs, or hold fewer addresses per node "
-                "(pods_per_node, warm_ip_target)", ("kubernetes", "pod_networking", "pod_cidrs"))
+                "(pods_per_node, warm_ip_target)",
+                ("kubernetes", "pod_networking", "pod_cidrs"),
+            )
         free[home] -= sizes[demand.key]
         placed[home].append(demand)
     carved = {plan.key: plan for index, block in enumerate(blocks) for plan in carve_subnets(block, placed[index])}

@@ -12,9 +12,11 @@ standard default, which is reported. Instance types outside the catalog
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
-from policies.facts import InstanceFacts, instance_types as catalog_facts
+from policies.facts import InstanceFacts
+from policies.facts import instance_types as catalog_facts
 from policies.nodes import instance_types, launch_template_of, node_groups
 from policies.rule import StackRule
 from policies.stack import Stack, value
@@ -46,8 +48,7 @@ def check(stack: Stack, settings) -> Iterable[tuple[Any, str]]:
             allowed = allowed_ami_types(spec)
             if ami_type not in allowed:
                 shown = f"amiType {ami_type}" if ami_type else "no amiType (EKS defaults to a standard AMI)"
-                yield group, (f"runs {name} ({spec.accelerator.count}x {spec.accelerator.model}) with {shown}; "
-                              f"it needs one of {', '.join(allowed)}")
+                yield group, (f"runs {name} ({spec.accelerator.count}x {spec.accelerator.model}) with {shown}; it needs one of {', '.join(allowed)}")
 
 
 RULE = StackRule(
@@ -58,5 +59,5 @@ RULE = StackRule(
     severity="high",
     check=check,
     fix="set the node group's ami_type to the catalog's AMI type for the instance "
-        "(`railyard catalog --json` ami_type), e.g. AL2023_x86_64_NVIDIA for p5",
+    "(`railyard catalog --json` ami_type), e.g. AL2023_x86_64_NVIDIA for p5",
 )

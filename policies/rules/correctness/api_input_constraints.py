@@ -12,7 +12,8 @@ quotes the input, the bad value, the rule and its source.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from policies.api_constraints import violations
 from policies.rule import StackRule
@@ -34,5 +35,5 @@ RULE = StackRule(
     severity="high",
     check=check,
     fix="change the value to one the API accepts (the message quotes the rule and its source); when railyard "
-        "derived it from the blueprint, change the blueprint field it came from",
+    "derived it from the blueprint, change the blueprint field it came from",
 )

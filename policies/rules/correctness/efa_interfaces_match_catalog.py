@@ -13,9 +13,11 @@ that of the node groups launching from it.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-from policies.facts import InstanceFacts, instance_types as catalog_facts
+from policies.facts import InstanceFacts
+from policies.facts import instance_types as catalog_facts
 from policies.nodes import EFA_INTERFACE_TYPES, efa_interfaces, templates_with_node_groups
 from policies.rule import StackRule
 from policies.stack import Stack, items, number, value
@@ -23,15 +25,16 @@ from policies.stack import Stack, items, number, value
 
 def expected_efa_cards(spec: InstanceFacts) -> list[int]:
     """The cards a full EFA layout of `spec` puts an EFA on, in order."""
-    cards = [card.index for card in spec.network_cards
-             if card.supports_efa and (card.index != 0 or card.max_interfaces >= 2)]
+    cards = [card.index for card in spec.network_cards if card.supports_efa and (card.index != 0 or card.max_interfaces >= 2)]
     return cards[: spec.max_efa_interfaces]
 
 
 def layout_problems(interfaces: list[Mapping[str, Any]], spec: InstanceFacts) -> list[str]:
     """Everything wrong with `interfaces` as the layout of one `spec` node."""
-    slots = [(int(number(value(i, "networkCardIndex")) or 0), int(number(value(i, "deviceIndex")) or 0),
-              value(i, "interfaceType") or "interface") for i in interfaces]
+    slots = [
+        (int(number(value(i, "networkCardIndex")) or 0), int(number(value(i, "deviceIndex")) or 0), value(i, "interfaceType") or "interface")
+        for i in interfaces
+    ]
     efa = [(card, device) for card, device, kind in slots if kind in EFA_INTERFACE_TYPES]
     if efa and not spec.efa_supported:
         return [f"{spec.name} does not support EFA, but {len(efa)} interface(s) are EFA"]
@@ -45,16 +48,14 @@ def layout_problems(interfaces: list[Mapping[str, Any]], spec: InstanceFacts) ->
     capable = {card.index for card in spec.network_cards if card.supports_efa}
     cards = [card for card, _ in efa]
     if any(card not in capable for card in cards):
-        found.append(f"EFA on card(s) {sorted(set(cards) - capable)}, which carry no EFA on {spec.name} "
-                     f"(EFA cards: {sorted(capable)})")
+        found.append(f"EFA on card(s) {sorted(set(cards) - capable)}, which carry no EFA on {spec.name} (EFA cards: {sorted(capable)})")
     if len(set(cards)) != len(cards):
         found.append(f"more than one EFA on card(s) {sorted({card for card in cards if cards.count(card) > 1})}")
     if len(cards) > spec.max_efa_interfaces:
         found.append(f"{len(cards)} EFA interfaces; {spec.name} allows {spec.max_efa_interfaces}")
     missing = sorted(set(expected_efa_cards(spec)) - set(cards))
     if missing:
-        found.append(f"no EFA on card(s) {missing}: nodes would use {len(set(cards))} of "
-                     f"{len(expected_efa_cards(spec))} EFA devices")
+        found.append(f"no EFA on card(s) {missing}: nodes would use {len(set(cards))} of {len(expected_efa_cards(spec))} EFA devices")
     return found
 
 
@@ -85,5 +86,5 @@ RULE = StackRule(
     severity="high",
     check=check,
     fix="lay out one interface on card 0/device 0, then one efa-only interface on each EFA-capable card "
-        "(device 1 on card 0, device 0 elsewhere), as `railyard catalog --json` lists the cards",
+    "(device 1 on card 0, device 0 elsewhere), as `railyard catalog --json` lists the cards",
 )

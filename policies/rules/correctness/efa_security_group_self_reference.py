@@ -13,7 +13,8 @@ group equal to its own group - each with protocol -1 (all traffic).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pulumi_policy import PolicyResource
 
@@ -96,5 +97,5 @@ RULE = StackRule(
     severity="high",
     check=check,
     fix="give the EFA security group an ingress and an egress rule with protocol -1 and itself as the "
-        "peer (self=True), and attach it to every EFA interface",
+    "peer (self=True), and attach it to every EFA interface",
 )

@@ -13,7 +13,8 @@ ids are still unknown, compares them through the engine's dependencies).
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from policies.nodes import POOL_LABEL, is_efa, label, node_groups
 from policies.resource_types import SUBNET
@@ -46,8 +47,7 @@ def check(stack: Stack, settings) -> Iterable[tuple[Any, str]]:
         first, first_subnet = members[0]
         for group, subnet in members[1:]:
             if subnet != first_subnet:
-                yield group, (f"uses subnet {subnet}, but node group '{first.name}' of the same pool "
-                              f"'{pool}' uses {first_subnet}")
+                yield group, (f"uses subnet {subnet}, but node group '{first.name}' of the same pool '{pool}' uses {first_subnet}")
 
 
 RULE = StackRule(

@@ -12,7 +12,8 @@ system without the tag declares no clients and is not checked.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pulumi_policy import PolicyResource
 
@@ -48,8 +49,10 @@ def check(stack: Stack, settings) -> Iterable[tuple[Any, str]]:
             for group in groups:
                 elsewhere = sorted(zones_of(stack, group) - {zone})
                 if elsewhere:
-                    yield file_system, (f"is in {zone}, but node group '{group.name}' of pool '{pool}', which mounts it, "
-                                        f"runs in {', '.join(elsewhere)}")
+                    yield (
+                        file_system,
+                        (f"is in {zone}, but node group '{group.name}' of pool '{pool}', which mounts it, runs in {', '.join(elsewhere)}"),
+                    )
 
 
 RULE = StackRule(
@@ -60,5 +63,5 @@ RULE = StackRule(
     severity="medium",
     check=check,
     fix="place the file system in a subnet of its clients' zone, or place the pools that mount it in that zone "
-        "(one file system per zone if a pool spans zones)",
+    "(one file system per zone if a pool spans zones)",
 )

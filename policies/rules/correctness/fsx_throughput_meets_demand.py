@@ -13,7 +13,8 @@ system stalls training but breaks nothing.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from policies.resource_types import LUSTRE
 from policies.rule import NotApplicable, ResourceRule
@@ -43,8 +44,7 @@ def check(props: Mapping[str, Any], settings) -> Iterable[str]:
     if delivered < demand:
         needed = math.ceil(demand / per_tib * 1024 / CAPACITY_STEP_GIB) * CAPACITY_STEP_GIB if per_tib else None
         grow = f"; at {per_tib:g} MB/s/TiB that takes {needed} GiB" if needed else ""
-        yield (f"delivers {delivered:,.0f} MB/s ({capacity:g} GiB x {per_tib:g} MB/s/TiB), below the "
-               f"{demand:,.0f} MB/s its pools declare{grow}")
+        yield (f"delivers {delivered:,.0f} MB/s ({capacity:g} GiB x {per_tib:g} MB/s/TiB), below the {demand:,.0f} MB/s its pools declare{grow}")
 
 
 RULE = ResourceRule(
@@ -56,6 +56,5 @@ RULE = ResourceRule(
     severity="medium",
     resource_types=(LUSTRE,),
     check=check,
-    fix="raise per_unit_storage_throughput or storage_capacity (in the blueprint: the tier's "
-        "throughput_mbps_per_tib or capacity_gib)",
+    fix="raise per_unit_storage_throughput or storage_capacity (in the blueprint: the tier's throughput_mbps_per_tib or capacity_gib)",
 )

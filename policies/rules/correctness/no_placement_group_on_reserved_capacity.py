@@ -12,12 +12,16 @@ from policies.rule import SchemaRule
 
 CAPACITY_BLOCK = {
     "instanceMarketOptions": {
-        "type": "dict", "required": True, "schema": {"marketType": {"required": True, "allowed": ["capacity-block"]}},
+        "type": "dict",
+        "required": True,
+        "schema": {"marketType": {"required": True, "allowed": ["capacity-block"]}},
     },
 }
 RESERVATION = {
     "capacityReservationSpecification": {
-        "type": "dict", "required": True, "schema": {"capacityReservationTarget": {"type": "dict", "required": True}},
+        "type": "dict",
+        "required": True,
+        "schema": {"capacityReservationTarget": {"type": "dict", "required": True}},
     },
 }
 

@@ -9,7 +9,8 @@ types outside the catalog (the system node group) count none.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from policies.config import MAX_ACCELERATORS
 from policies.facts import instance_types as catalog_facts
@@ -23,8 +24,7 @@ def accelerators_by_node_group(stack: Stack) -> list[tuple[Any, int]]:
     catalog = catalog_facts()
     counted = []
     for group in node_groups(stack):
-        per_node = max((catalog.get(name).accelerator_count for name in instance_types(stack, group) if name in catalog),
-                       default=0)
+        per_node = max((catalog.get(name).accelerator_count for name in instance_types(stack, group) if name in catalog), default=0)
         nodes = int(number(value(group.props, "scalingConfig.maxSize")) or 0)
         if per_node:
             counted.append((group, per_node * nodes))
@@ -38,8 +38,7 @@ def check(stack: Stack, settings) -> Iterable[tuple[Any, str]]:
     total = sum(count for _, count in counted)
     if total > ceiling:
         largest = ", ".join(f"{group.name} {count:,}" for group, count in counted[:3])
-        yield None, (f"node groups scale to {total:,} accelerators, over the ceiling of {ceiling:,} "
-                     f"(largest: {largest})")
+        yield None, (f"node groups scale to {total:,} accelerators, over the ceiling of {ceiling:,} (largest: {largest})")
 
 
 RULE = StackRule(
@@ -50,6 +49,5 @@ RULE = StackRule(
     severity="medium",
     knobs=(MAX_ACCELERATORS,),
     check=check,
-    fix="lower the pools' maximum node counts, split the cluster into several stacks, or raise "
-        "maxAcceleratorsPerStack in the policy config",
+    fix="lower the pools' maximum node counts, split the cluster into several stacks, or raise maxAcceleratorsPerStack in the policy config",
 )

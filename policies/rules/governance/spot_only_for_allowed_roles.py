@@ -34,6 +34,5 @@ RULE = SchemaRule(
     schemas={NODE_GROUP: node_group_schema},
     applies_when={NODE_GROUP: {"capacityType": {"required": True, "allowed": ["SPOT"]}}},
     not_applicable_reason="the node group does not run on spot capacity",
-    fix="use on-demand capacity, a reservation or a Capacity Block for this pool, or add its role "
-        "to spotAllowedRoles in the policy config",
+    fix="use on-demand capacity, a reservation or a Capacity Block for this pool, or add its role to spotAllowedRoles in the policy config",
 )

@@ -29,14 +29,12 @@ RULE = SchemaRule(
                 "schema": {
                     "type": "dict",
                     "schema": {
-                        "ebs": {"type": "dict", "required": True,
-                                "schema": {"encrypted": ENCRYPTED, "kmsKeyId": KMS_KEY}},
+                        "ebs": {"type": "dict", "required": True, "schema": {"encrypted": ENCRYPTED, "kmsKeyId": KMS_KEY}},
                     },
                 },
             },
         },
         EBS_VOLUME: {"encrypted": ENCRYPTED, "kmsKeyId": KMS_KEY},
     },
-    fix="map the root volume in block_device_mappings with ebs encrypted='true' and kms_key_id set "
-        "to the cluster's KMS key",
+    fix="map the root volume in block_device_mappings with ebs encrypted='true' and kms_key_id set to the cluster's KMS key",
 )

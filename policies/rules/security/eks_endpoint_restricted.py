@@ -47,5 +47,5 @@ RULE = SchemaRule(
     applies_when={CLUSTER: {"vpcConfig": {"type": "dict", "schema": {"endpointPublicAccess": {"forbidden": [False]}}}}},
     not_applicable_reason="the API endpoint is private (vpcConfig.endpointPublicAccess is false)",
     fix="set vpc_config endpoint_public_access=False and endpoint_private_access=True, or keep private access on and "
-        "list only CIDRs from the pack's eksPublicAccessCidrs in public_access_cidrs",
+    "list only CIDRs from the pack's eksPublicAccessCidrs in public_access_cidrs",
 )

@@ -31,5 +31,5 @@ RULE = SchemaRule(
         },
     },
     fix="set encryption_config=ClusterEncryptionConfigArgs(resources=['secrets'], "
-        "provider=ClusterEncryptionConfigProviderArgs(key_arn=<the cluster's KMS key ARN>))",
+    "provider=ClusterEncryptionConfigProviderArgs(key_arn=<the cluster's KMS key ARN>))",
 )

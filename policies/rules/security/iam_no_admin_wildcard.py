@@ -11,8 +11,8 @@ nothing and is not read.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any, Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from policies.resource_types import IAM_GROUP_POLICY, IAM_POLICY, IAM_ROLE, IAM_ROLE_POLICY, IAM_USER_POLICY
 from policies.rule import ResourceRule
@@ -32,7 +32,8 @@ def admin_statements(document: Any) -> list[int]:
         document = json.loads(document)
     statements = _as_list(document.get("Statement", [])) if isinstance(document, Mapping) else []
     return [
-        index for index, statement in enumerate(statements)
+        index
+        for index, statement in enumerate(statements)
         if isinstance(statement, Mapping)
         and statement.get("Effect") == "Allow"
         and WILDCARD_ACTIONS & set(_as_list(statement.get("Action", [])))
@@ -68,6 +69,5 @@ RULE = ResourceRule(
     severity="critical",
     resource_types=(IAM_POLICY, IAM_ROLE_POLICY, IAM_USER_POLICY, IAM_GROUP_POLICY, IAM_ROLE),
     check=check,
-    fix="grant the specific actions the role needs on the specific resource ARNs "
-        "(or attach the AWS managed policy made for the job)",
+    fix="grant the specific actions the role needs on the specific resource ARNs (or attach the AWS managed policy made for the job)",
 )

@@ -9,7 +9,8 @@ roles trust only the EKS and EC2 service principals.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from policies.resource_types import IAM_ROLE
 from policies.rule import NotApplicable, ResourceRule

@@ -27,6 +27,7 @@ def template_schema(settings):
         },
     }
 
+
 RULE = SchemaRule(
     id="SEC001",
     name="imdsv2-required",
@@ -35,6 +36,5 @@ RULE = SchemaRule(
     severity="high",
     knobs=(MAX_METADATA_HOP_LIMIT,),
     schemas={LAUNCH_TEMPLATE: template_schema},
-    fix="set metadata_options=LaunchTemplateMetadataOptionsArgs(http_tokens='required', "
-        "http_put_response_hop_limit=2) on the launch template",
+    fix="set metadata_options=LaunchTemplateMetadataOptionsArgs(http_tokens='required', http_put_response_hop_limit=2) on the launch template",
 )

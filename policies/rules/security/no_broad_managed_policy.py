@@ -9,7 +9,8 @@ listed in the role's `managedPolicyArns`.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from policies.config import BROAD_MANAGED_POLICIES
 from policies.resource_types import IAM_ROLE, ROLE_POLICY_ATTACHMENT
@@ -45,5 +46,5 @@ RULE = ResourceRule(
     resource_types=(ROLE_POLICY_ATTACHMENT, IAM_ROLE),
     check=check,
     fix="attach only the policies the role needs (railyard's node role: AmazonEKSWorkerNodePolicy, "
-        "AmazonEC2ContainerRegistryReadOnly, AmazonEKS_CNI_Policy)",
+    "AmazonEC2ContainerRegistryReadOnly, AmazonEKS_CNI_Policy)",
 )

@@ -9,7 +9,8 @@ dependency of the block's `bucket` property. SEC008 checks the block's flags.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from policies.resource_types import BUCKET, BUCKET_V2, PUBLIC_ACCESS_BLOCK
 from policies.rule import StackRule

@@ -12,7 +12,8 @@ recorded dependency.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from policies.resource_types import (
     BUCKET,
@@ -69,5 +70,5 @@ RULE = StackRule(
     severity="high",
     check=check,
     fix="add aws.s3.BucketVersioning(bucket=<id>, versioning_configuration={'status': 'Enabled'}) and "
-        "aws.s3.BucketServerSideEncryptionConfiguration(bucket=<id>) with sse_algorithm 'aws:kms'",
+    "aws.s3.BucketServerSideEncryptionConfiguration(bucket=<id>) with sse_algorithm 'aws:kms'",
 )

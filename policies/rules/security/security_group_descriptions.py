@@ -9,7 +9,8 @@ characters of a restricted set, which COR008 checks.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from policies.resource_types import EGRESS_RULE, INGRESS_RULE, SECURITY_GROUP, SECURITY_GROUP_RULE
 from policies.rule import ResourceRule

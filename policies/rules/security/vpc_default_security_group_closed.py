@@ -10,7 +10,8 @@ ingress and no egress.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from policies.resource_types import DEFAULT_SECURITY_GROUP, VPC
 from policies.rule import StackRule

@@ -11,7 +11,8 @@ records the VPC as that property's dependency).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from policies.resource_types import FLOW_LOG, VPC
 from policies.rule import StackRule

@@ -17,9 +17,9 @@ import yaml
 
 from blueprints.catalog import load_catalog
 from blueprints.models.kubernetes import PodNetworking
-from topology.cluster.addresses import max_pods, node_addresses
 from railyard.mocked import mock_id
 from tests.preview.conftest import preview_of
+from topology.cluster.addresses import max_pods, node_addresses
 
 CATALOG = load_catalog()
 SUBNET = "aws:ec2/subnet:Subnet"
@@ -27,9 +27,16 @@ TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 
 
-@pytest.mark.parametrize(("instance", "published"), [
-    ("p5.48xlarge", 100), ("p5en.48xlarge", 198), ("trn2.48xlarge", 100), ("p4d.24xlarge", 737), ("trn1.32xlarge", 247),
-])
+@pytest.mark.parametrize(
+    ("instance", "published"),
+    [
+        ("p5.48xlarge", 100),
+        ("p5en.48xlarge", 198),
+        ("trn2.48xlarge", 100),
+        ("p4d.24xlarge", 737),
+        ("trn1.32xlarge", 247),
+    ],
+)
 def test_max_pods_is_the_cnis_published_figure(instance, published):
     # aws/amazon-vpc-cni-k8s misc/eni-max-pods.txt, counted on network card 0 only.
     spec = CATALOG.get(instance)
@@ -76,7 +83,9 @@ def test_every_node_and_pod_subnet_holds_its_nodes_at_their_largest(example):
             needed[subnet_id] = needed.get(subnet_id, 0) + nodes * node
         eni_config = group.inputs["labels"].get("railyard.dev/eni-config")
         if eni_config:
-            pod_subnet = mock_id(SUBNET, f"{result.validation.blueprint.metadata.name}-{result.validation.blueprint.metadata.environment}-network-{eni_config}")
+            pod_subnet = mock_id(
+                SUBNET, f"{result.validation.blueprint.metadata.name}-{result.validation.blueprint.metadata.environment}-network-{eni_config}"
+            )
             needed[pod_subnet] = needed.get(pod_subnet, 0) + nodes * pods
     assert needed
     for subnet_id, addresses in needed.items():
@@ -98,11 +107,17 @@ def test_custom_networking_configures_the_cni_add_on_before_the_nodes_and_caps_t
     result = preview_of("rail-131k")
     (addon,) = result.of_type("aws:eks/addon:Addon")
     config = json.loads(addon.inputs["configurationValues"])
-    assert config["env"] == {"AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG": "true", "ENI_CONFIG_LABEL_DEF": "railyard.dev/eni-config",
-                             "MINIMUM_IP_TARGET": "16", "WARM_IP_TARGET": "2"}
+    assert config["env"] == {
+        "AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG": "true",
+        "ENI_CONFIG_LABEL_DEF": "railyard.dev/eni-config",
+        "MINIMUM_IP_TARGET": "16",
+        "WARM_IP_TARGET": "2",
+    }
     assert config["eniConfig"]["create"] is True and config["eniConfig"]["region"] == "us-east-1"
     assert set(config["eniConfig"]["subnets"]) == {f"pods-frontier-b{index:02d}" for index in range(1, 17)} | {
-        "pods-system-us-east-1a", "pods-system-us-east-1b"}
+        "pods-system-us-east-1a",
+        "pods-system-us-east-1b",
+    }
     for group in result.of_type(NODE_GROUP):
         assert addon.urn in group.dependencies
         assert config["eniConfig"]["subnets"][group.inputs["labels"]["railyard.dev/eni-config"]]["id"].startswith("subnet-")
@@ -125,7 +140,7 @@ def test_a_vpc_that_cannot_hold_the_cnis_addresses_is_refused_at_validate(tmp_pa
     # rail-131k without its pod networking: 16,384 p5en nodes x 150 addresses in one /16.
     text = (ROOT / "blueprints" / "examples" / "rail-131k.yaml").read_text()
     start = text.index("  # 16,384 nodes can't keep")
-    stripped = text[:start] + text[text.index("\n", text.index("100.72.0.0/16]")) + 1:]
+    stripped = text[:start] + text[text.index("\n", text.index("100.72.0.0/16]")) + 1 :]
     assert "pod_networking" not in stripped
     path = tmp_path / "rail-default-cni.yaml"
     path.write_text(stripped)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from blueprints.catalog import load_catalog
-from topology.cluster.kubernetes_checks import CODES, RULES, check_kubernetes
 from tests.kubernetes.fixtures import FABRIC, FILE, example, k8s_findings, line_of, mutate
+from topology.cluster.kubernetes_checks import CODES, RULES, check_kubernetes
 
 PLUGINS = """    - kind: nvidia_device_plugin
     - kind: efa_device_plugin
@@ -35,49 +35,67 @@ CASES = [
     (
         "neuron pool without a neuron plugin",
         with_plugins("    - kind: nvidia_device_plugin\n    - kind: efa_device_plugin\n"),
-        "k8s.missing-plugin", "pools[1].instance_type", "instance_type: inf2.xlarge",
+        "k8s.missing-plugin",
+        "pools[1].instance_type",
+        "instance_type: inf2.xlarge",
         ["pool 'inf'", "1 Inferentia2 per node (aws.amazon.com/neuron)", "neuron_device_plugin"],
     ),
     (
         "EFA pool without the EFA plugin",
         with_plugins("    - kind: nvidia_device_plugin\n    - kind: neuron_device_plugin\n"),
-        "k8s.missing-plugin", "pools[0].fabric", "fabric: efa",
+        "k8s.missing-plugin",
+        "pools[0].fabric",
+        "fabric: efa",
         ["pool 'gpu'", "32 EFA interfaces", "efa_device_plugin"],
     ),
     (
         "plugin limited to pools that leave a GPU pool out",
         with_plugins("    - kind: nvidia_device_plugin\n      pools: [inf]\n    - kind: efa_device_plugin\n    - kind: neuron_device_plugin\n"),
-        "k8s.missing-plugin", "kubernetes.device_plugins[0].pools", "pools: [inf]",
+        "k8s.missing-plugin",
+        "kubernetes.device_plugins[0].pools",
+        "pools: [inf]",
         ["nvidia_device_plugin runs only on pools ['inf']", "pool 'gpu' (p5.48xlarge) has 8 H100 per node"],
     ),
     (
         "plugin limited to no pool at all",
         with_plugins("    - kind: nvidia_device_plugin\n      pools: []\n    - kind: efa_device_plugin\n    - kind: neuron_device_plugin\n"),
-        "k8s.unused-plugin", "kubernetes.device_plugins[0].pools", "pools: []",
+        "k8s.unused-plugin",
+        "kubernetes.device_plugins[0].pools",
+        "pools: []",
         ["nvidia_device_plugin is limited to no pool"],
     ),
     (
         "neuron plugin told to run on the GPU pool",
         with_plugins("    - kind: nvidia_device_plugin\n    - kind: efa_device_plugin\n    - kind: neuron_device_plugin\n      pools: [inf, gpu]\n"),
-        "k8s.unused-plugin", "kubernetes.device_plugins[2].pools", "pools: [inf, gpu]",
+        "k8s.unused-plugin",
+        "kubernetes.device_plugins[2].pools",
+        "pools: [inf, gpu]",
         ["neuron_device_plugin lands on pool(s) ['gpu'] (p5.48xlarge)", "no aws.amazon.com/neuron"],
     ),
     (
         "neuron plugin with no neuron pool at all",
         mutate("instance_type: inf2.xlarge", "instance_type: g6e.xlarge"),
-        "k8s.unused-plugin", "kubernetes.device_plugins[2]", "- kind: neuron_device_plugin",
+        "k8s.unused-plugin",
+        "kubernetes.device_plugins[2]",
+        "- kind: neuron_device_plugin",
         ["neuron_device_plugin has nothing to do", "aws.amazon.com/neuron"],
     ),
     (
         "plugin selector names a label the nodes don't carry",
-        with_plugins("    - kind: nvidia_device_plugin\n      node_selector: {team: ml}\n    - kind: efa_device_plugin\n    - kind: neuron_device_plugin\n"),
-        "k8s.label-not-set", "kubernetes.device_plugins[0].node_selector.team", "node_selector: {team: ml}",
+        with_plugins(
+            "    - kind: nvidia_device_plugin\n      node_selector: {team: ml}\n    - kind: efa_device_plugin\n    - kind: neuron_device_plugin\n"
+        ),
+        "k8s.label-not-set",
+        "kubernetes.device_plugins[0].node_selector.team",
+        "node_selector: {team: ml}",
         ["nvidia_device_plugin requires team=ml", "pool 'gpu' in 'za-gpu'"],
     ),
     (
         "flavor selects a pool label value no node has",
         with_kueue("      - pool: gpu\n        node_labels: {railyard.dev/pool: gpus}\n"),
-        "k8s.label-not-set", "kubernetes.kueue.flavors[0].node_labels.railyard.dev/pool", "node_labels: {railyard.dev/pool: gpus}",
+        "k8s.label-not-set",
+        "kubernetes.kueue.flavors[0].node_labels.railyard.dev/pool",
+        "node_labels: {railyard.dev/pool: gpus}",
         ["Kueue flavor 'gpu' requires railyard.dev/pool=gpus", "railyard.dev/pool=gpu,"],
     ),
     (
@@ -86,7 +104,9 @@ CASES = [
             "      - pool: inf\n        topology_levels:\n          - topology.kubernetes.io/zone\n"
             "          - topology.k8s.aws/network-node-layer-1\n          - kubernetes.io/hostname\n"
         ),
-        "k8s.label-not-set", "kubernetes.kueue.flavors[0].topology_levels[1]", "- topology.k8s.aws/network-node-layer-1",
+        "k8s.label-not-set",
+        "kubernetes.kueue.flavors[0].topology_levels[1]",
+        "- topology.k8s.aws/network-node-layer-1",
         ["level 'topology.k8s.aws/network-node-layer-1'", "AWS sets no network-node layers on inf2.xlarge"],
     ),
     (
@@ -95,7 +115,9 @@ CASES = [
             "      - pool: gpu\n        topology_levels:\n          - topology.k8s.aws/network-node-layer-1\n"
             "          - topology.k8s.aws/network-node-layer-4\n"
         ),
-        "k8s.label-not-set", "kubernetes.kueue.flavors[0].topology_levels[1]", "- topology.k8s.aws/network-node-layer-4",
+        "k8s.label-not-set",
+        "kubernetes.kueue.flavors[0].topology_levels[1]",
+        "- topology.k8s.aws/network-node-layer-4",
         ["level 'topology.k8s.aws/network-node-layer-4' is not set on nodes of pool 'gpu'", "AWS labels p5.48xlarge with 3 network-node layer(s)"],
     ),
     (
@@ -108,35 +130,44 @@ CASES = [
                 "    - kind: efa_device_plugin\n    - kind: neuron_device_plugin\n"
             ),
         ),
-        "k8s.untolerated-taint", "kubernetes.device_plugins[0].tolerations", "- {key: nvidia.com/gpu, operator: Exists}",
+        "k8s.untolerated-taint",
+        "kubernetes.device_plugins[0].tolerations",
+        "- {key: nvidia.com/gpu, operator: Exists}",
         ["nvidia_device_plugin doesn't tolerate taint dedicated=training:NoSchedule of pool 'gpu'"],
     ),
     (
         "quota above the GPUs provisioned",
         with_kueue("      - pool: gpu\n        accelerator_quota: 40\n"),
-        "k8s.quota-mismatch", "kubernetes.kueue.flavors[0].accelerator_quota", "accelerator_quota: 40",
+        "k8s.quota-mismatch",
+        "kubernetes.kueue.flavors[0].accelerator_quota",
+        "accelerator_quota: 40",
         ["grants 40 nvidia.com/gpu on flavor 'gpu'", "hold 32", "stay Pending"],
     ),
     (
         "flavor labels that also select another pool's accelerators",
         with_kueue("      - pool: gpu\n        node_labels: {railyard.dev/capacity: on-demand}\n"),
-        "k8s.quota-mismatch", "kubernetes.kueue.flavors[0].node_labels", "node_labels: {railyard.dev/capacity: on-demand}",
+        "k8s.quota-mismatch",
+        "kubernetes.kueue.flavors[0].node_labels",
+        "node_labels: {railyard.dev/capacity: on-demand}",
         ["grants 0 aws.amazon.com/neuron on flavor 'gpu'", "pools ['gpu', 'inf']", "hold 2"],
     ),
     (
         "flavor for a pool that doesn't exist",
         with_kueue("      - pool: gpux\n"),
-        "k8s.unknown-pool", "kubernetes.kueue.flavors[0].pool", "- pool: gpux",
+        "k8s.unknown-pool",
+        "kubernetes.kueue.flavors[0].pool",
+        "- pool: gpux",
         ["names pool 'gpux'", "['gpu', 'inf']"],
     ),
     (
         "pool with more taints than a flavor may tolerate",
         mutate(
             "    fabric: efa\n",
-            "    fabric: efa\n    taints:\n"
-            + "".join(f"      - {{key: t{n}, value: x, effect: NoSchedule}}\n" for n in range(8)),
+            "    fabric: efa\n    taints:\n" + "".join(f"      - {{key: t{n}, value: x, effect: NoSchedule}}\n" for n in range(8)),
         ),
-        "k8s.flavor-limit", "pools[0].taints", "{key: t0,",
+        "k8s.flavor-limit",
+        "pools[0].taints",
+        "{key: t0,",
         ["pool 'gpu' has 9 taints", "at most 8"],
     ),
 ]
@@ -190,8 +221,13 @@ def test_fabric_fixture_is_consistent_across_layers():
 
 def test_registry_names_every_code_once():
     assert CODES == (
-        "k8s.missing-plugin", "k8s.unused-plugin", "k8s.unknown-pool", "k8s.label-not-set",
-        "k8s.untolerated-taint", "k8s.flavor-limit", "k8s.quota-mismatch",
+        "k8s.missing-plugin",
+        "k8s.unused-plugin",
+        "k8s.unknown-pool",
+        "k8s.label-not-set",
+        "k8s.untolerated-taint",
+        "k8s.flavor-limit",
+        "k8s.quota-mismatch",
     )
     assert [rule.name for rule in RULES] == ["coverage", "labels", "taints", "quota", "flavor-pools"]
 

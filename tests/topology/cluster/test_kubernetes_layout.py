@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from blueprints.catalog import load_catalog
@@ -64,7 +66,10 @@ def test_inf2_pool_topology_has_no_network_layers():
 @pytest.mark.parametrize(
     "name, expected",
     [
-        ("heterogeneous", {"h200": ("nvidia.com/gpu", 32 * 8), "trainium": ("aws.amazon.com/neuron", 16 * 16), "serve": ("aws.amazon.com/neuron", 16 * 12)}),
+        (
+            "heterogeneous",
+            {"h200": ("nvidia.com/gpu", 32 * 8), "trainium": ("aws.amazon.com/neuron", 16 * 16), "serve": ("aws.amazon.com/neuron", 16 * 12)},
+        ),
         ("p5-capacity-block", {"train": ("nvidia.com/gpu", 64 * 8)}),
         ("dev-g6e", {"dev": ("nvidia.com/gpu", 1)}),
     ],
@@ -83,8 +88,14 @@ def test_cluster_queue_lists_every_covered_resource_for_every_flavor_in_one_grou
     assert spec["namespaceSelector"] == {}
     (group,) = spec["resourceGroups"]
     assert group["coveredResources"] == [
-        "cpu", "memory", "ephemeral-storage", "hugepages-2Mi", "nvidia.com/gpu", "aws.amazon.com/neuron",
-        "aws.amazon.com/neuroncore", "vpc.amazonaws.com/efa",
+        "cpu",
+        "memory",
+        "ephemeral-storage",
+        "hugepages-2Mi",
+        "nvidia.com/gpu",
+        "aws.amazon.com/neuron",
+        "aws.amazon.com/neuroncore",
+        "vpc.amazonaws.com/efa",
     ]
     quotas = {flavor["name"].rsplit("-", 1)[0]: {r["name"]: r["nominalQuota"] for r in flavor["resources"]} for flavor in group["flavors"]}
     assert all(list(resources) == group["coveredResources"] for resources in quotas.values())
@@ -116,8 +127,12 @@ def test_flavor_and_declared_topology_names_change_with_their_immutable_spec():
     # Kueue refuses in-place changes to a flavor's labels, tolerations and topology and to a Topology's levels,
     # and holds a flavor a ClusterQueue names: a new name makes the change a create-then-delete replacement.
     base = layout_of("heterogeneous").kueue
-    text = open(example_path("heterogeneous")).read()
-    changed = text.replace("  - name: h200\n    instance_type: p5en.48xlarge\n", "  - name: h200\n    taints: [{key: team, value: research, effect: NoSchedule}]\n    instance_type: p5en.48xlarge\n", 1)
+    text = Path(example_path("heterogeneous")).read_text()
+    changed = text.replace(
+        "  - name: h200\n    instance_type: p5en.48xlarge\n",
+        "  - name: h200\n    taints: [{key: team, value: research, effect: NoSchedule}]\n    instance_type: p5en.48xlarge\n",
+        1,
+    )
     assert changed != text
     after = lay_out_kubernetes(load_text(changed, "h.yaml").blueprint, CATALOG).kueue
     before_names = {flavor.pool: flavor.name for flavor in base.flavors}

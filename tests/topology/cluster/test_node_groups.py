@@ -3,10 +3,10 @@
 import pytest
 
 from blueprints.catalog import load_catalog
-from topology.cluster.labels import DOMAIN_LABEL, NEURON_TAINT_KEY, NVIDIA_TAINT_KEY, POOL_LABEL, node_labels
 from components.plan import plan_blueprint
-from topology.cluster.node_groups import bounded_name, split_evenly
 from railyard.pipeline import validate
+from topology.cluster.labels import DOMAIN_LABEL, NEURON_TAINT_KEY, NVIDIA_TAINT_KEY, POOL_LABEL, node_labels
+from topology.cluster.node_groups import bounded_name, split_evenly
 
 CATALOG = load_catalog()
 EXAMPLES = "blueprints/examples"
@@ -49,14 +49,17 @@ def test_inference_pool_over_two_zones_splits_its_range_per_zone():
     assert {g.efa_interfaces for g in serve} == {0}
 
 
-@pytest.mark.parametrize(("example", "group", "ami", "taint"), [
-    ("p5-capacity-block", "train-use1a", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
-    ("heterogeneous", "h200-use2a-gpu", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
-    ("heterogeneous", "trainium-use2b-trn", "AL2023_x86_64_NEURON", NEURON_TAINT_KEY),
-    ("heterogeneous", "serve-use2a-inf", "AL2023_x86_64_NEURON", NEURON_TAINT_KEY),
-    ("dev-g6e", "dev-usw2a", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
-    ("rail-131k", "frontier-b01", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
-])
+@pytest.mark.parametrize(
+    ("example", "group", "ami", "taint"),
+    [
+        ("p5-capacity-block", "train-use1a", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
+        ("heterogeneous", "h200-use2a-gpu", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
+        ("heterogeneous", "trainium-use2b-trn", "AL2023_x86_64_NEURON", NEURON_TAINT_KEY),
+        ("heterogeneous", "serve-use2a-inf", "AL2023_x86_64_NEURON", NEURON_TAINT_KEY),
+        ("dev-g6e", "dev-usw2a", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
+        ("rail-131k", "frontier-b01", "AL2023_x86_64_NVIDIA", NVIDIA_TAINT_KEY),
+    ],
+)
 def test_ami_type_and_taint_follow_the_accelerator(example, group, ami, taint):
     found = groups(plan(example))[group]
     assert found.ami_type == ami

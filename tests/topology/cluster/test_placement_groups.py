@@ -1,6 +1,6 @@
 """Placement decisions from the capacity source and the spread rules (no Pulumi)."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -8,17 +8,29 @@ from blueprints.models.capacity import CapacityBlock, CapacityReservation, OnDem
 from blueprints.models.pools import Placement, Pool
 from topology.cluster.placement_groups import decide_placement, partition_count
 
-BLOCK = CapacityBlock(kind="capacity_block", reservation_id="cr-0a1b2c3d4e5f60718", zone="us-east-1a",
-                      instance_type="p5.48xlarge", instance_count=64,
-                      start=datetime(2026, 12, 1, tzinfo=timezone.utc), end=datetime(2026, 12, 15, tzinfo=timezone.utc))
-RESERVATION = CapacityReservation(kind="capacity_reservation", reservation_id="cr-0123456789abcdef0", zone="us-east-1a",
-                                  instance_type="p5.48xlarge", instance_count=64)
+BLOCK = CapacityBlock(
+    kind="capacity_block",
+    reservation_id="cr-0a1b2c3d4e5f60718",
+    zone="us-east-1a",
+    instance_type="p5.48xlarge",
+    instance_count=64,
+    start=datetime(2026, 12, 1, tzinfo=UTC),
+    end=datetime(2026, 12, 15, tzinfo=UTC),
+)
+RESERVATION = CapacityReservation(
+    kind="capacity_reservation", reservation_id="cr-0123456789abcdef0", zone="us-east-1a", instance_type="p5.48xlarge", instance_count=64
+)
 
 
 def pool(capacity=None, role="training", spread="packed", share=1.0, nodes=64):
-    return Pool(name="train", instance_type="p5.48xlarge", role=role, nodes=nodes,
-                capacity=capacity or OnDemand(kind="on_demand"),
-                placement=Placement(domains=["use1a"], spread=spread, max_failure_share=share))
+    return Pool(
+        name="train",
+        instance_type="p5.48xlarge",
+        role=role,
+        nodes=nodes,
+        capacity=capacity or OnDemand(kind="on_demand"),
+        placement=Placement(domains=["use1a"], spread=spread, max_failure_share=share),
+    )
 
 
 @pytest.mark.parametrize(

@@ -6,12 +6,12 @@ import pytest
 
 from blueprints.catalog import load_catalog
 from components.plan import plan_blueprint
-from topology.cluster.quotas import quota_findings, quota_plan
-from topology.cluster.scale import control_plane_tier
-from topology.cluster.splitting import Share, split_share
 from railyard.pipeline import validate
 from tests.blueprints.base import BASE, load
 from tests.preview.conftest import ROOT, preview_of
+from topology.cluster.quotas import quota_findings, quota_plan
+from topology.cluster.scale import control_plane_tier
+from topology.cluster.splitting import Share, split_share
 
 CATALOG = load_catalog()
 RAIL = str(ROOT / "blueprints" / "examples" / "rail-131k.yaml")
@@ -23,8 +23,7 @@ def test_a_share_within_the_limit_stays_one_group():
 
 def test_a_share_over_the_limit_splits_by_block_then_in_fixed_chunks():
     parts = split_share("campus", [("b1", 1000), ("b2", 300)], (0, 1300, 1300), 450)
-    assert [(p.suffix, p.domain, p.high) for p in parts] == [
-        ("b1-01", "b1", 450), ("b1-02", "b1", 450), ("b1-03", "b1", 100), ("b2", "b2", 300)]
+    assert [(p.suffix, p.domain, p.high) for p in parts] == [("b1-01", "b1", 450), ("b1-02", "b1", 450), ("b1-03", "b1", 100), ("b2", "b2", 300)]
     assert sum(p.desired for p in parts) == 1300 and all(p.high <= 450 for p in parts)
 
 
@@ -55,16 +54,20 @@ def test_rail_131k_quota_plan_lists_what_it_needs_with_codes_and_defaults():
 
 def test_a_need_over_the_default_is_refused_with_the_request_that_raises_it():
     text = BASE.replace("    nodes: 8\n", "    nodes: 460\n").replace("      instance_count: 8\n", "      instance_count: 460\n")
-    text = text.replace("          racks: 4\n          hosts_per_rack: 4\n    - name: zb", "          racks: 120\n          hosts_per_rack: 4\n    - name: zb")
-    blueprint = load(text.replace("kind: capacity_block", "kind: capacity_reservation").replace(
-        "      start: 2026-12-01T00:00:00Z\n      end: 2026-12-08T00:00:00Z\n", "")).blueprint
+    text = text.replace(
+        "          racks: 4\n          hosts_per_rack: 4\n    - name: zb", "          racks: 120\n          hosts_per_rack: 4\n    - name: zb"
+    )
+    blueprint = load(
+        text.replace("kind: capacity_block", "kind: capacity_reservation").replace(
+            "      start: 2026-12-01T00:00:00Z\n      end: 2026-12-08T00:00:00Z\n", ""
+        )
+    ).blueprint
     assert blueprint is not None
     needs = quota_plan(blueprint, CATALOG, plan_blueprint(blueprint, CATALOG))
     by_code = {need.code: need for need in needs}
     # 460 nodes in one block: two groups of 450 and 10, within the default; the design asks for none over.
     assert by_code["L-BD136A63"].needed == 450
-    (interfaces,) = [finding for finding in quota_findings(blueprint, needs)
-                     if finding.code == "quota.exceeded" and "L-DF5E4CA3" in finding.message]
+    (interfaces,) = [finding for finding in quota_findings(blueprint, needs) if finding.code == "quota.exceeded" and "L-DF5E4CA3" in finding.message]
     assert "Network interfaces per Region (L-DF5E4CA3): the design needs 15256" in interfaces.message  # 460 p5 x 33, + system
     lowered = blueprint.model_copy(update={"quotas": {"L-BD136A63": 200, "L-DF5E4CA3": 20000}})
     lowered_plan = plan_blueprint(lowered, CATALOG)
@@ -72,10 +75,15 @@ def test_a_need_over_the_default_is_refused_with_the_request_that_raises_it():
     findings = quota_findings(lowered, quota_plan(lowered, CATALOG, lowered_plan))
     assert [finding.code for finding in findings if finding.severity == "error"] == []  # the declared values are honoured
     strict = blueprint.model_copy(update={"quotas": {"L-6D54EA21": 2, "L-DF5E4CA3": 20000}})
-    (over,) = [finding for finding in quota_findings(strict, quota_plan(strict, CATALOG, plan_blueprint(strict, CATALOG)))
-               if finding.code == "quota.exceeded"]
+    (over,) = [
+        finding
+        for finding in quota_findings(strict, quota_plan(strict, CATALOG, plan_blueprint(strict, CATALOG)))
+        if finding.code == "quota.exceeded"
+    ]
     assert over.path == ("quotas", "L-6D54EA21")
-    assert "Managed node groups per cluster (L-6D54EA21)" in over.message and "--quota-code L-6D54EA21 --desired-value 5" in over.hint  # system, train x2, serve x2
+    assert (
+        "Managed node groups per cluster (L-6D54EA21)" in over.message and "--quota-code L-6D54EA21 --desired-value 5" in over.hint
+    )  # system, train x2, serve x2
 
 
 def test_an_unknown_declared_quota_code_is_a_warning():
@@ -87,8 +95,9 @@ def test_an_unknown_declared_quota_code_is_a_warning():
     assert [(f.code, f.severity) for f in findings if f.code == "quota.unknown-code"] == [("quota.unknown-code", "warning")]
 
 
-@pytest.mark.parametrize(("nodes", "tier"), [(3, "standard"), (1000, "standard"), (1001, "tier-xl"), (5000, "tier-2xl"),
-                                             (10001, "tier-8xl"), (16388, "tier-8xl")])
+@pytest.mark.parametrize(
+    ("nodes", "tier"), [(3, "standard"), (1000, "standard"), (1001, "tier-xl"), (5000, "tier-2xl"), (10001, "tier-8xl"), (16388, "tier-8xl")]
+)
 def test_the_control_plane_tier_follows_the_node_count(nodes, tier):
     assert control_plane_tier(nodes) == tier
     assert control_plane_tier(nodes, "tier-4xl") == "tier-4xl"

@@ -11,8 +11,7 @@ from topology.cluster.subnets import SubnetDemand, carve_subnets
 def demands(zones=("us-east-1a", "us-east-1b"), private_nodes=4, efa_nodes=(64,)):
     found = [SubnetDemand(f"public-{zone}", "public", zone) for zone in zones]
     found += [SubnetDemand(f"private-{zone}", "private", zone, private_nodes) for zone in zones]
-    found += [SubnetDemand(f"efa-f{index}-z", "efa", zones[0], nodes, fabric=f"f{index}", zone="z")
-              for index, nodes in enumerate(efa_nodes)]
+    found += [SubnetDemand(f"efa-f{index}-z", "efa", zones[0], nodes, fabric=f"f{index}", zone="z") for index, nodes in enumerate(efa_nodes)]
     return found
 
 
@@ -31,8 +30,8 @@ def test_subnets_fit_the_vpc_without_overlap_and_hold_their_nodes(case, vpc, wan
     cidrs = [IPv4Network(plan.cidr) for plan in plans]
     assert [plan.key for plan in plans] == [demand.key for demand in wanted]
     assert all(cidr.subnet_of(network) for cidr in cidrs)
-    assert not any(a.overlaps(b) for i, a in enumerate(cidrs) for b in cidrs[i + 1:])
-    for plan, cidr in zip(plans, cidrs):
+    assert not any(a.overlaps(b) for i, a in enumerate(cidrs) for b in cidrs[i + 1 :])
+    for plan, cidr in zip(plans, cidrs, strict=True):
         assert cidr.num_addresses - 5 >= plan.nodes
         assert 16 <= cidr.num_addresses <= 65536
 
