@@ -57,16 +57,22 @@ class LoadResult:
         return self.blueprint is not None and not has_errors(self.findings)
 
 
+def _items(data: dict, key: str) -> list:
+    """The list under `key`, or none when it is missing or isn't a list (the schema reports that)."""
+    value = data.get(key)
+    return value if isinstance(value, list) else []
+
+
 def _partial_rules(data: dict, catalog: Catalog) -> list[Finding]:
     """Run per-object rules on the pools and storage tiers that validate on their own."""
     findings: list[Finding] = []
-    for index, raw in enumerate(data.get("pools") or []):
+    for index, raw in enumerate(_items(data, "pools")):
         try:
             pool = Pool.model_validate(raw)
         except ValidationError:
             continue
         findings += run_pool_rules(pool, ("pools", index), catalog)
-    for index, raw in enumerate(data.get("storage") or []):
+    for index, raw in enumerate(_items(data, "storage")):
         try:
             tier = _STORAGE_ADAPTER.validate_python(raw)
         except ValidationError:

@@ -21,6 +21,13 @@ from blueprints.findings import Finding, Path, error
 FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# Bounds on what a blueprint file may be, so no input can exhaust memory, the stack or the clock: a real blueprint
+# is a few kilobytes (rail-131k is 4 KB, 800 team pools 150 KB), a few levels deep, and uses aliases sparingly.
+MAX_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_VALUES = 250_000
+
+
 def load_data(text: str):
     """A trusted data file of railyard's own (catalog, pins, quotas), parsed with the fast loader."""
     return yaml.load(text, FAST_LOADER)
@@ -107,19 +114,46 @@ class _Builder:
         self.constructor = yaml.SafeLoader("")
         self.source_map = SourceMap()
         self.findings: list[Finding] = []
+        self.built = 0
+        self.open: set[int] = set()  # the collection nodes on the path being built: an alias back to one is a cycle
 
     def position(self, node: yaml.Node) -> Position:
         return Position(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
 
     def build(self, node: yaml.Node, path: Path):
+        self._within_bounds(node, path)
         self.source_map.values[path] = self.position(node)
-        if isinstance(node, yaml.MappingNode):
-            return self.build_mapping(node, path)
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, path + (index,)) for index, item in enumerate(node.value)]
-        if node.tag == "tag:yaml.org,2002:merge" or isinstance(node, yaml.ScalarNode):
+        if isinstance(node, yaml.ScalarNode) or node.tag == "tag:yaml.org,2002:merge":
             return self.constructor.construct_object(node, deep=True)
-        raise SourceError(f"unsupported YAML node {node.tag}", self.file, *self._line_col(node))
+        if not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            raise SourceError(f"unsupported YAML node {node.tag}", self.file, *self._line_col(node))
+        self.open.add(id(node))
+        try:
+            if isinstance(node, yaml.MappingNode):
+                return self.build_mapping(node, path)
+            return [self.build(item, path + (index,)) for index, item in enumerate(node.value)]
+        finally:
+            self.open.discard(id(node))
+
+    def _within_bounds(self, node: yaml.Node, path: Path) -> None:
+        """Refuse an alias that contains itself, a document that aliases expand past MAX_VALUES, and deep nesting."""
+        if id(node) in self.open:
+            raise SourceError(
+                "a YAML alias (*name) refers to a mapping or list that contains it, so the document never ends; "
+                "repeat the values instead of aliasing their container",
+                self.file,
+                *self._line_col(node),
+            )
+        self.built += 1
+        if self.built > MAX_VALUES:
+            raise SourceError(
+                f"the document holds more than {MAX_VALUES:,} values once its YAML aliases (*name) are expanded; "
+                "a blueprint needs far fewer, so an alias is probably repeating a large part of the file",
+                self.file,
+                *self._line_col(node),
+            )
+        if len(path) > MAX_DEPTH:
+            raise SourceError(f"values are nested more than {MAX_DEPTH} levels deep here; a blueprint needs a few", self.file, *self._line_col(node))
 
     def build_mapping(self, node: yaml.MappingNode, path: Path) -> dict:
         data: dict = {}
@@ -148,12 +182,29 @@ class _Builder:
         return node.start_mark.line + 1, node.start_mark.column + 1
 
 
+def _check_nesting(text: str, file: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before composing: libyaml composes recursively, in C, and a deep enough
+    document overflows its stack. The event stream is flat, so counting depth over it is safe at any depth."""
+    depth = 0
+    for event in yaml.parse(text, Loader=FAST_LOADER):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                raise SourceError(
+                    f"values are nested more than {MAX_DEPTH} levels deep here; a blueprint needs a few", file, mark.line + 1, mark.column + 1
+                )
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
 def parse_yaml(text: str, file: str) -> tuple[object, SourceMap, list[Finding]]:
     """Parse YAML text into (data, source map, duplicate-key findings).
 
     Raises `SourceError` with the line and column of a syntax error.
     """
     try:
+        _check_nesting(text, file)
         node = yaml.compose(text, Loader=FAST_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -179,6 +230,11 @@ def read_yaml_file(path: str | FilePath) -> tuple[object, SourceMap, list[Findin
     """Read and parse a YAML file; a missing or unreadable file raises `SourceError`."""
     file = str(path)
     try:
+        size = FilePath(path).stat().st_size
+        if size > MAX_BYTES:
+            raise SourceError(
+                f"the file is {size / 2**20:.1f} MiB; a blueprint is limited to {MAX_BYTES // 2**20} MiB (real ones are kilobytes)", file
+            )
         text = FilePath(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SourceError(f"file not found: {file}", file) from None

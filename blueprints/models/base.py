@@ -9,9 +9,10 @@ their unit in the field name: `capacity_gib`, `link_gbps`, `budget_kw`.
 
 from __future__ import annotations
 
-from typing import Annotated
+from ipaddress import IPv4Network
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 
 class Model(BaseModel):
@@ -36,6 +37,17 @@ AvailabilityZone = Annotated[
 ]
 
 PositiveKw = Annotated[float, Field(gt=0, description="Kilowatts.")]
+
+
+def _cidr_text(value: Any) -> Any:
+    """A CIDR block comes as text; anything else would be coerced (`true` reads as 0.0.0.1/32), so it is refused."""
+    if not isinstance(value, str):
+        raise ValueError(f"a CIDR block is written as text, such as 10.0.0.0/16, not {value!r}")
+    return value
+
+
+Cidr = Annotated[IPv4Network, BeforeValidator(_cidr_text), Field(strict=False)]
+"""An IPv4 CIDR block, written as text (`10.0.0.0/16`)."""
 
 
 def violation(code: str, message: str, hint: str, field: str | None = None):

@@ -12,13 +12,12 @@ the cluster to it.
 
 from __future__ import annotations
 
-from ipaddress import IPv4Network
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
 from blueprints.catalog.pins import DEFAULT_KUBERNETES_VERSION
-from blueprints.models.base import Model, Name, violation
+from blueprints.models.base import Cidr, Model, Name, violation
 from blueprints.models.pools import LabelKey, LabelValue
 
 HOSTNAME_LEVEL = "kubernetes.io/hostname"
@@ -164,12 +163,12 @@ class Endpoint(Model):
     """
 
     private: bool = Field(default=True, description="Reachable from inside the VPC (the nodes always use it when it is on).")
-    public_access_cidrs: list[Annotated[IPv4Network, Field(strict=False)]] = Field(
+    public_access_cidrs: list[Cidr] = Field(
         default_factory=list,
         max_length=40,
         description="CIDRs allowed to reach a public endpoint (EKS allows 40); empty = no public endpoint at all.",
     )
-    private_access_cidrs: list[Annotated[IPv4Network, Field(strict=False)]] = Field(
+    private_access_cidrs: list[Cidr] = Field(
         default_factory=list,
         max_length=40,
         description="CIDRs inside the VPC or a connected network (a CI runner, a VPN) allowed to reach the private "
@@ -204,7 +203,7 @@ class PodNetworking(Model):
     )
     warm_ip_target: int | None = Field(default=None, ge=0, le=64, description="Free addresses the CNI keeps per node (WARM_IP_TARGET).")
     minimum_ip_target: int | None = Field(default=None, ge=0, le=737, description="Addresses the CNI holds per node from boot (MINIMUM_IP_TARGET).")
-    pod_cidrs: list[Annotated[IPv4Network, Field(strict=False)]] = Field(
+    pod_cidrs: list[Cidr] = Field(
         default_factory=list,
         max_length=49,
         description="custom_networking: secondary VPC CIDR blocks (/16 to /28) pods' subnets are carved from.",

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ipaddress import IPv4Network
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from blueprints.models.base import AvailabilityZone, Model, Name, violation
+from blueprints.models.base import AvailabilityZone, Cidr, Model, Name, violation
 
 TagValue = Annotated[str, StringConstraints(min_length=0, max_length=256)]
 
@@ -51,7 +50,7 @@ class AwsTarget(Model):
         min_length=2,
         description="Zones the VPC spans. EKS needs subnets in at least two, even when all nodes sit in one.",
     )
-    vpc_cidr: Annotated[IPv4Network, Field(strict=False)] = Field(description="The VPC's IPv4 block, /16 to /24; node subnets are carved from it.")
+    vpc_cidr: Cidr = Field(description="The VPC's IPv4 block, /16 to /24; node subnets are carved from it.")
     flow_logs: FlowLogs = Field(default_factory=FlowLogs, description="The VPC flow log (on by default, kept a year).")
 
     @model_validator(mode="after")

@@ -52,7 +52,11 @@ class FsxLustre(Model):
         description="The FSx deployment type. Always explicit: the API's default (SCRATCH_1) is rarely wanted."
     )
     storage_type: Literal["SSD", "HDD"] = Field(default="SSD", description="SSD, or HDD (PERSISTENT_1 only).")
-    capacity_gib: int = Field(ge=1, description="Storage capacity in GiB, on the deployment type's legal steps.")
+    capacity_gib: int = Field(
+        ge=1,
+        le=2_147_483_647,  # botocore fsx StorageCapacity maximum
+        description="Storage capacity in GiB, on the deployment type's legal steps (at most the API's 2,147,483,647).",
+    )
     throughput_mbps_per_tib: int | None = Field(
         default=None, description="Throughput in megabytes per second per TiB of storage (persistent types only): PERSISTENT_2 125/250/500/1000."
     )

@@ -43,10 +43,17 @@ def legal_capacity(deployment: str, storage: str, throughput: int | None, capaci
 
 
 def _nearest(capacity: int, deployment: str, storage: str, throughput: int | None) -> int:
-    candidate = 1200
-    while not legal_capacity(deployment, storage, throughput, candidate)[0] or candidate < capacity:
-        candidate += 600
-    return candidate
+    """The smallest legal size at or above `capacity`, computed from the step (a capacity can be any size the schema allows)."""
+    if deployment == "PERSISTENT_1" and storage == "HDD":
+        step = 6000 if throughput == 12 else 1800
+        return max(step, -(-capacity // step) * step)
+    if deployment == "SCRATCH_1":
+        if capacity <= 2400:
+            return 1200 if capacity <= 1200 else 2400
+        return 2400 + -(-(capacity - 2400) // 3600) * 3600
+    if capacity <= 1200:
+        return 1200
+    return max(2400, -(-capacity // 2400) * 2400)
 
 
 def _throughput(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
