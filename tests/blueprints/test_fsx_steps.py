@@ -6,8 +6,14 @@ import pytest
 
 from blueprints.rules.fsx import _nearest, legal_capacity
 
-KINDS = [("PERSISTENT_2", "SSD", 250), ("PERSISTENT_1", "SSD", 200), ("PERSISTENT_1", "HDD", 12), ("PERSISTENT_1", "HDD", 40),
-         ("SCRATCH_1", "SSD", None), ("SCRATCH_2", "SSD", None)]
+KINDS = [
+    ("PERSISTENT_2", "SSD", 250),
+    ("PERSISTENT_1", "SSD", 200),
+    ("PERSISTENT_1", "HDD", 12),
+    ("PERSISTENT_1", "HDD", 40),
+    ("SCRATCH_1", "SSD", None),
+    ("SCRATCH_2", "SSD", None),
+]
 
 
 def walked(capacity: int, deployment: str, storage: str, throughput: int | None) -> int:
