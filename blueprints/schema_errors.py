@@ -201,6 +201,9 @@ def _one(item: dict, root: type[BaseModel], data: Any) -> Finding:
             f"{_show(value)} does not have the required form {ctx.get('pattern')}",
             "see `railyard schema` for the field's format",
         )
+    if kind == "value_error":
+        # A field validator's own words (a CIDR or a time written the wrong way): they already name the value and the fix.
+        return error("schema.invalid-value", path, str(ctx.get("error", item["msg"])), "see `railyard schema` for what is allowed here")
     if kind in _TYPE_WORDS:
         got = type(value).__name__ if value is not None else "nothing"
         return error("schema.wrong-type", path, f"{_show(value)} is a {got}; expected {_TYPE_WORDS[kind]}", f"write {_TYPE_WORDS[kind]} here")

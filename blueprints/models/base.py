@@ -9,6 +9,7 @@ their unit in the field name: `capacity_gib`, `link_gbps`, `budget_kw`.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from ipaddress import IPv4Network
 from typing import Annotated, Any
 
@@ -48,6 +49,28 @@ def _cidr_text(value: Any) -> Any:
 
 Cidr = Annotated[IPv4Network, BeforeValidator(_cidr_text), Field(strict=False)]
 """An IPv4 CIDR block, written as text (`10.0.0.0/16`)."""
+
+
+def _utc_time(value: Any) -> Any:
+    """A moment with its time zone, written bare (YAML's timestamp) or quoted; in UTC from here on.
+
+    A time without a zone is refused rather than guessed: AWS states Capacity Block
+    windows in UTC, and a local reading would move the block by hours.
+    """
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not an ISO 8601 time such as 2026-12-01T11:30:00Z") from None
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError(f"{value.isoformat()} has no time zone; write it in UTC with a Z, such as 2026-12-01T11:30:00Z")
+        return value.astimezone(UTC)
+    return value
+
+
+UtcTime = Annotated[datetime, BeforeValidator(_utc_time)]
+"""A moment in UTC, written as an ISO 8601 time with its zone (`2026-12-01T11:30:00Z`), quoted or not."""
 
 
 def violation(code: str, message: str, hint: str, field: str | None = None):

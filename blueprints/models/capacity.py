@@ -8,12 +8,12 @@ reservation targeting. Limits cite ../shared/research/aws-facts.md section 4.3.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from blueprints.models.base import AvailabilityZone, Model, violation
+from blueprints.models.base import AvailabilityZone, Model, UtcTime, violation
 
 ReservationId = Annotated[
     str,
@@ -61,8 +61,8 @@ class CapacityBlock(Model):
     zone: AvailabilityZone = Field(description="The zone the block is in; the pool must be placed there.")
     instance_type: InstanceTypeName = Field(description="The instance type of the block; must equal the pool's.")
     instance_count: int = Field(ge=1, description="Instances in the block (AWS: at most 64 per block).")
-    start: datetime = Field(description="When the block starts (UTC, ISO 8601).")
-    end: datetime = Field(description="When the block ends (UTC, ISO 8601). EC2 starts terminating 30 minutes before.")
+    start: UtcTime = Field(description="When the block starts (ISO 8601 with its zone, e.g. 2026-12-01T11:30:00Z).")
+    end: UtcTime = Field(description="When the block ends (ISO 8601 with its zone). EC2 starts terminating 30 minutes before.")
 
     @model_validator(mode="after")
     def _within_aws_limits(self):

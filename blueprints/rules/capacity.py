@@ -13,13 +13,27 @@ from blueprints.findings import Finding, error
 from blueprints.models.capacity import RESERVED_KINDS
 from blueprints.rules.context import Context
 
-CODES = ("capacity.zone-mismatch", "capacity.too-small", "capacity.type-mismatch", "capacity.block-unsupported-type")
+CODES = (
+    "capacity.zone-mismatch",
+    "capacity.too-small",
+    "capacity.type-mismatch",
+    "capacity.block-unsupported-type",
+    "capacity.spot-unsupported-type",
+)
 
 
 def check(ctx: Context) -> Iterable[Finding]:
     """Zone, size and type of every reserved pool against its reservation."""
     for pi, pool in enumerate(ctx.blueprint.pools):
         source = pool.capacity
+        spec = ctx.catalog.get(pool.instance_type)
+        if source.kind == "spot" and spec is not None and "spot" not in spec.usage_classes:
+            yield error(
+                "capacity.spot-unsupported-type",
+                ("pools", pi, "capacity", "kind"),
+                f"{pool.instance_type} is not sold as spot (its usage classes, from DescribeInstanceTypes: {list(spec.usage_classes)})",
+                "use on-demand capacity, a capacity reservation or a Capacity Block",
+            )
         if source.kind not in RESERVED_KINDS:
             continue
         where = ("pools", pi, "capacity")
@@ -46,7 +60,6 @@ def check(ctx: Context) -> Iterable[Finding]:
                 f"the {what} is for {source.instance_type}, but pool '{pool.name}' runs {pool.instance_type}",
                 "make the pool's instance_type match the reservation",
             )
-        spec = ctx.catalog.get(pool.instance_type)
         if source.kind == "capacity_block" and spec is not None and not spec.supports_capacity_blocks:
             yield error(
                 "capacity.block-unsupported-type",

@@ -40,7 +40,10 @@ CODES = (
     "names.tag-count",
     "names.mounted-by-too-long",
     "names.eks-label-too-long",
+    "names.tag-overrides-railyard",
 )
+# Tags railyard sets from the metadata or itself on every resource; an extra tag of the same key would replace them.
+OWN_TAGS = ("owner", "cost-center", "environment", "railyard:cluster", "Name")
 
 AUTONAME_SUFFIX = 8  # Pulumi's "-" and 7 random characters
 IAM_ROLE_LIMIT = 64
@@ -82,9 +85,25 @@ def _tag_character_findings(blueprint: Blueprint) -> Iterable[Finding]:
                 )
 
 
+def _own_tag_findings(blueprint: Blueprint) -> Iterable[Finding]:
+    """Extra tags may not replace the ones railyard sets: owner and cost-center must be the metadata's."""
+    for key in blueprint.metadata.tags:
+        if key in OWN_TAGS:
+            yield error(
+                "names.tag-overrides-railyard",
+                ("metadata", "tags", key),
+                f"metadata.tags sets '{key}', a tag railyard sets on every resource from "
+                + ("the metadata's own field" if key in ("owner", "cost-center", "environment") else "the cluster and resource names")
+                + "; the extra tag would replace it, and cost and ownership reports would read the wrong value",
+                f"remove '{key}' from metadata.tags"
+                + (f" and set metadata.{key.replace('-', '_')} instead" if key in ("owner", "cost-center", "environment") else ""),
+            )
+
+
 def check(ctx: Context) -> Iterable[Finding]:
     """Derived names within their APIs' limits, and metadata that makes legal tags."""
     blueprint = ctx.blueprint
+    yield from _own_tag_findings(blueprint)
     cluster = cluster_name(blueprint)
     if len(cluster) > CLUSTER_NAME_LIMIT:
         yield error(

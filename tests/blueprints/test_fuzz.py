@@ -19,6 +19,7 @@ import io
 import json
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from blueprints.loader import load_text
 from blueprints.source import MAX_BYTES, MAX_DEPTH
 from railyard.cli import main
 
@@ -158,3 +160,25 @@ def test_a_cidr_written_as_a_boolean_is_a_finding_not_an_address():
             status = main(["validate", str(path), "--json"])
     assert status == 1
     assert any("written as text" in finding["message"] for finding in json.loads(out.getvalue())["findings"])
+
+
+@pytest.mark.parametrize("written", ['"2026-12-01T11:30:00Z"', "2026-12-01T11:30:00Z", '"2026-12-01T12:30:00+01:00"'])
+def test_a_capacity_block_time_may_be_quoted_and_is_kept_in_utc(written):
+    text = (ROOT / "blueprints" / "examples" / "p5-capacity-block.yaml").read_text().replace("start: 2026-12-01T11:30:00Z", f"start: {written}")
+    loaded = load_text(text, "p5.yaml")
+    assert loaded.ok, [finding.message for finding in loaded.findings]
+    assert loaded.blueprint.pools[0].capacity.start == datetime(2026, 12, 1, 11, 30, tzinfo=UTC)
+
+
+def test_a_capacity_block_time_without_a_zone_is_a_finding_not_a_crash():
+    # A bare YAML time has no zone; compared with the planning clock it raised TypeError in validate and preview.
+    text = (
+        (ROOT / "blueprints" / "examples" / "p5-capacity-block.yaml").read_text().replace("start: 2026-12-01T11:30:00Z", "start: 2026-12-01T11:30:00")
+    )
+    (finding,) = [finding for finding in load_text(text, "p5.yaml").findings if finding.is_error]
+    assert finding.path == ("pools", 0, "capacity", "start") and finding.line == 49
+    assert finding.message == "2026-12-01T11:30:00 has no time zone; write it in UTC with a Z, such as 2026-12-01T11:30:00Z"
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "p5.yaml"
+        path.write_text(text)
+        assert run_cli("preview", str(path))[0] == 1
