@@ -27,6 +27,7 @@ from blueprints.rules import (
     instance,
     kubernetes_version,
     lustre_efa,
+    mounts,
     names,
     placement,
     references,
@@ -61,6 +62,7 @@ RULES: tuple[Rule, ...] = (
     _rule(endpoint, "blueprint"),
     _rule(lustre_efa, "blueprint"),
     _rule(kubernetes_version, "blueprint"),
+    _rule(mounts, "blueprint"),
 )
 
 

@@ -25,7 +25,11 @@ CODES = (
     "fsx.metadata-iops",
     "fsx.version",
     "fsx.repository-path",
+    "fsx.too-many-repositories",
 )
+# botocore fsx CreateDataRepositoryAssociation documentation: "You can have a maximum of 8 data repository
+# associations on a file system."
+MAX_REPOSITORIES = 8
 THROUGHPUT = {("PERSISTENT_1", "SSD"): (50, 100, 200), ("PERSISTENT_1", "HDD"): (12, 40), ("PERSISTENT_2", "SSD"): (125, 250, 500, 1000)}
 METADATA_IOPS = (1500, 3000, 6000, 12000) + tuple(range(24000, 192001, 12000))
 
@@ -141,6 +145,14 @@ def _features(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
 
 
 def _repositories(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
+    if len(tier.data_repositories) > MAX_REPOSITORIES:
+        yield error(
+            "fsx.too-many-repositories",
+            path + ("data_repositories", MAX_REPOSITORIES),
+            f"'{tier.name}' links {len(tier.data_repositories)} S3 locations; FSx allows at most {MAX_REPOSITORIES} "
+            "data repository associations on a file system",
+            f"link at most {MAX_REPOSITORIES} (one prefix can hold several datasets), or split the tier",
+        )
     seen_paths: list[str] = []
     seen_buckets: set[tuple[str, str]] = set()
     for index, link in enumerate(tier.data_repositories):

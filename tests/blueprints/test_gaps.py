@@ -38,3 +38,40 @@ def test_an_extra_tag_may_not_replace_the_owner_or_the_cluster_tag():
         (("metadata", "tags", "owner"), "names.tag-overrides-railyard"),
         (("metadata", "tags", "railyard:cluster"), "names.tag-overrides-railyard"),
     ]
+
+
+FSX_TIER = (
+    "  - kind: fsx_lustre\n    name: {name}\n    deployment_type: PERSISTENT_2\n    capacity_gib: 2400\n"
+    "    throughput_mbps_per_tib: 250\n    mount_path: {path}\n"
+)
+
+
+def _with_second_tier(path: str) -> str:
+    """p5 with a second FSx tier mounted by the same pool at `path` (the first mounts at /fsx)."""
+    text = P5.replace("storage:\n  - kind: fsx_lustre", "storage:\n" + FSX_TIER.format(name="ckpt", path=path) + "  - kind: fsx_lustre", 1)
+    return text.replace("      - tier: lustre\n", "      - tier: lustre\n      - tier: ckpt\n", 1)
+
+
+def test_two_tiers_at_one_path_or_one_inside_the_other_are_refused():
+    for path, how in (("/fsx", "at the same path as"), ("/fsx/ckpt", "inside")):
+        text = _with_second_tier(path)
+        assert "tier: ckpt" in text
+        found = [finding for finding in errors(text) if finding.code == "storage.mount-path"]
+        assert len(found) == 1 and how in found[0].message, [finding.message for finding in found]
+
+
+def test_tiers_side_by_side_are_fine():
+    assert not [finding for finding in errors(_with_second_tier("/ckpt")) if finding.code == "storage.mount-path"]
+
+
+def test_a_mount_over_the_system_is_refused():
+    text = P5.replace("    mount_path: /fsx\n", "    mount_path: /var/run/secrets/data\n", 1)
+    (finding,) = [finding for finding in errors(text) if finding.code == "storage.mount-path"]
+    assert finding.path == ("storage", 0, "mount_path") and "/var/run/secrets" in finding.message
+
+
+def test_more_data_repositories_than_fsx_allows_are_refused():
+    links = "".join(f"      - {{bucket: data{i}, file_system_path: /d{i}}}\n" for i in range(9))
+    text = P5.replace("    data_repositories:\n", "    data_repositories:\n" + links, 1)
+    found = [finding for finding in errors(text) if finding.code == "fsx.too-many-repositories"]
+    assert len(found) == 1 and "at most 8" in found[0].message

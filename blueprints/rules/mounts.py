@@ -1,0 +1,76 @@
+"""Where a pool's storage is mounted: no two tiers at one path, none inside another, none over the system's own.
+
+A pool mounts its FSx tiers into pods (`mount_path`, under the container's
+root) and its local NVMe tier on the node. Two tiers at the same path hide
+one another, and a tier mounted inside another's directory shadows part of
+it; both fail silently at run time. Some paths belong to the system:
+
+* in a container, the runtime mounts `/proc`, `/sys` and `/dev`, and
+  Kubernetes the service-account token under `/var/run/secrets`
+  (Kubernetes documentation, "Configure Service Accounts for Pods");
+* on the node, the OS lives under `/`, `/boot`, `/usr`, `/etc`, `/proc`,
+  `/sys`, `/dev` and `/run`, and the kubelet and containerd keep their state
+  in `/var/lib/kubelet` and `/var/lib/containerd` (EKS AMI nodeadm).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from blueprints.findings import Finding, error
+from blueprints.models.storage import FsxLustre, LocalNvme
+from blueprints.rules.context import Context
+
+CODES = ("storage.mount-path",)
+POD_RESERVED = ("/", "/proc", "/sys", "/dev", "/var/run/secrets")
+NODE_RESERVED = ("/", "/boot", "/usr", "/etc", "/proc", "/sys", "/dev", "/run", "/var/lib/kubelet", "/var/lib/containerd")
+
+
+def _inside(path: str, other: str) -> bool:
+    """True when `path` is `other` or lies under it."""
+    other = other.rstrip("/") or "/"
+    return path == other or path.startswith(other.rstrip("/") + "/")
+
+
+def _reserved(path: str, reserved: tuple[str, ...]) -> str | None:
+    normalized = path.rstrip("/") or "/"
+    return next((system for system in reserved if normalized == system or (system != "/" and _inside(normalized, system))), None)
+
+
+def check(ctx: Context) -> Iterable[Finding]:
+    """Each pool's mounted tiers: reserved paths, and duplicate or nested pod mount paths."""
+    tiers = {tier.name: (index, tier) for index, tier in enumerate(ctx.blueprint.storage)}
+    reported: set[int] = set()
+    pairs: set[tuple[int, int]] = set()
+    for pool in ctx.blueprint.pools:
+        mounted: list[tuple[int, str, str]] = []  # (tier index, tier name, mount path) into pods
+        for use in pool.storage:
+            if use.tier not in tiers:
+                continue  # an unknown tier is the references rule's finding
+            index, tier = tiers[use.tier]
+            if isinstance(tier, (FsxLustre, LocalNvme)):
+                where = "pods" if isinstance(tier, FsxLustre) else "the node"
+                system = _reserved(tier.mount_path, POD_RESERVED if isinstance(tier, FsxLustre) else NODE_RESERVED)
+                if system is not None and index not in reported:
+                    reported.add(index)
+                    yield error(
+                        "storage.mount-path",
+                        ("storage", index, "mount_path"),
+                        f"'{tier.name}' mounts at {tier.mount_path} in {where}, which the system keeps for itself ({system})",
+                        "mount it under a directory of its own, such as /fsx/<tier> or /mnt/<tier>",
+                    )
+            if isinstance(tier, FsxLustre):
+                mounted.append((index, tier.name, tier.mount_path.rstrip("/") or "/"))
+        for position, (index, name, path) in enumerate(mounted):
+            for other_index, other_name, other_path in mounted[:position]:
+                if (other_index, index) in pairs:
+                    continue  # another pool mounts the same two tiers: said once
+                if _inside(path, other_path) or _inside(other_path, path):
+                    pairs.add((other_index, index))
+                    how = "at the same path as" if path == other_path else "inside" if _inside(path, other_path) else "around"
+                    yield error(
+                        "storage.mount-path",
+                        ("storage", index, "mount_path"),
+                        f"pool '{pool.name}' mounts '{name}' at {path}, {how} '{other_name}' at {other_path}; one hides the other",
+                        "give each tier a mount path of its own, side by side (/fsx/train, /fsx/ckpt)",
+                    )
