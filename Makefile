@@ -42,9 +42,11 @@ bench-quick: $(VENV)/.installed
 
 catalog: $(VENV)/.installed
 	$(PY) -m blueprints.catalog.generate --source moto
+	$(PY) -m blueprints.catalog.regions
 
 catalog-check: $(VENV)/.installed
 	$(PY) -m blueprints.catalog.generate --source moto --check
+	$(PY) -m blueprints.catalog.regions --check
 
 clean:
 	rm -rf $(VENV) .pytest_cache

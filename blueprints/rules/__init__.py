@@ -31,6 +31,7 @@ from blueprints.rules import (
     names,
     placement,
     references,
+    regions,
 )
 from blueprints.rules.context import Context
 
@@ -63,6 +64,7 @@ RULES: tuple[Rule, ...] = (
     _rule(lustre_efa, "blueprint"),
     _rule(kubernetes_version, "blueprint"),
     _rule(mounts, "blueprint"),
+    _rule(regions, "blueprint"),
 )
 
 

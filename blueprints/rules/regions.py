@@ -1,0 +1,51 @@
+"""The region and zones are ones AWS has: from botocore's endpoint data and moto's zone records, not a hand list.
+
+A region name of the right shape (`eu-central-3`) passes the schema but fails
+the first API call; a zone letter a region doesn't have (`us-east-2d`,
+`ap-northeast-1b` for new accounts) fails when the subnet is created. Regions
+are checked against every partition botocore knows; zones against the zones
+moto records for the region (`blueprints/catalog/regions.py`). A region moto
+has no zones for (a new or isolated one) has its zones left unchecked.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from blueprints.catalog.regions import load_regions
+from blueprints.findings import Finding, error
+from blueprints.rules.context import Context
+
+CODES = ("cloud.unknown-region", "cloud.unknown-zone")
+
+
+def check(ctx: Context) -> Iterable[Finding]:
+    """The region against botocore's partitions, and every zone the blueprint names against that region's."""
+    regions = load_regions()
+    cloud = ctx.blueprint.cloud
+    if not regions.knows(cloud.region):
+        close = difflib.get_close_matches(cloud.region, regions.names(), n=3)
+        yield error(
+            "cloud.unknown-region",
+            ("cloud", "region"),
+            f"region '{cloud.region}' is not one AWS has (botocore's endpoint data)" + (f"; did you mean {', '.join(close)}?" if close else ""),
+            "use a region from `aws ec2 describe-regions`, such as us-east-1",
+        )
+        return
+    known = regions.zones.get(cloud.region)
+    if not known:
+        return
+    named = [(("cloud", "availability_zones", index), zone) for index, zone in enumerate(cloud.availability_zones)]
+    named += [
+        (("failure_domains", "zones", index, "availability_zone"), zone.availability_zone)
+        for index, zone in enumerate(ctx.blueprint.failure_domains.zones)
+    ]
+    for path, zone in named:
+        if zone.startswith(cloud.region) and zone not in known:
+            yield error(
+                "cloud.unknown-zone",
+                path,
+                f"availability zone '{zone}' does not exist in {cloud.region}, whose zones are {', '.join(known)}",
+                f"use one of {', '.join(known)}",
+            )
