@@ -12,11 +12,36 @@ from blueprints.fabric_math import default_rails, fabric_max_endpoints
 from blueprints.findings import Finding, error
 from blueprints.rules.context import Context
 
-CODES = ("fabric.fractional-nics", "fabric.rails-mismatch", "fabric.too-few-nics", "fabric.too-small")
+CODES = ("fabric.fractional-nics", "fabric.rails-mismatch", "fabric.too-few-nics", "fabric.too-small", "fabric.scale-up-size")
 _MAX_TIERS = {"rail_optimized_clos": 3, "tor_clos": 3, "rail_only": 2, "fat_tree": 3}
 
 
+def _scale_up_findings(ctx: Context, fabric, fabric_index: int) -> Iterable[Finding]:
+    """A declared scale-up domain must split a host evenly or span whole hosts: NVLink and NeuronLink join whole devices."""
+    size = fabric.scale_up.domain_size if fabric.scale_up else None
+    if size is None:
+        return
+    for pool in ctx.blueprint.pools:
+        spec = ctx.catalog.get(pool.instance_type)
+        if pool.fabric != fabric.name or spec is None or not spec.accelerator_count:
+            continue
+        per_host = spec.accelerator_count
+        if per_host % size and size % per_host:
+            whole = sorted({divisor for divisor in range(1, per_host + 1) if per_host % divisor == 0} | {per_host * 2, per_host * 4})
+            yield error(
+                "fabric.scale-up-size",
+                ("fabrics", fabric_index, "scale_up", "domain_size"),
+                f"a scale-up domain of {size} accelerators is {size / per_host:g} {pool.instance_type} hosts "
+                f"({per_host} accelerators each): neither a part of one host nor a whole number of hosts",
+                f"use a size that divides {per_host} or is a multiple of it, such as {', '.join(map(str, whole))}",
+                pool=pool.name,
+                domain_size=size,
+                accelerators_per_host=per_host,
+            )
+
+
 def _nic_findings(ctx: Context, fabric, fabric_index: int) -> Iterable[Finding]:
+    yield from _scale_up_findings(ctx, fabric, fabric_index)
     for pool in ctx.blueprint.pools:
         spec = ctx.catalog.get(pool.instance_type)
         if pool.fabric != fabric.name or spec is None:

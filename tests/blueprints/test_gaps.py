@@ -75,3 +75,19 @@ def test_more_data_repositories_than_fsx_allows_are_refused():
     text = P5.replace("    data_repositories:\n", "    data_repositories:\n" + links, 1)
     found = [finding for finding in errors(text) if finding.code == "fsx.too-many-repositories"]
     assert len(found) == 1 and "at most 8" in found[0].message
+
+
+def test_a_scale_up_domain_that_is_not_a_whole_number_of_hosts_is_refused():
+    # p5 hosts have 8 GPUs: 4 (half a host) and 16 (two hosts) are whole; 12 is a host and a half.
+    def with_domain(size: int) -> str:
+        text = P5.replace(
+            "    kind: rail_optimized_clos\n", f"    kind: rail_optimized_clos\n    scale_up: {{kind: nvlink, domain_size: {size}}}\n", 1
+        )
+        assert f"domain_size: {size}" in text
+        return text
+
+    found = [finding for finding in errors(with_domain(12)) if finding.code == "fabric.scale-up-size"]
+    assert len(found) == 1 and "1.5 p5.48xlarge hosts" in found[0].message
+    assert found[0].path == ("fabrics", 0, "scale_up", "domain_size")
+    for size in (4, 8, 16):
+        assert not [finding for finding in errors(with_domain(size)) if finding.code == "fabric.scale-up-size"]
