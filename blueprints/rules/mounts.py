@@ -63,8 +63,8 @@ def check(ctx: Context) -> Iterable[Finding]:
                 mounted.append((index, tier.name, tier.mount_path.rstrip("/") or "/"))
         for position, (index, name, path) in enumerate(mounted):
             for other_index, other_name, other_path in mounted[:position]:
-                if (other_index, index) in pairs:
-                    continue  # another pool mounts the same two tiers: said once
+                if other_index == index or (other_index, index) in pairs:
+                    continue  # the same tier listed twice is the references rule's; two tiers are reported once
                 if _inside(path, other_path) or _inside(other_path, path):
                     pairs.add((other_index, index))
                     how = "at the same path as" if path == other_path else "inside" if _inside(path, other_path) else "around"
