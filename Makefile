@@ -1,6 +1,6 @@
 # railyard: two commands for a fresh machine with Python 3.11 and make.
 #   make run    - the main job on the default example
-#   make test   - the checks (make check: ruff lint and format, zizmor) and the test suite
+#   make test   - the checks (make check: ruff lint and format, mypy, zizmor) and the test suite
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -17,10 +17,11 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt policies/requirements.
 run: $(VENV)/.installed
 	$(PY) -m railyard preview $(EXAMPLE) --policies
 
-# Lint, format and the workflow audit: what `make test` runs first, and what pre-commit runs on each commit.
+# Lint, format, types and the workflow audit: what `make test` runs first, and what pre-commit runs on each commit.
 check: $(VENV)/.installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 	$(VENV)/bin/zizmor --offline --min-severity high .github/workflows
 
 test: check

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
 
 PathPart = str | int
 Path = tuple[PathPart, ...]
+# A finding's evidence (the figures behind it), printed as-is by `--json`: JSON-shaped, so values stay open.
+Certificate = dict[str, Any]
 
 
 def format_path(path: Path) -> str:
@@ -54,7 +56,7 @@ class Finding:
     file: str | None = None
     line: int | None = None
     column: int | None = None
-    certificate: dict = field(default_factory=dict, compare=False, hash=False)
+    certificate: Certificate = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def path_text(self) -> str:
@@ -70,9 +72,9 @@ class Finding:
         """Return a copy of this finding placed at a source position."""
         return replace(self, file=file, line=line, column=column)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The JSON shape the CLI prints (`--json`), with stable keys."""
-        data = {
+        data: dict[str, Any] = {
             "code": self.code,
             "severity": self.severity,
             "path": self.path_text,
@@ -87,17 +89,17 @@ class Finding:
         return data
 
 
-def error(code: str, path: Path, message: str, hint: str = "", **certificate) -> Finding:
+def error(code: str, path: Path, message: str, hint: str = "", **certificate: Any) -> Finding:
     """Build an error-level finding (shorthand used by every rule)."""
     return Finding(code, "error", tuple(path), message, hint, certificate=certificate)
 
 
-def warning(code: str, path: Path, message: str, hint: str = "", **certificate) -> Finding:
+def warning(code: str, path: Path, message: str, hint: str = "", **certificate: Any) -> Finding:
     """Build a warning-level finding."""
     return Finding(code, "warning", tuple(path), message, hint, certificate=certificate)
 
 
-def info(code: str, path: Path, message: str, hint: str = "", **certificate) -> Finding:
+def info(code: str, path: Path, message: str, hint: str = "", **certificate: Any) -> Finding:
     """Build an info-level finding."""
     return Finding(code, "info", tuple(path), message, hint, certificate=certificate)
 
@@ -109,7 +111,7 @@ def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     top to bottom through the YAML file.
     """
 
-    def key(item: Finding):
+    def key(item: Finding) -> tuple[str, int, int, int, str, str, str]:
         return (
             item.file or "",
             item.line if item.line is not None else 10**9,

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
+from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
 from blueprints.catalog import Catalog, load_catalog
-from blueprints.findings import Finding, has_errors, sort_findings
+from blueprints.findings import Finding, Path, has_errors, sort_findings
 from blueprints.models import Blueprint
 from blueprints.models.pools import Pool
 from blueprints.models.storage import StorageTier
@@ -35,9 +36,9 @@ _STORAGE_ADAPTER = TypeAdapter(StorageTier)
 class Overrides:
     """An environment's overrides and where they were written (for positions)."""
 
-    data: dict
+    data: dict[str, Any]
     source_map: SourceMap = field(default_factory=SourceMap)
-    root: tuple = ()
+    root: Path = ()
     origin: str = ""
 
 
@@ -49,7 +50,7 @@ class LoadResult:
     blueprint: Blueprint | None
     findings: list[Finding]
     source_map: SourceMap
-    data: dict | None = None
+    data: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -57,13 +58,13 @@ class LoadResult:
         return self.blueprint is not None and not has_errors(self.findings)
 
 
-def _items(data: dict, key: str) -> list:
+def _items(data: dict[str, Any], key: str) -> list[Any]:
     """The list under `key`, or none when it is missing or isn't a list (the schema reports that)."""
     value = data.get(key)
     return value if isinstance(value, list) else []
 
 
-def _partial_rules(data: dict, catalog: Catalog) -> list[Finding]:
+def _partial_rules(data: dict[str, Any], catalog: Catalog) -> list[Finding]:
     """Run per-object rules on the pools and storage tiers that validate on their own."""
     findings: list[Finding] = []
     for index, raw in enumerate(_items(data, "pools")):
@@ -113,7 +114,9 @@ def load_blueprint(path: str | FilePath, overrides: Overrides | None = None, cat
     return _load_parsed(data, source_map, findings, str(path), overrides, catalog)
 
 
-def _load_parsed(data, source_map: SourceMap, findings: list[Finding], file: str, overrides: Overrides | None, catalog) -> LoadResult:
+def _load_parsed(
+    data: object, source_map: SourceMap, findings: list[Finding], file: str, overrides: Overrides | None, catalog: Catalog | None
+) -> LoadResult:
     if overrides is not None and overrides.data and isinstance(data, dict):
         data, source_map, override_findings = apply_overrides(data, source_map, overrides.data, overrides.source_map, overrides.root)
         findings = findings + override_findings

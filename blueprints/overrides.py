@@ -57,7 +57,7 @@ class _Merger:
         self.take_positions(source, target)
         return override
 
-    def merge_named(self, base: list, override: list, source: Path, target: Path) -> list:
+    def merge_named(self, base: list[dict[str, Any]], override: list[dict[str, Any]], source: Path, target: Path) -> list[dict[str, Any]]:
         merged = list(base)
         names = [item["name"] for item in base]
         for index, item in enumerate(override):
@@ -79,8 +79,8 @@ class _Merger:
 
 
 def apply_overrides(
-    data: dict, base_map: SourceMap, overrides: dict, override_map: SourceMap, override_root: Path = ()
-) -> tuple[dict, SourceMap, list[Finding]]:
+    data: dict[str, Any], base_map: SourceMap, overrides: dict[str, Any], override_map: SourceMap, override_root: Path = ()
+) -> tuple[dict[str, Any], SourceMap, list[Finding]]:
     """Deep-merge `overrides` into blueprint `data`.
 
     Returns the merged data, a source map in which overridden values point at

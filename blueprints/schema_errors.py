@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import difflib
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from blueprints.findings import Finding, Path, error, format_path
+from blueprints.findings import Finding, Path, PathPart, error, format_path
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 CODES: tuple[str, ...] = (
     "schema.unknown-key",
@@ -62,7 +65,12 @@ def _show(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def clean_path(loc: tuple, data: Any, missing_leaf: bool = False) -> tuple[Path, list[str]]:
+def _holds(current: Any, part: PathPart) -> bool:
+    """True when `part` is a key of the mapping `current` or an index into the list `current`."""
+    return isinstance(current, dict) and part in current or isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current)
+
+
+def clean_path(loc: tuple[PathPart, ...], data: Any, missing_leaf: bool = False) -> tuple[Path, list[str]]:
     """Map a pydantic `loc` onto the data, dropping union-member names.
 
     Returns the blueprint path and the union-member names that were dropped
@@ -70,11 +78,11 @@ def clean_path(loc: tuple, data: Any, missing_leaf: bool = False) -> tuple[Path,
     `missing_leaf`, a last element absent from the data is kept: it names the
     missing field.
     """
-    path: list = []
+    path: list[PathPart] = []
     members: list[str] = []
     current = data
     for index, part in enumerate(loc):
-        if isinstance(current, dict) and part in current or isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
+        if _holds(current, part):
             path.append(part)
             current = current[part]
         elif missing_leaf and index == len(loc) - 1 and isinstance(current, dict):
@@ -162,7 +170,7 @@ def _missing(path: Path, root: type[BaseModel], data: Any) -> Finding:
     )
 
 
-def _one(item: dict, root: type[BaseModel], data: Any) -> Finding:
+def _one(item: ErrorDetails, root: type[BaseModel], data: Any) -> Finding:
     kind = item["type"]
     path, _ = clean_path(tuple(item["loc"]), data, missing_leaf=kind == "missing")
     value = item.get("input")
@@ -212,7 +220,7 @@ def _one(item: dict, root: type[BaseModel], data: Any) -> Finding:
 
 def findings_from_validation(exc: ValidationError, root: type[BaseModel], data: Any) -> list[Finding]:
     """Convert every error in a pydantic `ValidationError` into findings (deduplicated)."""
-    seen: set[tuple] = set()
+    seen: set[tuple[str, Path]] = set()
     findings: list[Finding] = []
     for item in exc.errors(include_url=False):
         finding = _one(item, root, data)

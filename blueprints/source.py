@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
+from typing import Any
 
 import yaml
 
@@ -28,7 +29,7 @@ MAX_DEPTH = 64
 MAX_VALUES = 250_000
 
 
-def load_data(text: str):
+def load_data(text: str) -> Any:
     """A trusted data file of railyard's own (catalog, pins, quotas), parsed with the fast loader."""
     return yaml.load(text, FAST_LOADER)
 
@@ -120,7 +121,7 @@ class _Builder:
     def position(self, node: yaml.Node) -> Position:
         return Position(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
 
-    def build(self, node: yaml.Node, path: Path):
+    def build(self, node: yaml.Node, path: Path) -> Any:
         self._within_bounds(node, path)
         self.source_map.values[path] = self.position(node)
         if isinstance(node, yaml.ScalarNode) or node.tag == "tag:yaml.org,2002:merge":
@@ -155,8 +156,8 @@ class _Builder:
         if len(path) > MAX_DEPTH:
             raise SourceError(f"values are nested more than {MAX_DEPTH} levels deep here; a blueprint needs a few", self.file, *self._line_col(node))
 
-    def build_mapping(self, node: yaml.MappingNode, path: Path) -> dict:
-        data: dict = {}
+    def build_mapping(self, node: yaml.MappingNode, path: Path) -> dict[str, Any]:
+        data: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key = self.constructor.construct_object(key_node, deep=True)
             if not isinstance(key, (str, int, float, bool)):
@@ -191,6 +192,7 @@ def _check_nesting(text: str, file: str) -> None:
             depth += 1
             if depth > MAX_DEPTH:
                 mark = event.start_mark
+                assert mark is not None, "PyYAML's parser marks every event it emits"
                 raise SourceError(
                     f"values are nested more than {MAX_DEPTH} levels deep here; a blueprint needs a few", file, mark.line + 1, mark.column + 1
                 )

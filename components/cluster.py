@@ -29,7 +29,7 @@ import pulumi
 import pulumi_aws as aws
 
 from blueprints.models.kubernetes import PodNetworking
-from components.common import child_of, named_tags
+from components.common import child_of, computed, named_tags
 from components.plan.cni import cni_configuration, needs_addon
 from components.plan.keys import volume_key_policy
 from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
@@ -118,8 +118,8 @@ class Cluster(pulumi.ComponentResource):
         )
         self.cluster_name = eks.name
         self.endpoint = eks.endpoint
-        self.certificate_authority = eks.certificate_authority.apply(lambda authority: authority.data)
-        self.security_group_id = eks.vpc_config.apply(lambda config: config.cluster_security_group_id)
+        self.certificate_authority = eks.certificate_authority.apply(lambda authority: computed(authority.data, "cluster certificate authority"))
+        self.security_group_id = eks.vpc_config.apply(lambda config: computed(config.cluster_security_group_id, "cluster security group"))
         for cidr in args.private_access_cidrs:
             # The runner that applies the Kubernetes layer from inside the VPC or a connected network.
             aws.vpc.SecurityGroupIngressRule(
@@ -133,6 +133,7 @@ class Cluster(pulumi.ComponentResource):
                 tags=named_tags(args.tags, f"{name}-api-from-{cidr}"),
                 opts=child_of(self),
             )
+        # EKS sets a created cluster's identity and OIDC issuer (pulumi-aws types the output Optional).
         self.oidc_issuer_url = eks.identities.apply(lambda identities: identities[0].oidcs[0].issuer)
         self.cni_addon = self._cni(eks) if needs_addon(args.pod_networking) else None
         oidc = aws.iam.OpenIdConnectProvider(
@@ -143,7 +144,7 @@ class Cluster(pulumi.ComponentResource):
             opts=child_of(self),
         )
         self.oidc_provider_arn = oidc.arn
-        self.kubeconfig = pulumi.Output.secret(
+        self.kubeconfig: pulumi.Output[str] = pulumi.Output.secret(
             pulumi.Output.all(eks.name, eks.endpoint, self.certificate_authority).apply(
                 lambda values: render_kubeconfig(values[0], values[1], values[2], args.region, args.identity)
             )

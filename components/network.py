@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 import pulumi_aws as aws
@@ -154,7 +155,7 @@ class Network(pulumi.ComponentResource):
 
     def _efa_security_group(self) -> pulumi.Output[str]:
         name = f"{self._name}-efa"
-        everything_from_itself = dict(
+        everything_from_itself: dict[str, Any] = dict(
             protocol="-1", from_port=0, to_port=0, self=True, description="EFA OS-bypass traffic needs all traffic within this group"
         )
         group = aws.ec2.SecurityGroup(

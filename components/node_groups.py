@@ -105,6 +105,7 @@ class NodePool(pulumi.ComponentResource):
         aws.autoscaling.Schedule(
             f"{name}-block-start",
             scheduled_action_name="railyard-capacity-block-start",
+            # EKS sets a created node group's resources and ASGs (pulumi-aws types the output Optional).
             autoscaling_group_name=node_group.resources.apply(lambda resources: resources[0].autoscaling_groups[0].name),
             start_time=group.scale_up_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
             min_size=0,
@@ -116,7 +117,9 @@ class NodePool(pulumi.ComponentResource):
     def _interfaces(self, group: NodeGroupPlan) -> list[aws.ec2.LaunchTemplateNetworkInterfaceArgs]:
         groups: Sequence[pulumi.Input[str]] = [self._args.cluster_security_group_id]
         if group.efa_interfaces:
-            groups = [*groups, self._args.efa_security_group_id]
+            efa = self._args.efa_security_group_id
+            assert efa is not None, "the network makes the EFA security group when the plan needs EFA"
+            groups = [*groups, efa]
         single = len(group.interfaces) == 1
         return [
             aws.ec2.LaunchTemplateNetworkInterfaceArgs(
@@ -141,7 +144,7 @@ class NodePool(pulumi.ComponentResource):
             )
         if group.market_type is not None:
             market = aws.ec2.LaunchTemplateInstanceMarketOptionsArgs(market_type=group.market_type)
-        if group.placement_key in args.placement_group_names:
+        if group.placement_key is not None and group.placement_key in args.placement_group_names:
             placement = aws.ec2.LaunchTemplatePlacementArgs(group_name=args.placement_group_names[group.placement_key])
         return aws.ec2.LaunchTemplate(
             f"{name}-template",

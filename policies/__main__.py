@@ -20,6 +20,8 @@ PACK_DIR = Path(__file__).resolve().parent
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != PACK_DIR]
 if "policies" not in sys.modules:
     _spec = importlib.util.spec_from_file_location("policies", PACK_DIR / "__init__.py", submodule_search_locations=[str(PACK_DIR)])
+    if _spec is None or _spec.loader is None:  # a file path always gets a spec with a loader
+        raise ImportError(f"can't load the policy pack from {PACK_DIR}")
     sys.modules["policies"] = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(sys.modules["policies"])
 

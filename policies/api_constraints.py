@@ -98,7 +98,7 @@ def load_constraints() -> tuple[Constraint, ...]:
     document = json.loads(TABLE.read_text())
     found = []
     for entry in document["constraints"]:
-        fields = {key: tuple(value) if isinstance(value, list) else value for key, value in entry.items()}
+        fields: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value for key, value in entry.items()}
         found.append(Constraint(**fields))
     return tuple(found)
 

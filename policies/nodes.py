@@ -67,7 +67,7 @@ def node_groups(stack: Stack) -> list[PolicyResource]:
 
 def templates_with_node_groups(stack: Stack) -> dict[str, tuple[PolicyResource, list[PolicyResource]]]:
     """Launch templates by URN, each with the node groups that launch from it."""
-    joined = {template.urn: (template, []) for template in stack.of_type(LAUNCH_TEMPLATE)}
+    joined: dict[str, tuple[PolicyResource, list[PolicyResource]]] = {template.urn: (template, []) for template in stack.of_type(LAUNCH_TEMPLATE)}
     for group in node_groups(stack):
         template = launch_template_of(stack, group)
         if template is not None:

@@ -40,7 +40,7 @@ from pulumi_policy.proxy import UNKNOWN_STRING_VALUE, UnknownValueError, unknown
 
 from policies.config import policy_entry
 from policies.registry import RULES
-from policies.rule import Rule
+from policies.rule import ResourceRule, Rule, StackRule
 
 PACK_NAME = "railyard"
 
@@ -197,10 +197,12 @@ def run_policies(preview_result: Any, config: Mapping[str, Any] | None = None, r
         if level == "disabled":
             continue
         report.rules_run += 1
-        policy, collector = rule.policy(), _Collector(report, rule, level)
-        if rule.kind == "stack":
-            collector.run(policy.validate, StackValidationArgs(stack_resources, properties or None), None)
+        collector = _Collector(report, rule, level)
+        if isinstance(rule, StackRule):  # rule.kind == "stack"
+            collector.run(rule.policy().validate, StackValidationArgs(stack_resources, properties or None), None)
             continue
+        assert isinstance(rule, ResourceRule), "a rule is a StackRule or a ResourceRule"
+        policy = rule.policy()
         for resource, props in zip(stack_resources, inputs, strict=True):
             if resource.resource_type not in rule.resource_types:
                 continue
@@ -228,7 +230,7 @@ def render_text(report: PolicyReport, origins: Mapping[str, str] | None = None) 
         lines.append(f"    {violation.message}")
         if violation.urn:
             lines.append(f"        {violation.urn}")
-        if violation.urn in origins:
+        if violation.urn is not None and violation.urn in origins:
             lines.append(f"        from {origins[violation.urn]}")
     counts = report.summary()
     lines += [f"note: {note}" for note in report.notes]

@@ -13,11 +13,16 @@ from dataclasses import dataclass
 from blueprints.models import MODEL_CODES
 from blueprints.rules import RULES as BLUEPRINT_RULES
 from blueprints.schema_errors import CODES as SCHEMA_CODES
+from railyard.online import findings as online_findings
+from railyard.online import names, offerings, quotas, reservations
 from topology import CODES as TOPOLOGY_CODES
 from topology.cluster.kubernetes_checks import RULES as KUBERNETES_RULES
 from topology.cluster.quotas import CODES as QUOTA_CODES
 from topology.cluster.scale import CODES as SCALE_CODES
+from topology.cluster.update_room import CODES as UPDATE_ROOM_CODES
 
+# `validate --online`'s checks (they import no AWS SDK until a call is made).
+ONLINE_MODULES = (online_findings, reservations, offerings, quotas, names)
 LOADER_CODES = ("yaml.duplicate-key", "override.unknown-name")
 # A design the cluster plan can't lay out (`PlanError`); the code keeps its first name so suppressions still match.
 PLAN_CODES = ("compile.plan",)
@@ -47,6 +52,8 @@ def every_check() -> list[Check]:
     checks += [Check("check", code, "topology.cluster.plan") for code in PLAN_CODES]
     checks += [Check("check", code, "topology.cluster.quotas") for code in QUOTA_CODES]
     checks += [Check("check", code, "topology.cluster.scale") for code in SCALE_CODES]
+    checks += [Check("check", code, "topology.cluster.update_room") for code in UPDATE_ROOM_CODES]
+    checks += [Check("online", code, module.__name__) for module in ONLINE_MODULES for code in module.CODES]
     return checks
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import pulumi
 from pulumi.runtime import mocks, rpc, settings
-from pulumi.runtime.stack import wait_for_rpcs
+from pulumi.runtime.stack import Stack, wait_for_rpcs
 from pulumi.runtime.sync_await import _sync_await
 
 from blueprints.findings import Finding, has_errors
@@ -278,7 +278,9 @@ def run_mocked(
     mocks.set_mocks(monitor.mocks, project=PROJECT, stack=stack, preview=False, monitor=monitor)
     program()
     _sync_await(wait_for_rpcs())
-    outputs = _sync_await(_resolve(dict(settings.get_root_resource().outputs)))
+    root = settings.get_root_resource()
+    assert isinstance(root, Stack), "the program registered no stack"  # the Stack resource is made before `program()` runs
+    outputs = _sync_await(_resolve(dict(root.outputs)))
     return sorted(monitor.registrations, key=lambda resource: resource.urn), outputs
 
 

@@ -97,7 +97,9 @@ def resource_origins(result) -> dict[str, Origin]:
     found = {}
     for resource in result.resources:
         path = _path_of(resource, by_urn, rules)
-        position = validation.load.source_map.locate(path, prefer_key=True) if path is not None else None
+        if path is None:
+            continue
+        position = validation.load.source_map.locate(path, prefer_key=True)
         if position is not None:
             found[resource.urn] = Origin(path, position.file, position.line)
     return found

@@ -28,8 +28,7 @@ def facts() -> dict:
     """The document the pack reads: labels by role, and the instance-type facts its rules use."""
     instance_types = {}
     catalog = load_catalog()
-    for name in catalog.names():
-        spec = catalog.get(name)
+    for name, spec in catalog.items():
         accelerator = spec.accelerator
         instance_types[name] = {
             "ami_type": spec.ami_type,

@@ -12,6 +12,7 @@ import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error, has_errors, sort_findings, summarize
@@ -24,6 +25,10 @@ from topology.cluster.kubernetes_checks import check_kubernetes, plannable
 from topology.cluster.node_groups import plan_node_groups
 from topology.cluster.quotas import QuotaNeed, quota_findings, quota_plan
 from topology.cluster.scale import cluster_size_findings, scale_findings
+from topology.cluster.update_room import update_room_findings
+
+if TYPE_CHECKING:
+    from railyard.online import OnlineReport
 
 
 @dataclass
@@ -37,6 +42,8 @@ class Validation:
     findings: list[Finding] = field(default_factory=list)
     quotas: list[QuotaNeed] = field(default_factory=list)
     control_plane: dict | None = None
+    # Set by `validate --online` (railyard.online): what the account said; its findings are in `findings`.
+    online: OnlineReport | None = None
 
     @property
     def ok(self) -> bool:
@@ -61,6 +68,8 @@ class Validation:
             document.update(self.design.as_json())
         document["quotas"] = [need.as_json() for need in self.quotas]
         document["control_plane"] = self.control_plane
+        if self.online is not None:
+            document["online"] = self.online.as_json()
         return document
 
     def quota_table(self) -> tuple[str, list[str], list[list]]:
@@ -175,7 +184,8 @@ def check_quotas(blueprint, catalog, node_groups) -> tuple[list[QuotaNeed], list
         ]
         return [], [error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"), *beyond], None
     needs = quota_plan(blueprint, catalog, plan)
-    pool_paths = {pool.name: ("pools", index) for index, pool in enumerate(blueprint.pools)}
+    pool_paths: dict[str, tuple[str | int, ...]] = {pool.name: ("pools", index) for index, pool in enumerate(blueprint.pools)}
     nodes = plan.nodes
     plane = {"nodes": nodes, "tier": plan.control_plane_tier, "default": "standard", "declared": blueprint.kubernetes.control_plane_tier != "auto"}
-    return needs, quota_findings(blueprint, needs) + scale_findings(nodes, plan.control_plane_tier, plan.placements, pool_paths), plane
+    findings = quota_findings(blueprint, needs) + update_room_findings(needs, plan.node_groups, catalog)
+    return needs, findings + scale_findings(nodes, plan.control_plane_tier, plan.placements, pool_paths), plane

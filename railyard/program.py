@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pulumi
 import pulumi_aws as aws
@@ -207,6 +208,15 @@ class ReferencedFileSystem:
     mount_name: pulumi.Output[str]
 
 
+def _referenced(systems: pulumi.Output[Any], tier: str) -> ReferencedFileSystem:
+    """One tier's file system from the cluster stack's `fileSystems` output."""
+
+    def field(key: str) -> pulumi.Output[str]:
+        return systems.apply(lambda found: str(found[tier][key]))
+
+    return ReferencedFileSystem(field("id"), field("dnsName"), field("mountName"))
+
+
 def qualified_stack(stack: str) -> str:
     """`prod` -> `<organization>/<project>/prod`, the name a StackReference needs; a qualified name stays."""
     return stack if "/" in stack else f"{pulumi.get_organization()}/{pulumi.get_project()}/{stack}"
@@ -224,18 +234,13 @@ def build_layer(plan: CompilePlan, deployment: Deployment) -> KubernetesLayer:
     cluster_name = reference.require_output("clusterName")
     endpoint = reference.require_output("clusterEndpoint")
     authority = reference.require_output("certificateAuthority")
-    kubeconfig = pulumi.Output.secret(
+    kubeconfig: pulumi.Output[str] = pulumi.Output.secret(
         pulumi.Output.all(cluster_name, endpoint, authority).apply(
             lambda values: render_kubeconfig(values[0], values[1], values[2], plan.region, deployment.identity)
         )
     )
     systems = reference.require_output("fileSystems")
-    file_systems = {
-        volume.tier: ReferencedFileSystem(
-            *(systems.apply(lambda found, tier=volume.tier, key=key: found[tier][key]) for key in ("id", "dnsName", "mountName"))
-        )
-        for volume in plan.kubernetes.storage.volumes
-    }
+    file_systems = {volume.tier: _referenced(systems, volume.tier) for volume in plan.kubernetes.storage.volumes}
     layer = KubernetesLayer(f"{plan.cluster_name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=kubeconfig, file_systems=file_systems))
     pulumi.export("clusterName", cluster_name)
     pulumi.export(

@@ -17,6 +17,10 @@ merged graph), `expand` (the explicit graph, for tests and small designs),
 
 from __future__ import annotations
 
+from typing import Any
+
+from blueprints.catalog import Catalog
+from blueprints.models import Blueprint
 from topology.checks import blast_report, fabric_report, placement_report, power_report, storage_report
 from topology.design import Design, FabricDesign, build_design
 from topology.expand import expand_fabric
@@ -44,11 +48,11 @@ CODES: tuple[str, ...] = (
 """Every finding code the topology checker can emit (`railyard rules` lists them)."""
 
 
-def check_design(blueprint, catalog) -> DesignReport:
+def check_design(blueprint: Blueprint, catalog: Catalog) -> DesignReport:
     """Build the design graph of a validated blueprint and run every check on it."""
     design = build_design(blueprint, catalog)
     findings = list(design.findings)
-    fabrics = []
+    fabrics: list[dict[str, Any]] = []
     for fabric in design.fabrics:
         figures, problems = fabric_report(fabric)
         fabrics.append(figures)

@@ -17,12 +17,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import networkx as nx
 
-from topology.fabric import fabric_order, pool_endpoints
+from topology.fabric import FabricGraph, FabricNode, fabric_order, pool_endpoints
 
 __all__ = ["SwitchPorts", "switch_ports", "oversubscription", "Bisection", "bisection"]
+
+FlowNode: TypeAlias = FabricNode | str
+"""A node of the bisection's flow network: the fabric's switch groups, ("A" | "B", endpoint group), "source", "sink"."""
+FlowGraph: TypeAlias = "nx.DiGraph[FlowNode]"
 
 _BELOW = {"leaf": "endpoint", "spine": "leaf", "core": "spine"}
 
@@ -31,7 +36,7 @@ _BELOW = {"leaf": "endpoint", "spine": "leaf", "core": "spine"}
 class SwitchPorts:
     """Ports one member of a switch group uses: towards the tier below, towards the tier above."""
 
-    node: tuple
+    node: FabricNode
     tier: str
     down: float
     up: float
@@ -42,14 +47,15 @@ class SwitchPorts:
         return self.down + self.up
 
 
-def _tier_of(graph: nx.Graph, node) -> str:
+def _tier_of(graph: FabricGraph, node: FabricNode) -> str:
     data = graph.nodes[node]
-    return data["tier"] if data["kind"] == "switch" else "endpoint"
+    tier: str = data["tier"] if data["kind"] == "switch" else "endpoint"
+    return tier
 
 
-def switch_ports(graph: nx.Graph) -> list[SwitchPorts]:
+def switch_ports(graph: FabricGraph) -> list[SwitchPorts]:
     """Ports per member of every switch group, in graph order."""
-    found = []
+    found: list[SwitchPorts] = []
     for node, data in graph.nodes(data=True):
         if data["kind"] != "switch":
             continue
@@ -63,13 +69,14 @@ def switch_ports(graph: nx.Graph) -> list[SwitchPorts]:
     return found
 
 
-def oversubscription(graph: nx.Graph) -> dict[str, tuple[float, tuple] | None]:
+def oversubscription(graph: FabricGraph) -> dict[str, tuple[float, FabricNode] | None]:
     """Per tier with uplinks ("leaf", "spine"): (worst down/up ratio, the switch group), or None."""
-    worst: dict[str, tuple[float, tuple] | None] = {"leaf": None, "spine": None}
+    worst: dict[str, tuple[float, FabricNode] | None] = {"leaf": None, "spine": None}
     for ports in switch_ports(graph):
         if ports.tier in worst and ports.up > 0:
             ratio = ports.down / ports.up
-            if worst[ports.tier] is None or ratio > worst[ports.tier][0] + 1e-12:
+            current = worst[ports.tier]
+            if current is None or ratio > current[0] + 1e-12:
                 worst[ports.tier] = (ratio, ports.node)
     return worst
 
@@ -85,21 +92,22 @@ class Bisection:
     cut_gbps: dict[str, float]
 
 
-def _halves(graph: nx.Graph, endpoints: list) -> dict:
+def _halves(graph: FabricGraph, endpoints: list[FabricNode]) -> dict[FabricNode, int]:
     """For each endpoint group, the hosts that fall in the first half (fabric order, by position)."""
-    hosts_at: dict[tuple, int] = {}
+    hosts_at: dict[tuple[int, str], int] = {}
     for node in endpoints:
         hosts_at[(node[2], node[1])] = graph.nodes[node]["count"]
-    half, seen, first = sum(hosts_at.values()) // 2, 0, {}
+    first: dict[tuple[int, str], int] = {}
+    half, seen = sum(hosts_at.values()) // 2, 0
     for key in sorted(hosts_at):
         first[key] = min(hosts_at[key], max(0, half - seen))
         seen += hosts_at[key]
     return {node: first[(node[2], node[1])] for node in endpoints}
 
 
-def _flow_network(graph: nx.Graph, endpoints: list, first: dict) -> nx.DiGraph:
+def _flow_network(graph: FabricGraph, endpoints: list[FabricNode], first: dict[FabricNode, int]) -> FlowGraph:
     gbps = graph.graph["link_gbps"]
-    network = nx.DiGraph()
+    network: FlowGraph = nx.DiGraph()
     chosen = set(endpoints)
     for u, v, data in graph.edges(data=True):
         ends = [node for node in (u, v) if graph.nodes[node]["kind"] == "endpoint"]
@@ -124,9 +132,11 @@ def _flow_network(graph: nx.Graph, endpoints: list, first: dict) -> nx.DiGraph:
     return network
 
 
-def _cut_by_tier(graph: nx.Graph, network: nx.DiGraph, reachable: set) -> dict[str, float]:
-    def tier(node):
-        return "host" if node[0] in ("A", "B") else graph.nodes[node]["tier"]
+def _cut_by_tier(graph: FabricGraph, network: FlowGraph, reachable: set[FlowNode]) -> dict[str, float]:
+    def tier(node: FlowNode) -> str:
+        assert not isinstance(node, str), "the source's and the sink's edges carry no capacity, so none of them is cut"
+        name: str = "host" if node[0] in ("A", "B") else graph.nodes[node]["tier"]
+        return name
 
     cut: dict[str, float] = {}
     for u in reachable:
@@ -137,7 +147,7 @@ def _cut_by_tier(graph: nx.Graph, network: nx.DiGraph, reachable: set) -> dict[s
     return dict(sorted(cut.items()))
 
 
-def bisection(graph: nx.Graph, pool: str | None = None) -> Bisection | None:
+def bisection(graph: FabricGraph, pool: str | None = None) -> Bisection | None:
     """The bisection of a pool (or of every host on the fabric); None with fewer than two hosts."""
     endpoints = pool_endpoints(graph, pool) if pool is not None else fabric_order(graph)
     first = _halves(graph, endpoints)

@@ -19,13 +19,13 @@ with ``spread: blocks``; blocks and zones with ``spread: zones``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-import networkx as nx
-
 from blueprints.findings import Finding, error
-from topology.fabric import node_name, pool_endpoints
-from topology.facility import element_name
+from blueprints.models.pools import Pool
+from topology.fabric import FabricGraph, FabricNode, node_name, pool_endpoints
+from topology.facility import FacilityNode, element_name
 
 __all__ = [
     "KINDS",
@@ -66,11 +66,19 @@ def checked_kinds(spread: str) -> tuple[str, ...]:
     )
 
 
-def _depth_first(graph: nx.Graph, members: set, root, weight: dict):
+Piece = tuple[float, int, FabricNode]
+"""(accelerators, nodes, the child it hangs from): a piece of the pool that a node's failure cuts off."""
+
+
+def _depth_first(
+    graph: FabricGraph, members: set[FabricNode], root: FabricNode, weight: dict[FabricNode, float]
+) -> tuple[dict[FabricNode, int], float, int, dict[FabricNode, list[Piece]]]:
     """Iterative Tarjan DFS: discovery order, and per node the (weight, size, child) of each piece it separates."""
-    discovered, low, subtree_weight, subtree_size = {root: 0}, {root: 0}, {root: weight.get(root, 0)}, {root: 1}
-    separated: dict = {}
-    stack = [(root, None, iter(graph.adj[root]))]
+    discovered, low = {root: 0}, {root: 0}
+    subtree_weight: dict[FabricNode, float] = {root: weight.get(root, 0)}
+    subtree_size = {root: 1}
+    separated: dict[FabricNode, list[Piece]] = {}
+    stack: list[tuple[FabricNode, FabricNode | None, Iterator[FabricNode]]] = [(root, None, iter(graph.adj[root]))]
     while stack:
         node, parent, neighbours = stack[-1]
         for neighbour in neighbours:
@@ -94,7 +102,7 @@ def _depth_first(graph: nx.Graph, members: set, root, weight: dict):
     return discovered, subtree_weight[root], subtree_size[root], separated
 
 
-def switch_outages(graph: nx.Graph, pool: str) -> dict | None:
+def switch_outages(graph: FabricGraph, pool: str) -> dict[FabricNode, float] | None:
     """Accelerators of `pool` each single switch takes down, for the switches that take any; None if the pool is split already.
 
     After a switch fails, the survivors are the largest group of the pool's
@@ -105,17 +113,17 @@ def switch_outages(graph: nx.Graph, pool: str) -> dict | None:
     if not endpoints:
         return {}
     members = {node for node, data in graph.nodes(data=True) if data["kind"] == "switch"} | set(endpoints)
-    weight = {node: graph.nodes[node]["count"] * graph.nodes[node]["accelerators"] for node in endpoints}
+    weight: dict[FabricNode, float] = {node: graph.nodes[node]["count"] * graph.nodes[node]["accelerators"] for node in endpoints}
     root = endpoints[0]
     discovered, total, size, separated = _depth_first(graph, members, root, weight)
     if any(node not in discovered for node in endpoints):
         return None
 
-    def largest(piece_weight, piece_size, node):
+    def largest(piece_weight: float, piece_size: int, node: FabricNode) -> float:
         alone = piece_size == 1 and graph.nodes[node]["kind"] == "endpoint"
         return piece_weight / graph.nodes[node]["count"] if alone else piece_weight
 
-    outages = {}
+    outages: dict[FabricNode, float] = {}
     for node in discovered:
         data = graph.nodes[node]
         if data["kind"] != "switch" or data["count"] != 1:
@@ -129,7 +137,7 @@ def switch_outages(graph: nx.Graph, pool: str) -> dict | None:
     return outages
 
 
-def worst_switch(graph: nx.Graph, pool: str, total: float) -> Outage | None:
+def worst_switch(graph: FabricGraph, pool: str, total: float) -> Outage | None:
     """The pool's worst single switch on this fabric; None when the pool is split already."""
     outages = switch_outages(graph, pool)
     if outages is None:
@@ -140,12 +148,12 @@ def worst_switch(graph: nx.Graph, pool: str, total: float) -> Outage | None:
     return Outage("switch", node_name(graph, node), outages[node], outages[node] / total)
 
 
-def outages_by_pool(outages: dict[tuple, dict[int, int]]) -> dict[int, list[tuple[tuple, int]]]:
+def outages_by_pool(outages: dict[FacilityNode, dict[int, int]]) -> dict[int, list[tuple[FacilityNode, int]]]:
     """Per pool index, (element, hosts it takes down) of every physical element that takes any, by element name.
 
     One pass over the elements for all pools, so the cost grows with elements plus pools, not their product.
     """
-    by_pool: dict[int, list[tuple[tuple, int]]] = {}
+    by_pool: dict[int, list[tuple[FacilityNode, int]]] = {}
     for element, per_pool in sorted(outages.items(), key=lambda item: element_name(item[0])):
         for pool_index, hosts in per_pool.items():
             if hosts:
@@ -153,7 +161,7 @@ def outages_by_pool(outages: dict[tuple, dict[int, int]]) -> dict[int, list[tupl
     return by_pool
 
 
-def worst_physical(elements: list[tuple[tuple, int]], accelerators_per_host: int, total: float) -> dict[str, Outage]:
+def worst_physical(elements: list[tuple[FacilityNode, int]], accelerators_per_host: int, total: float) -> dict[str, Outage]:
     """The pool's worst rack, feed, block and zone among `elements` (its `outages_by_pool` entry; ties: first by name);
     element None when none takes any host."""
     worst: dict[str, Outage] = {kind: Outage(kind, None, 0, 0.0) for kind in ("rack", "feed", "block", "zone")}
@@ -165,7 +173,7 @@ def worst_physical(elements: list[tuple[tuple, int]], accelerators_per_host: int
     return worst
 
 
-def blast_findings(pool_index: int, pool, by_kind: dict[str, Outage]) -> list[Finding]:
+def blast_findings(pool_index: int, pool: Pool, by_kind: dict[str, Outage]) -> list[Finding]:
     """`topology.blast-radius` when the worst checked element takes more of the pool than it tolerates."""
     tolerance = pool.placement.max_failure_share
     checked = [by_kind[kind] for kind in checked_kinds(pool.placement.spread) if kind in by_kind]
@@ -190,7 +198,7 @@ def blast_findings(pool_index: int, pool, by_kind: dict[str, Outage]) -> list[Fi
     ]
 
 
-def spread_findings(pool_index: int, pool, hosts_by_unit: dict[str, int]) -> list[Finding]:
+def spread_findings(pool_index: int, pool: Pool, hosts_by_unit: dict[str, int]) -> list[Finding]:
     """`topology.spread` when a pool that must survive a zone, block or rack failure landed in one of them."""
     spread = pool.placement.spread
     if spread == "packed" or not hosts_by_unit or len(hosts_by_unit) > 1:

@@ -8,13 +8,16 @@ sets the limit. A check whose inputs failed to build is skipped.
 
 from __future__ import annotations
 
+from typing import Any
+
 from blueprints.findings import Finding, error
-from topology.bandwidth import bisection, oversubscription, switch_ports
+from blueprints.models.pools import Pool
+from topology.bandwidth import Bisection, bisection, oversubscription, switch_ports
 from topology.blast import KINDS, Outage, blast_findings, checked_kinds, outages_by_pool, spread_findings, worst_physical, worst_switch
 from topology.connectivity import connectivity_findings, pool_components
 from topology.design import Design, FabricDesign
 from topology.expand import expanded_size
-from topology.fabric import node_name
+from topology.fabric import FabricGraph, node_name
 from topology.facility import physical_outages
 from topology.hops import worst_case_hops
 from topology.power import power_figures, power_findings
@@ -30,7 +33,7 @@ def _round(value: float | None, digits: int = 3) -> float | None:
 def _port_findings(fabric: FabricDesign) -> list[Finding]:
     graph, radix = fabric.graph, fabric.graph.graph["radix"]
     over = [ports for ports in switch_ports(graph) if ports.total > radix]
-    findings = []
+    findings: list[Finding] = []
     for tier in ("leaf", "spine", "core"):
         in_tier = [ports for ports in over if ports.tier == tier]
         if not in_tier:
@@ -56,10 +59,10 @@ def _port_findings(fabric: FabricDesign) -> list[Finding]:
     return findings
 
 
-def _oversubscription(fabric: FabricDesign) -> tuple[dict, list[Finding]]:
+def _oversubscription(fabric: FabricDesign) -> tuple[dict[str, float | None], list[Finding]]:
     graph, declared = fabric.graph, fabric.graph.graph["declared_oversubscription"]
     worst = oversubscription(graph)
-    findings = []
+    findings: list[Finding] = []
     for tier, found in worst.items():
         if found is not None and found[0] > declared[tier] + 1e-9:
             ratio, node = found
@@ -79,11 +82,11 @@ def _oversubscription(fabric: FabricDesign) -> tuple[dict, list[Finding]]:
     return {tier: (_round(found[0]) if found else None) for tier, found in worst.items()}, findings
 
 
-def _pool_fabric(fabric: FabricDesign, pool_index: int, pool) -> tuple[dict, list[Finding], object]:
+def _pool_fabric(fabric: FabricDesign, pool_index: int, pool: Pool) -> tuple[dict[str, Any], list[Finding], Bisection | None]:
     # The pool's part of the fabric gives the same figures as the whole (topology.pool_graphs), at the pool's size.
     graph, model = fabric.parts.graph_of(pool.name), fabric.plan.fabric
-    figures = {"name": pool.name, "connected": len(pool_components(graph, pool.name)) == 1}
-    findings = []
+    figures: dict[str, Any] = {"name": pool.name, "connected": len(pool_components(graph, pool.name)) == 1}
+    findings: list[Finding] = []
     hops = worst_case_hops(graph, pool.name) if figures["connected"] else None
     figures["max_switch_hops"] = {"same_rail": hops.same_rail if hops else None, "cross_rail": hops.cross_rail if hops else None}
     for key in ("same_rail", "cross_rail"):
@@ -128,7 +131,7 @@ def _pool_fabric(fabric: FabricDesign, pool_index: int, pool) -> tuple[dict, lis
     return figures, findings, cut
 
 
-def _counts(graph) -> tuple[dict, dict]:
+def _counts(graph: FabricGraph) -> tuple[dict[str, int], dict[str, int]]:
     switches = {"leaf": 0, "spine": 0, "core": 0}
     for _, data in graph.nodes(data=True):
         if data["kind"] == "switch":
@@ -141,13 +144,14 @@ def _counts(graph) -> tuple[dict, dict]:
     return switches, links
 
 
-def fabric_report(fabric: FabricDesign) -> tuple[dict, list[Finding]]:
+def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
     """One fabric's figures and findings: sizes, oversubscription, bisection, hops, ports, connectivity."""
     graph = fabric.graph
     findings = connectivity_findings(graph, list(fabric.pools), fabric.parts.graph_of) + _port_findings(fabric)
     over, problems = _oversubscription(fabric)
     findings += problems
-    pools, cuts = [], []
+    pools: list[dict[str, Any]] = []
+    cuts: list[Bisection | None] = []
     for pool_index, pool in fabric.pools:
         figures, problems, cut = _pool_fabric(fabric, pool_index, pool)
         pools.append(figures)
@@ -183,15 +187,15 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict, list[Finding]]:
     return figures, findings
 
 
-def power_report(design: Design) -> tuple[dict, list[Finding]]:
+def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
     """IT and facility kW for the site, every zone and block, and every rack (run-length encoded per block)."""
     figures = power_figures(design.facility)
-    zones = []
+    zones: list[dict[str, Any]] = []
     for zone in design.blueprint.failure_domains.zones:
-        blocks = []
+        blocks: list[dict[str, Any]] = []
         for block in zone.blocks:
             racks = [round(figures.rack_kw[("rack", block.name, index)], 2) for index in range(block.racks)]
-            runs = []
+            runs: list[dict[str, Any]] = []
             for index, kw in enumerate(racks):
                 if runs and runs[-1]["it_kw"] == kw:
                     runs[-1]["count"] += 1
@@ -220,14 +224,15 @@ def power_report(design: Design) -> tuple[dict, list[Finding]]:
     return site, power_findings(design.blueprint, design.facility, figures)
 
 
-def _outage_json(outage: Outage) -> dict:
+def _outage_json(outage: Outage) -> dict[str, Any]:
     return {"kind": outage.kind, "element": outage.element, "accelerators": _round(outage.accelerators, 2), "share": _round(outage.share, 4)}
 
 
-def blast_report(design: Design) -> tuple[list, list[Finding]]:
+def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
     """Per pool, the worst element of each kind and the worst checked one; blast-radius and spread findings."""
     outages = outages_by_pool(physical_outages(design.facility))
-    report, findings = [], []
+    report: list[dict[str, Any]] = []
+    findings: list[Finding] = []
     for pool_index, pool in enumerate(design.blueprint.pools):
         hosts = design.placement.placed.get(pool_index, 0)
         per_host = design.accelerators_per_host(pool_index)
@@ -259,14 +264,14 @@ def blast_report(design: Design) -> tuple[list, list[Finding]]:
     return sorted(report, key=lambda entry: entry["pool"]), findings
 
 
-def storage_report(design: Design) -> tuple[list, list[Finding]]:
+def storage_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
     """Per tier: throughput, read demand and what is served, and every checkpoint's write rate and time."""
     return tier_reports(design.blueprint, design.storage)
 
 
-def placement_report(design: Design) -> list:
+def placement_report(design: Design) -> list[dict[str, Any]]:
     """Per pool: hosts requested and placed, and hosts per zone and per block."""
-    report = []
+    report: list[dict[str, Any]] = []
     for pool_index, wanted in design.placement.requested.items():
         report.append(
             {

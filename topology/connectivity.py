@@ -10,20 +10,24 @@ neighbour group, so the explicit graph is connected exactly when the merged one 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import networkx as nx
 
 from blueprints.findings import Finding, error
-from topology.fabric import node_name, pool_endpoints
+from blueprints.models.pools import Pool
+from topology.fabric import FabricGraph, FabricNode, node_name, pool_endpoints
 
 __all__ = ["pool_subgraph", "pool_components", "rail_misalignments", "connectivity_findings"]
 
 
-def pool_subgraph(graph: nx.Graph, pool: str) -> nx.Graph:
+def pool_subgraph(graph: FabricGraph, pool: str) -> FabricGraph:
     """A read-only view of the switches and `pool`'s endpoint groups."""
     return graph.subgraph(node for node, data in graph.nodes(data=True) if data["kind"] == "switch" or data.get("pool") == pool)
 
 
-def pool_components(graph: nx.Graph, pool: str) -> list[list]:
+def pool_components(graph: FabricGraph, pool: str) -> list[list[FabricNode]]:
     """The pool's endpoint groups, grouped by connected component of its subgraph, in fabric order.
 
     One list means the pool is connected; the first endpoint of each list is a
@@ -31,17 +35,17 @@ def pool_components(graph: nx.Graph, pool: str) -> list[list]:
     """
     view = pool_subgraph(graph, pool)
     endpoints = pool_endpoints(graph, pool)
-    component_of = {}
+    component_of: dict[FabricNode, int] = {}
     for index, component in enumerate(nx.connected_components(view)):
         for node in component:
             component_of[node] = index
-    groups: dict[int, list] = {}
+    groups: dict[int, list[FabricNode]] = {}
     for endpoint in endpoints:
         groups.setdefault(component_of[endpoint], []).append(endpoint)
     return sorted(groups.values(), key=lambda group: (group[0][2], group[0][3]))
 
 
-def rail_misalignments(graph: nx.Graph) -> list[dict]:
+def rail_misalignments(graph: FabricGraph) -> list[dict[str, Any]]:
     """NIC ports that land on another rail's leaf, and rails of a host that reach no leaf at its position.
 
     Applies to rail fabrics (`rail_optimized_clos`, `rail_only`): each endpoint
@@ -51,7 +55,7 @@ def rail_misalignments(graph: nx.Graph) -> list[dict]:
     """
     if graph.graph["kind"] not in ("rail_optimized_clos", "rail_only"):
         return []
-    found = []
+    found: list[dict[str, Any]] = []
     for node, data in sorted(graph.nodes(data=True), key=lambda item: str(item[0])):
         if data["kind"] != "endpoint":
             continue
@@ -84,18 +88,20 @@ def rail_misalignments(graph: nx.Graph) -> list[dict]:
     return found
 
 
-def _describe(graph: nx.Graph, group: list) -> str:
+def _describe(graph: FabricGraph, group: list[FabricNode]) -> str:
     rails = sorted({rail for node in group for rail in graph.nodes[node]["rails"]})
     return f"{node_name(graph, group[0])} (rails {rails})"
 
 
-def connectivity_findings(graph: nx.Graph, pools: list[tuple[int, object]], part_of=None) -> list[Finding]:
+def connectivity_findings(
+    graph: FabricGraph, pools: Sequence[tuple[int, Pool]], part_of: Callable[[str], FabricGraph] | None = None
+) -> list[Finding]:
     """`topology.disconnected` per split pool and `topology.rail-misaligned` per miswired NIC, with certificates.
 
     `part_of(pool)`, when given, is the pool's part of the graph (`PoolGraphs.graph_of`), which has the same components.
     """
     fabric, index = graph.graph["name"], graph.graph["index"]
-    findings = []
+    findings: list[Finding] = []
     for pool_index, pool in pools:
         components = pool_components(part_of(pool.name) if part_of else graph, pool.name)
         if len(components) < 2:

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
-
+from blueprints.catalog import Catalog
 from blueprints.findings import Finding
-from topology.fabric import build_fabric_graph
-from topology.facility import build_facility
+from blueprints.models import Blueprint
+from blueprints.models.pools import Pool
+from topology.fabric import FabricGraph, build_fabric_graph
+from topology.facility import FacilityGraph, build_facility
 from topology.layout import FabricPlan, plan_fabric
 from topology.placement import Placement, place_pools
 from topology.pool_graphs import PoolGraphs
-from topology.storage import storage_network
+from topology.storage import StorageGraph, storage_network
 
 __all__ = ["Design", "FabricDesign", "build_design"]
 
@@ -29,8 +30,8 @@ class FabricDesign:
     """One fabric: its sizing plan, its merged graph, the (index, pool) pairs on it, and each pool's part of the graph."""
 
     plan: FabricPlan
-    graph: nx.Graph
-    pools: tuple[tuple[int, object], ...]
+    graph: FabricGraph
+    pools: tuple[tuple[int, Pool], ...]
     parts: PoolGraphs
 
     @property
@@ -43,14 +44,14 @@ class FabricDesign:
 class Design:
     """Everything the checks read: the blueprint, the placement and the graphs built from them."""
 
-    blueprint: object
-    catalog: object
+    blueprint: Blueprint
+    catalog: Catalog
     placement: Placement
-    facility: nx.DiGraph
+    facility: FacilityGraph
     fabrics: list[FabricDesign]
-    storage: nx.DiGraph
+    storage: StorageGraph
     findings: list[Finding] = field(default_factory=list)
-    _fabric_of: dict | None = field(default=None, repr=False, compare=False)
+    _fabric_of: dict[int, FabricDesign] | None = field(default=None, repr=False, compare=False)
 
     def accelerators_per_host(self, pool_index: int) -> int:
         """Accelerators on one host of a pool (0 for an unknown instance type)."""
@@ -64,11 +65,11 @@ class Design:
         return self._fabric_of.get(pool_index)
 
 
-def build_design(blueprint, catalog) -> Design:
+def build_design(blueprint: Blueprint, catalog: Catalog) -> Design:
     """Place the pools and build the facility graph, every fabric's graph and the storage network."""
     placement = place_pools(blueprint, catalog)
     findings = list(placement.findings)
-    fabrics = []
+    fabrics: list[FabricDesign] = []
     for index in range(len(blueprint.fabrics)):
         plan, problems = plan_fabric(blueprint, catalog, placement, index)
         findings += problems

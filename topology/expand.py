@@ -17,17 +17,25 @@ checker itself never builds it.
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import networkx as nx
+
+from topology.fabric import FabricGraph, FabricNode
+
+ExplicitNode: TypeAlias = tuple[FabricNode | str | int, ...]
+"""(group, i) for a switch; ("scaleup" | "nic" | "accelerator", endpoint group, host, ...) for a host's parts."""
+ExplicitGraph: TypeAlias = "nx.Graph[ExplicitNode]"
 
 __all__ = ["expand_fabric", "expanded_size", "member_nodes"]
 
 
-def member_nodes(graph: nx.Graph, group) -> list:
+def member_nodes(graph: FabricGraph, group: FabricNode) -> list[tuple[FabricNode, int]]:
     """The explicit nodes a merged switch group stands for: (group, 0) ... (group, count - 1)."""
     return [(group, member) for member in range(graph.nodes[group]["count"])]
 
 
-def _add_members(explicit: nx.Graph, graph: nx.Graph) -> None:
+def _add_members(explicit: ExplicitGraph, graph: FabricGraph) -> None:
     for node, data in graph.nodes(data=True):
         if data["kind"] == "switch":
             for member in range(data["count"]):
@@ -46,7 +54,7 @@ def _add_members(explicit: nx.Graph, graph: nx.Graph) -> None:
                     explicit.add_edge(("accelerator", node, host, accelerator), ("nic", node, host, rail))
 
 
-def _add_wiring(explicit: nx.Graph, graph: nx.Graph) -> None:
+def _add_wiring(explicit: ExplicitGraph, graph: FabricGraph) -> None:
     for u, v, data in graph.edges(data=True):
         if graph.nodes[u]["kind"] == "endpoint" or graph.nodes[v]["kind"] == "endpoint":
             endpoint, leaf = (u, v) if graph.nodes[u]["kind"] == "endpoint" else (v, u)
@@ -69,19 +77,19 @@ def _add_wiring(explicit: nx.Graph, graph: nx.Graph) -> None:
                 explicit.add_edge((u, i), (v, j), links=per_pair)
 
 
-def expand_fabric(graph: nx.Graph) -> nx.Graph:
+def expand_fabric(graph: FabricGraph) -> ExplicitGraph:
     """The explicit graph a merged fabric graph stands for (see the module docstring).
 
     The merged graph is not modified. Switch members are named (group, i);
     hosts' nodes are ("scaleup" | "nic" | "accelerator", endpoint group, host, ...).
     """
-    explicit = nx.Graph(**graph.graph)
+    explicit: ExplicitGraph = nx.Graph(**graph.graph)
     _add_members(explicit, graph)
     _add_wiring(explicit, graph)
     return explicit
 
 
-def expanded_size(graph: nx.Graph) -> tuple[int, int]:
+def expanded_size(graph: FabricGraph) -> tuple[int, int]:
     """(nodes, edges) of `expand_fabric(graph)`, counted without building it."""
     nodes = edges = 0
     for _, data in graph.nodes(data=True):

@@ -34,14 +34,22 @@ docs/topology.md ("Why the merged graph gives the same answers").
 
 from __future__ import annotations
 
+from typing import Any, TypeAlias
+
 import networkx as nx
 
-from topology.layout import RAIL_KINDS, FabricPlan
+from topology.layout import RAIL_KINDS, FabricPlan, Position
 
-__all__ = ["build_fabric_graph", "is_switch", "pool_endpoints", "node_name", "fabric_order"]
+__all__ = ["FabricGraph", "FabricNode", "build_fabric_graph", "is_switch", "pool_endpoints", "node_name", "fabric_order"]
+
+FabricNode: TypeAlias = tuple[Any, ...]
+"""A group of the merged graph, named as in the table above: its kind, then names (str) and indexes (int) in an order
+that depends on the kind, which a tuple type can't follow (endpoint positions are node[2], their parts node[3])."""
+FabricGraph: TypeAlias = "nx.Graph[FabricNode]"
+"""A merged fabric graph; node and edge attributes as `build_fabric_graph` sets them."""
 
 
-def _leaf_attributes(plan: FabricPlan, position, plane: int, block: tuple[int, ...]) -> dict:
+def _leaf_attributes(plan: FabricPlan, position: Position, plane: int, block: tuple[int, ...]) -> dict[str, Any]:
     return {
         "kind": "switch",
         "tier": "leaf",
@@ -55,7 +63,7 @@ def _leaf_attributes(plan: FabricPlan, position, plane: int, block: tuple[int, .
     }
 
 
-def _add_positions(graph: nx.Graph, plan: FabricPlan) -> None:
+def _add_positions(graph: FabricGraph, plan: FabricPlan) -> None:
     """Endpoints, their leaves, and the host-leaf links."""
     planes = plan.fabric.planes
     for position in plan.positions:
@@ -94,16 +102,17 @@ def _add_positions(graph: nx.Graph, plan: FabricPlan) -> None:
                             graph.add_edge(endpoint, leaf, links=hosts * len(block) * ports[block[0]], wiring="complete")
 
 
-def _add_upper_tiers(graph: nx.Graph, plan: FabricPlan) -> None:
+def _add_upper_tiers(graph: FabricGraph, plan: FabricPlan) -> None:
     """Spines (and cores), striped evenly over the leaves below them."""
     rail_only = plan.fabric.kind == "rail_only"
     for plane in range(plan.fabric.planes):
         if plan.tiers == 3:
             core = ("core", plane)
             graph.add_node(core, kind="switch", tier="core", count=plan.pod_spines * plan.core_group, plane=plane)
-        for node, data in list(graph.nodes(data=True)):
+        for node, data in [(node, data) for node, data in graph.nodes(data=True)]:  # a copy: spines are added below
             if data.get("tier") != "leaf" or data["plane"] != plane or plan.tiers == 1:
                 continue
+            spine: FabricNode
             if plan.tiers == 2:
                 spine = ("spine", plane, "rail", data["rails"][0]) if rail_only else ("spine", plane, "all")
                 count = plan.spines
@@ -116,19 +125,19 @@ def _add_upper_tiers(graph: nx.Graph, plan: FabricPlan) -> None:
                     tier="spine",
                     count=count,
                     plane=plane,
-                    pod=spine[3] if spine[2] == "pod" else None,
-                    rails=(spine[3],) if spine[2] == "rail" else None,
+                    pod=spine[-1] if spine[2] == "pod" else None,  # the pod's and the rail's groups end with their number
+                    rails=(spine[-1],) if spine[2] == "rail" else None,
                 )
                 if plan.tiers == 3:
                     graph.add_edge(spine, ("core", plane), links=plan.pod_spines * plan.spine_up, wiring="aligned")
             graph.add_edge(node, spine, links=data["count"] * plan.leaf_up, wiring="complete")
 
 
-def build_fabric_graph(plan: FabricPlan) -> nx.Graph:
+def build_fabric_graph(plan: FabricPlan) -> FabricGraph:
     """Build the merged fabric graph of one planned fabric (see the module docstring for its shape)."""
     fabric = plan.fabric
     over = fabric.oversubscription
-    graph = nx.Graph(
+    graph: FabricGraph = nx.Graph(
         name=fabric.name,
         index=plan.index,
         kind=fabric.kind,
@@ -149,24 +158,27 @@ def build_fabric_graph(plan: FabricPlan) -> nx.Graph:
     return graph
 
 
-def is_switch(graph: nx.Graph, node) -> bool:
+def is_switch(graph: FabricGraph, node: FabricNode) -> bool:
     """True for leaf, spine and core groups."""
-    return graph.nodes[node]["kind"] == "switch"
+    kind: str = graph.nodes[node]["kind"]
+    return kind == "switch"
 
 
-def pool_endpoints(graph: nx.Graph, pool: str) -> list:
+def pool_endpoints(graph: FabricGraph, pool: str) -> list[FabricNode]:
     """The endpoint groups of one pool, in fabric order (position, then part)."""
     return sorted(
         (node for node, data in graph.nodes(data=True) if data["kind"] == "endpoint" and data["pool"] == pool), key=lambda node: (node[2], node[3])
     )
 
 
-def fabric_order(graph: nx.Graph) -> list:
+def fabric_order(graph: FabricGraph) -> list[FabricNode]:
     """Every endpoint group in fabric order."""
-    return sorted((node for node, kind in graph.nodes(data="kind") if kind == "endpoint"), key=lambda node: (node[2], node[1], node[3]))
+    # types-networkx: nodes(data=<key>) yields (node, value of key), not (node, attribute dict).
+    endpoints = [node for node, kind in graph.nodes(data="kind") if kind == "endpoint"]  # type: ignore[comparison-overlap]
+    return sorted(endpoints, key=lambda node: (node[2], node[1], node[3]))
 
 
-def node_name(graph: nx.Graph, node, member: int = 0) -> str:
+def node_name(graph: FabricGraph, node: FabricNode, member: int = 0) -> str:
     """One member of a group as users read it: `rails: leaf p0/pos12 rail 3 (b01)`, `rails: spine p0/pod 3 #0`."""
     data, fabric = graph.nodes[node], graph.graph["name"]
     if data["kind"] == "endpoint":

@@ -17,13 +17,23 @@ networkx's dominator tree.
 
 from __future__ import annotations
 
+from typing import Any, TypeAlias
+
 import networkx as nx
 
+from blueprints.catalog import Catalog, InstanceType
+from blueprints.models import Blueprint
+from blueprints.models.pools import Pool
 from topology.placement import Placement, rack_name
 
-__all__ = ["ROOT", "build_facility", "rack_feeds", "physical_outages", "element_name"]
+__all__ = ["ROOT", "FacilityGraph", "FacilityNode", "build_facility", "rack_feeds", "physical_outages", "element_name"]
 
-ROOT = ("site",)
+FacilityNode: TypeAlias = tuple[Any, ...]
+"""An element, named as in the docstring: its kind, then names (str) and indexes (int) in an order that depends on
+the kind, which a tuple type can't follow; `element_name` reads them."""
+FacilityGraph: TypeAlias = "nx.DiGraph[FacilityNode]"
+
+ROOT: FacilityNode = ("site",)
 
 
 def rack_feeds(rack_index: int, power_feeds: int, feeds_per_rack: int) -> tuple[int, ...]:
@@ -32,16 +42,16 @@ def rack_feeds(rack_index: int, power_feeds: int, feeds_per_rack: int) -> tuple[
     return (first,) if feeds_per_rack == 1 else (first, (rack_index + 1) % power_feeds)
 
 
-def node_kw(pool, spec) -> float | None:
+def node_kw(pool: Pool, spec: InstanceType | None) -> float | None:
     """Per-node IT draw: the pool's `node_power_kw`, else the catalog's typical draw, else None."""
     if pool.node_power_kw is not None:
         return pool.node_power_kw
     return spec.typical_node_kw if spec is not None else None
 
 
-def build_facility(blueprint, catalog, placement: Placement) -> nx.DiGraph:
+def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement) -> FacilityGraph:
     """Build the facility DiGraph of a placed blueprint (see the module docstring for its shape)."""
-    graph = nx.DiGraph(pue=blueprint.power.pue, site_budget_kw=blueprint.power.site_budget_kw)
+    graph: FacilityGraph = nx.DiGraph(pue=blueprint.power.pue, site_budget_kw=blueprint.power.site_budget_kw)
     graph.add_node(ROOT, kind="site")
     pools = blueprint.pools
     specs = [catalog.get(pool.instance_type) for pool in pools]
@@ -84,11 +94,12 @@ def build_facility(blueprint, catalog, placement: Placement) -> nx.DiGraph:
     return graph
 
 
-def element_name(node: tuple) -> str:
+def element_name(node: FacilityNode) -> str:
     """A facility element as users read it: `zone campus`, `block b01`, `b01/feed-1`, `b01/rack-0007`."""
     kind = node[0]
     if kind in ("zone", "block"):
-        return node[1]
+        name: str = node[1]
+        return name
     if kind == "feed":
         return f"{node[1]}/feed-{node[2]}"
     if kind == "rack":
@@ -96,7 +107,7 @@ def element_name(node: tuple) -> str:
     return str(node)
 
 
-def physical_outages(graph: nx.DiGraph) -> dict[tuple, dict[int, int]]:
+def physical_outages(graph: FacilityGraph) -> dict[FacilityNode, dict[int, int]]:
     """For every zone, block, feed and rack, the hosts per pool index it takes down.
 
     An element takes a host down when it dominates it: every supply path from
@@ -116,7 +127,7 @@ def physical_outages(graph: nx.DiGraph) -> dict[tuple, dict[int, int]]:
     [('block', 'b'), ('rack', 'b', 0), ('zone', 'z')]
     """
     dominator = nx.immediate_dominators(graph, ROOT)
-    outages: dict[tuple, dict[int, int]] = {}
+    outages: dict[FacilityNode, dict[int, int]] = {}
     for node, data in graph.nodes(data=True):
         if data.get("kind") != "hosts" or node not in dominator:
             continue

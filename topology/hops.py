@@ -29,10 +29,9 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
-import networkx as nx
-
-from topology.fabric import node_name, pool_endpoints
+from topology.fabric import FabricGraph, FabricNode, node_name, pool_endpoints
 
 __all__ = ["Hops", "switch_distances", "worst_case_hops"]
 
@@ -43,13 +42,14 @@ class Hops:
 
     same_rail: int
     cross_rail: int
-    same_rail_pair: dict
-    cross_rail_pair: dict
+    same_rail_pair: dict[str, Any]
+    cross_rail_pair: dict[str, Any]
 
 
-def switch_distances(graph: nx.Graph, source) -> tuple[dict, dict]:
+def switch_distances(graph: FabricGraph, source: FabricNode) -> tuple[dict[FabricNode, int], dict[FabricNode, FabricNode | None]]:
     """Breadth-first (distance, parent) maps from switch group `source`, through switch groups only."""
-    distance, parent = {source: 0}, {source: None}
+    distance: dict[FabricNode, int] = {source: 0}
+    parent: dict[FabricNode, FabricNode | None] = {source: None}
     queue = deque([source])
     nodes = graph.nodes
     while queue:
@@ -65,15 +65,15 @@ def switch_distances(graph: nx.Graph, source) -> tuple[dict, dict]:
 class _Pool:
     """What the hop computation needs about one pool: its positions, parts, leaves and the searches from its first position."""
 
-    def __init__(self, graph: nx.Graph, endpoints: list):
+    def __init__(self, graph: FabricGraph, endpoints: list[FabricNode]):
         self.graph = graph
-        self.hosts_at = {node[2]: graph.nodes[node]["count"] for node in endpoints}
-        self.origin = endpoints[0][2]
-        self.parts = [set(graph.nodes[node]["rails"]) for node in endpoints if node[2] == self.origin]
-        self.cost = graph.nodes[endpoints[0]]["hop_cost"]
-        self.scale_up = graph.nodes[endpoints[0]]["scale_up"]
-        self.rails = sorted(set().union(*self.parts))
-        self.leaf_at = {}
+        self.hosts_at: dict[int, int] = {node[2]: graph.nodes[node]["count"] for node in endpoints}
+        self.origin: int = endpoints[0][2]
+        self.parts: list[set[int]] = [set(graph.nodes[node]["rails"]) for node in endpoints if node[2] == self.origin]
+        self.cost: int = graph.nodes[endpoints[0]]["hop_cost"]
+        self.scale_up: str = graph.nodes[endpoints[0]]["scale_up"]
+        self.rails: list[int] = sorted(set().union(*self.parts))
+        self.leaf_at: dict[tuple[int, int], FabricNode] = {}
         for endpoint in endpoints:
             for leaf in graph[endpoint]:
                 data = graph.nodes[leaf]
@@ -88,7 +88,7 @@ class _Pool:
         if start == end:
             upper = any(self.graph.nodes[node]["kind"] == "switch" for node in self.graph[start])
             return 1 if rail == other else (3 if upper else math.inf)
-        distance = self.search[start][0].get(end)
+        distance = self.search[start][0].get(end) if end is not None else None  # no leaf there: unreachable
         return math.inf if distance is None else distance + 1
 
     def shares_part(self, rail: int, other: int) -> bool:
@@ -116,14 +116,16 @@ class _Pool:
         else:
             parents, nodes = self.search[start][1], [end]
             while nodes[-1] != start:
-                nodes.append(parents[nodes[-1]])
+                parent = parents[nodes[-1]]
+                assert parent is not None, "only the search's source has no parent, and the walk stops there"
+                nodes.append(parent)
             nodes.reverse()
         names = [node_name(self.graph, node) for node in nodes]
         names[0] = node_name(self.graph, start, self.graph.nodes[start]["rails"].index(rail))
         names[-1] = node_name(self.graph, end, self.graph.nodes[end]["rails"].index(other))
         return names
 
-    def certificate(self, rail: int, other: int, position: int, hops: float, kind: str) -> dict:
+    def certificate(self, rail: int, other: int, position: int, hops: float, kind: str) -> dict[str, Any]:
         """The pair reaching a worst case, with its route."""
         route_rails = (rail, other) if kind == "fabric" else ((other, other) if kind == "scale-up first" else (rail, rail))
         switches = self.route(route_rails[0], route_rails[1], position)
@@ -140,7 +142,7 @@ class _Pool:
         }
 
 
-def _worst(pool: _Pool, pairs: list[tuple[int, int]]) -> tuple[float, dict | None]:
+def _worst(pool: _Pool, pairs: list[tuple[int, int]]) -> tuple[float, dict[str, Any] | None]:
     targets = [position for position in sorted(pool.hosts_at) if position != pool.origin or pool.hosts_at[position] >= 2]
     worst, best_pair = -1.0, None
     for rail, other in pairs:
@@ -153,7 +155,7 @@ def _worst(pool: _Pool, pairs: list[tuple[int, int]]) -> tuple[float, dict | Non
     return worst, pool.certificate(*best_pair)
 
 
-def worst_case_hops(graph: nx.Graph, pool: str) -> Hops | None:
+def worst_case_hops(graph: FabricGraph, pool: str) -> Hops | None:
     """The pool's worst same-rail and cross-rail hops with their certificates.
 
     None when the pool has fewer than two hosts on the fabric (no pair) or is
@@ -163,7 +165,7 @@ def worst_case_hops(graph: nx.Graph, pool: str) -> Hops | None:
     if not endpoints or sum({node[2]: graph.nodes[node]["count"] for node in endpoints}.values()) < 2:
         return None
     state = _Pool(graph, endpoints)
-    blocks: dict = {}
+    blocks: dict[FabricNode, list[int]] = {}
     for rail in state.rails:
         blocks.setdefault(state.leaf_at[(state.origin, rail)], []).append(rail)
     firsts = [rails[0] for rails in blocks.values()]

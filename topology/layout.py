@@ -28,15 +28,22 @@ The rules (the formulas live in `blueprints.fabric_math`):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 
 from blueprints import fabric_math
+from blueprints.catalog import Catalog, InstanceType
 from blueprints.findings import Finding, error
+from blueprints.models import Blueprint
+from blueprints.models.fabrics import Fabric, RailOnly, RailOptimizedClos
+from blueprints.models.pools import Pool
 from topology.placement import Placement
 
 __all__ = ["Part", "PoolShape", "Position", "FabricPlan", "plan_fabric", "SCALE_UP_SWITCHES", "RAIL_KINDS"]
 
 RAIL_KINDS = ("rail_optimized_clos", "rail_only")
+RAIL_MODELS = (RailOptimizedClos, RailOnly)
+"""The models of the RAIL_KINDS (the kind names its model), for narrowing to the fabrics that have `rails`."""
 SCALE_UP_SWITCHES = {"nvlink": 1, "pcie": 1, "neuronlink": 0}
 """Switches a packet crosses inside a scale-up domain: an NVSwitch or a PCIe switch; NeuronLink is a direct torus."""
 
@@ -92,7 +99,7 @@ class FabricPlan:
     """Everything needed to build one fabric's graph: shapes, positions, tiers and switch counts."""
 
     index: int
-    fabric: object
+    fabric: Fabric
     rails: int
     rail_blocks: tuple[tuple[int, ...], ...]
     tiers: int
@@ -113,14 +120,14 @@ class FabricPlan:
         return self.fabric.name
 
 
-def _scale_up(fabric, spec) -> tuple[str, int]:
+def _scale_up(fabric: Fabric, spec: InstanceType) -> tuple[str, int]:
     declared = fabric.scale_up
     kind = declared.kind if declared else (spec.scale_up.kind if spec.scale_up else "pcie")
     size = (declared.domain_size if declared else None) or (spec.scale_up.domain_size if spec.scale_up else 1)
     return kind, max(1, min(size, spec.accelerator_count))
 
 
-def _shape(fabric, fabric_index: int, pool_index: int, pool, spec, rails: int) -> tuple[PoolShape | None, list[Finding]]:
+def _shape(fabric: Fabric, fabric_index: int, pool_index: int, pool: Pool, spec: InstanceType, rails: int) -> tuple[PoolShape | None, list[Finding]]:
     """The pool's shape on the fabric, or None (with a finding when the rails are misaligned)."""
     accelerators = spec.accelerator_count
     nics = accelerators * fabric.nics_per_accelerator
@@ -160,7 +167,7 @@ def _parts(accelerators: int, nics: int, rails: int, size: int, ports_per_plane:
         sharing = {label[accelerator] for accelerator in fabric_math.nic_accelerators(nic, nics, accelerators)}
         label = [min(sharing) if old in sharing else old for old in label]
     accelerator_rails = fabric_math.accelerator_rails(accelerators, nics, rails)
-    parts = []
+    parts: list[Part] = []
     for group in sorted(set(label)):
         members = tuple(accelerator for accelerator in range(accelerators) if label[accelerator] == group)
         ports: dict[int, int] = {}
@@ -177,13 +184,27 @@ def _rail_blocks(kind: str, rails: int, shapes: dict[int, PoolShape]) -> tuple[t
     if kind == "rail_only":
         return tuple((rail,) for rail in range(rails))
     layouts = sorted({part.rail_ports for shape in shapes.values() for part in shape.parts})
-    blocks: dict[tuple, list[int]] = {}
+    blocks: dict[tuple[int, ...], list[int]] = {}
     for rail in range(rails):
         blocks.setdefault(tuple(dict(layout).get(rail, 0) for layout in layouts), []).append(rail)
     return tuple(sorted(tuple(block) for block in blocks.values()))
 
 
-def _runs(placement: Placement, shapes: dict[int, PoolShape]):
+Run = tuple[str, int, int, int]
+"""(block, rack, pool index, hosts): a stretch of one pool's hosts in one rack."""
+
+
+@dataclass
+class _RawPosition:
+    """A leaf position while it fills: its block, used ports per leaf, [pool index, hosts] in order, and its rack (ToR)."""
+
+    block: str
+    ports: int = 0
+    hosts: list[list[int]] = field(default_factory=list)
+    rack: int | None = None
+
+
+def _runs(placement: Placement, shapes: dict[int, PoolShape]) -> Iterator[Run]:
     """(block, rack, pool index, hosts) of the fabric's hosts in physical order."""
     for site in placement.sites:
         for rack, contents in enumerate(site.racks):
@@ -192,59 +213,60 @@ def _runs(placement: Placement, shapes: dict[int, PoolShape]):
                     yield site.name, rack, pool_index, count
 
 
-def _fill_positions(runs, shapes: dict[int, PoolShape], capacity: int, single: bool) -> list[list]:
-    """Fill leaf positions of `capacity` ports in order; returns [block, used ports, [[pool, hosts], ...]] each."""
-    positions: list[list] = []
+def _fill_positions(runs: Iterable[Run], shapes: dict[int, PoolShape], capacity: int, single: bool) -> list[_RawPosition]:
+    """Fill leaf positions of `capacity` ports in order."""
+    positions: list[_RawPosition] = []
     for block, _, pool_index, count in runs:
         cost = shapes[pool_index].ports_per_leaf
         while count:
             current = positions[-1] if positions else None
-            if current is None or (not single and current[0] != block):
-                current = [block, 0, []]
+            if current is None or (not single and current.block != block):
+                current = _RawPosition(block)
                 positions.append(current)
-            room = count if single else (capacity - current[1]) // cost  # one tier: every host on the one leaf per rail
-            if room <= 0 and current[1] > 0:
-                positions.append([block, 0, []])
+            room = count if single else (capacity - current.ports) // cost  # one tier: every host on the one leaf per rail
+            if room <= 0 and current.ports > 0:
+                positions.append(_RawPosition(block))
                 continue
             take = min(max(room, 1), count)  # a host bigger than a leaf sits alone and overflows it
-            if current[2] and current[2][-1][0] == pool_index:
-                current[2][-1][1] += take
+            if current.hosts and current.hosts[-1][0] == pool_index:
+                current.hosts[-1][1] += take
             else:
-                current[2].append([pool_index, take])
-            current[1] += take * cost
+                current.hosts.append([pool_index, take])
+            current.ports += take * cost
             count -= take
     return positions
 
 
-def _tor_positions(runs, shapes: dict[int, PoolShape]) -> list[list]:
+def _tor_positions(runs: Iterable[Run], shapes: dict[int, PoolShape]) -> list[_RawPosition]:
     """One position per rack holding fabric hosts (a ToR per rack)."""
-    positions: dict[tuple, list] = {}
+    positions: dict[tuple[str, int], _RawPosition] = {}
     for block, rack, pool_index, count in runs:
-        current = positions.setdefault((block, rack), [block, 0, [], rack])
-        current[1] += count * shapes[pool_index].ports_per_leaf
-        current[2].append([pool_index, count])
+        current = positions.setdefault((block, rack), _RawPosition(block, rack=rack))
+        current.ports += count * shapes[pool_index].ports_per_leaf
+        current.hosts.append([pool_index, count])
     return list(positions.values())
 
 
-def _pods(raw: list[list], per_pod: int) -> list[int]:
+def _pods(raw: list[_RawPosition], per_pod: int) -> list[int]:
     """Pod index of each position: consecutive positions of one block, `per_pod` at a time."""
-    pods, pod, in_pod, block = [], -1, per_pod, None
+    pods: list[int] = []
+    pod, in_pod, block = -1, per_pod, None
     for position in raw:
-        if position[0] != block or in_pod == per_pod:
-            pod, in_pod, block = pod + 1, 0, position[0]
+        if position.block != block or in_pod == per_pod:
+            pod, in_pod, block = pod + 1, 0, position.block
         pods.append(pod)
         in_pod += 1
     return pods
 
 
-def _tiers(fabric, leaves: int) -> int:
+def _tiers(fabric: Fabric, leaves: int) -> int:
     if fabric.kind == "fat_tree":
         return 3
     declared = getattr(fabric, "tiers", None)
     return declared or (2 if leaves <= fabric.switch_radix else 3)
 
 
-def plan_fabric(blueprint, catalog, placement: Placement, fabric_index: int) -> tuple[FabricPlan | None, list[Finding]]:
+def plan_fabric(blueprint: Blueprint, catalog: Catalog, placement: Placement, fabric_index: int) -> tuple[FabricPlan | None, list[Finding]]:
     """Size one fabric for the pools that join it; None (and why) when it can't be built."""
     fabric = blueprint.fabrics[fabric_index]
     if fabric.ports_per_nic % fabric.planes:
@@ -259,18 +281,19 @@ def plan_fabric(blueprint, catalog, placement: Placement, fabric_index: int) -> 
                 ports_per_nic=fabric.ports_per_nic,
             )
         ]
-    members = [
+    candidates = [
         (index, pool, catalog.get(pool.instance_type))
         for index, pool in enumerate(blueprint.pools)
         if pool.fabric == fabric.name and placement.placed.get(index)
     ]
-    members = [(index, pool, spec) for index, pool, spec in members if spec is not None and spec.accelerator_count]
+    members = [(index, pool, spec) for index, pool, spec in candidates if spec is not None and spec.accelerator_count]
     rails = 1
-    if fabric.kind in RAIL_KINDS and members:
+    if isinstance(fabric, RAIL_MODELS) and members:
         first = members[0][2]
         nics = max(1, int(first.accelerator_count * fabric.nics_per_accelerator))
         rails = fabric.rails or fabric_math.default_rails(first.accelerator_count, nics)
-    shapes, findings = {}, []
+    shapes: dict[int, PoolShape] = {}
+    findings: list[Finding] = []
     for index, pool, spec in members:
         shape, problems = _shape(fabric, fabric_index, index, pool, spec, rails)
         findings += problems
@@ -281,22 +304,22 @@ def plan_fabric(blueprint, catalog, placement: Placement, fabric_index: int) -> 
     return _size(fabric, fabric_index, placement, shapes, rails), findings
 
 
-def _size(fabric, fabric_index: int, placement: Placement, shapes: dict[int, PoolShape], rails: int) -> FabricPlan:
+def _size(fabric: Fabric, fabric_index: int, placement: Placement, shapes: dict[int, PoolShape], rails: int) -> FabricPlan:
     radix = fabric.switch_radix
     leaf_down, leaf_up = fabric_math.port_split(radix, fabric.oversubscription.leaf)
     spine_down, spine_up = fabric_math.port_split(radix, fabric.oversubscription.spine)
     per_position = rails if fabric.kind in RAIL_KINDS else 1
     runs = list(_runs(placement, shapes))
-    if fabric.kind == "rail_only":
+    if isinstance(fabric, RailOnly):
         demand = sum(count * shapes[pool].ports_per_leaf for _, _, pool, count in runs)
-        tiers = fabric.tiers or (1 if demand <= radix else 2)
+        tiers: int = fabric.tiers or (1 if demand <= radix else 2)
         raw = _fill_positions(runs, shapes, radix if tiers == 1 else leaf_down, single=tiers == 1)
     else:
         raw = _tor_positions(runs, shapes) if fabric.kind == "tor_clos" else _fill_positions(runs, shapes, leaf_down, False)
         tiers = _tiers(fabric, len(raw) * per_position)
     pods = _pods(raw, fabric_math.positions_per_pod(spine_down, per_position)) if tiers == 3 else [0] * len(raw)
     positions = tuple(
-        Position(index, item[0], pod, tuple((pool, hosts) for pool, hosts in item[2]), item[1], item[3] if len(item) > 3 else None)
+        Position(index, item.block, pod, tuple((pool, hosts) for pool, hosts in item.hosts), item.ports, item.rack)
         for index, (item, pod) in enumerate(zip(raw, pods, strict=True))
     )
     pod_count = (pods[-1] + 1) if pods else 0

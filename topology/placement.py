@@ -19,10 +19,14 @@ other checks run on what fits.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from blueprints.findings import Finding, error
+from blueprints.catalog import Catalog
+from blueprints.findings import Finding, Path, error
+from blueprints.models import Blueprint
 from blueprints.models.domains import Block, Zone
+from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
 
 __all__ = ["BlockSite", "Placement", "place_pools", "round_robin", "fill_in_order"]
@@ -49,7 +53,7 @@ class BlockSite:
         while self.first_free < len(self.free) and not self.free[self.first_free]:
             self.first_free += 1
 
-    def open_racks(self):
+    def open_racks(self) -> Iterator[tuple[int, int]]:
         """(rack index, free slots) of every rack with a free slot, in order."""
         for index in range(self.first_free, len(self.free)):
             if self.free[index]:
@@ -61,7 +65,7 @@ class BlockSite:
         return self.block.name
 
     @property
-    def path(self) -> tuple:
+    def path(self) -> Path:
         """The block's path in the blueprint."""
         return ("failure_domains", "zones", self.zone_index, "blocks", self.block_index)
 
@@ -74,7 +78,7 @@ class Placement:
     requested: dict[int, int] = field(default_factory=dict)
     placed: dict[int, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
-    _index: dict | None = field(default=None, repr=False, compare=False)
+    _index: dict[int, list[tuple[BlockSite, int, int]]] | None = field(default=None, repr=False, compare=False)
 
     def site(self, block_name: str) -> BlockSite | None:
         """The site of the block called `block_name`."""
@@ -147,8 +151,8 @@ def round_robin(hosts: int, capacities: list[int]) -> list[int]:
     return counts
 
 
-def _sites(blueprint) -> list[BlockSite]:
-    sites = []
+def _sites(blueprint: Blueprint) -> list[BlockSite]:
+    sites: list[BlockSite] = []
     for zone_index, zone in enumerate(blueprint.failure_domains.zones):
         for block_index, block in enumerate(zone.blocks):
             free = [block.hosts_per_rack] * block.racks
@@ -158,7 +162,7 @@ def _sites(blueprint) -> list[BlockSite]:
 
 def _deal_in_order(hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
     """`fill_in_order` over the sites' racks, visiting only racks with free slots until the hosts run out."""
-    dealt = []
+    dealt: list[tuple[BlockSite, int, int]] = []
     for site in sites:
         for index, free in site.open_racks():
             if hosts == 0:
@@ -178,7 +182,7 @@ def _deal_round_robin(hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSit
     """
     if hosts <= 0:
         return []
-    first_round = []
+    first_round: list[tuple[BlockSite, int, int]] = []
     for site in sites:
         for index, _ in site.open_racks():
             first_round.append((site, index, 1))
@@ -189,25 +193,25 @@ def _deal_round_robin(hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSit
     return [(site, index, count) for (site, index), count in zip(racks, counts, strict=True) if count]
 
 
-def _deal(pool, hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
+def _deal(pool: Pool, hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
     """(site, rack index, hosts) for one pool, following its `spread`."""
     spread = pool.placement.spread
     if spread == "packed":
         return _deal_in_order(hosts, sites)
     if spread == "racks":
         return _deal_round_robin(hosts, sites)
-    unit_of = (lambda site: site.zone.name) if spread == "zones" else (lambda site: site.name)
+    unit_of: Callable[[BlockSite], str] = (lambda site: site.zone.name) if spread == "zones" else (lambda site: site.name)
     units: dict[str, list[BlockSite]] = {}
     for site in sites:
         units.setdefault(unit_of(site), []).append(site)
     shares = round_robin(hosts, [sum(site.free_total for site in group) for group in units.values()])
-    dealt = []
+    dealt: list[tuple[BlockSite, int, int]] = []
     for group, share in zip(units.values(), shares, strict=True):
         dealt += _deal_in_order(share, group)
     return dealt
 
 
-def place_pools(blueprint, catalog) -> Placement:
+def place_pools(blueprint: Blueprint, catalog: Catalog) -> Placement:
     """Place every pool's hosts (at their largest size) into racks, in blueprint order.
 
     Pools whose domains name no known zone or block are left out (the
@@ -234,7 +238,7 @@ def place_pools(blueprint, catalog) -> Placement:
     return placement
 
 
-def _unplaced(blueprint, pool_index: int, sites: list[BlockSite], wanted: int, placed: int) -> Finding:
+def _unplaced(blueprint: Blueprint, pool_index: int, sites: list[BlockSite], wanted: int, placed: int) -> Finding:
     pool = blueprint.pools[pool_index]
     earlier = sorted({blueprint.pools[other].name for site in sites for rack in site.racks for other, _ in rack if other < pool_index})
     taken = f", after pools {earlier} took their slots" if earlier else ""

@@ -33,17 +33,19 @@ from collections import deque
 
 import networkx as nx
 
+from topology.fabric import FabricGraph, FabricNode
+
 __all__ = ["PoolGraphs"]
 
 
 class PoolGraphs:
     """The per-pool subgraphs of one merged fabric graph, from one shared index (the graph is not changed)."""
 
-    def __init__(self, graph: nx.Graph):
+    def __init__(self, graph: FabricGraph):
         self.graph = graph
         self._order = {node: index for index, node in enumerate(graph)}
-        self.endpoints: dict[str, list] = {}
-        switches = []
+        self.endpoints: dict[str, list[FabricNode]] = {}
+        switches: list[FabricNode] = []
         for node, data in graph.nodes(data=True):
             if data["kind"] == "endpoint":
                 self.endpoints.setdefault(data["pool"], []).append(node)
@@ -51,16 +53,16 @@ class PoolGraphs:
                 switches.append(node)
         for nodes in self.endpoints.values():
             nodes.sort(key=lambda node: (node[2], node[3]))
-        self._switches = nx.Graph(graph.subgraph(switches))  # a graph of its own: walked once per pool, views cost more
+        self._switches: FabricGraph = nx.Graph(graph.subgraph(switches))  # a graph of its own: walked once per pool, views cost more
         self._core = set(nx.k_core(self._switches, 2)) if self._switches.number_of_edges() else set()
         self._parent, self._component = self._point_towards_core(switches)
-        self._graphs: dict[str, nx.Graph] = {}
+        self._graphs: dict[str, FabricGraph] = {}
 
-    def _point_towards_core(self, switches: list) -> tuple[dict, dict]:
+    def _point_towards_core(self, switches: list[FabricNode]) -> tuple[dict[FabricNode, FabricNode | None], dict[FabricNode, FabricNode]]:
         """Per switch: the next switch towards its component's core (None at the core or the root), and its component."""
         order = {node: index for index, node in enumerate(switches)}
-        parent: dict = {}
-        component: dict = {}
+        parent: dict[FabricNode, FabricNode | None] = {}
+        component: dict[FabricNode, FabricNode] = {}
         for members in nx.connected_components(self._switches):
             roots = sorted(members & self._core, key=order.__getitem__) or [min(members, key=order.__getitem__)]
             label = roots[0]
@@ -75,14 +77,14 @@ class PoolGraphs:
                         queue.append(neighbour)
         return parent, component
 
-    def nodes_of(self, pool: str) -> set:
+    def nodes_of(self, pool: str) -> set[FabricNode]:
         """The pool's endpoint groups and the switches a path between two of them can use."""
         endpoints = self.endpoints.get(pool, [])
         leaves = {neighbour for endpoint in endpoints for neighbour in self.graph.adj[endpoint]}
-        kept = set()
-        reached_components = set()
+        kept: set[FabricNode] = set()
+        reached_components: set[FabricNode] = set()
         for leaf in leaves:
-            node = leaf
+            node: FabricNode | None = leaf
             while node is not None and node not in kept:
                 kept.add(node)
                 if node in self._core:
@@ -93,7 +95,7 @@ class PoolGraphs:
         self._prune(kept, leaves)
         return kept | set(endpoints)
 
-    def _prune(self, kept: set, leaves: set) -> None:
+    def _prune(self, kept: set[FabricNode], leaves: set[FabricNode]) -> None:
         """Drop, repeatedly, kept switches other than the pool's leaves with at most one kept neighbour."""
         degree = {node: sum(1 for neighbour in self._switches.adj[node] if neighbour in kept) for node in kept}
         queue = deque(node for node, count in degree.items() if count <= 1 and node not in leaves)
@@ -108,14 +110,14 @@ class PoolGraphs:
                     if degree[neighbour] <= 1 and neighbour not in leaves:
                         queue.append(neighbour)
 
-    def graph_of(self, pool: str) -> nx.Graph:
+    def graph_of(self, pool: str) -> FabricGraph:
         """The pool's part of the fabric as a graph of its own, with the fabric's attributes: what per-pool checks read.
 
         Made once per pool; callers must not modify it.
         """
         if pool not in self._graphs:
             nodes = sorted(self.nodes_of(pool), key=self._order.__getitem__)  # the fabric's node order, as a subgraph keeps it
-            part = nx.Graph(**self.graph.graph)
+            part: FabricGraph = nx.Graph(**self.graph.graph)
             part.add_nodes_from((node, self.graph.nodes[node]) for node in nodes)
             kept = set(nodes)
             part.add_edges_from((node, other, data) for node in nodes for other, data in self.graph.adj[node].items() if other in kept)

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
-
 from blueprints.findings import Finding, error
-from topology.facility import element_name
+from blueprints.models import Blueprint
+from topology.facility import FacilityGraph, FacilityNode, element_name
 
 __all__ = ["PowerFigures", "power_figures", "power_findings"]
 
@@ -27,16 +26,17 @@ __all__ = ["PowerFigures", "power_figures", "power_findings"]
 class PowerFigures:
     """IT kW per rack (by rack node), per block and per zone (by name, in site order), and the site totals."""
 
-    rack_kw: dict[tuple, float]
+    rack_kw: dict[FacilityNode, float]
     block_kw: dict[str, float]
     zone_kw: dict[str, float]
     it_kw: float
     facility_kw: float
 
 
-def power_figures(facility: nx.DiGraph) -> PowerFigures:
+def power_figures(facility: FacilityGraph) -> PowerFigures:
     """Add up the facility graph's hosts into racks, blocks, zones and the site."""
-    rack_kw = {node: 0.0 for node, kind in facility.nodes(data="kind") if kind == "rack"}
+    # types-networkx: nodes(data=<key>) yields (node, value of key), not (node, attribute dict).
+    rack_kw = {node: 0.0 for node, kind in facility.nodes(data="kind") if kind == "rack"}  # type: ignore[comparison-overlap]
     for _, data in facility.nodes(data=True):
         if data.get("kind") == "hosts" and data["node_kw"] is not None:
             rack = ("rack", data["block"], data["rack"])
@@ -51,8 +51,8 @@ def power_figures(facility: nx.DiGraph) -> PowerFigures:
     return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * facility.graph["pue"])
 
 
-def _rack_contents(facility: nx.DiGraph, rack: tuple, blueprint) -> str:
-    parts = []
+def _rack_contents(facility: FacilityGraph, rack: FacilityNode, blueprint: Blueprint) -> str:
+    parts: list[str] = []
     for hosts in facility.successors(rack):
         data = facility.nodes[hosts]
         pool = blueprint.pools[data["pool"]]
@@ -62,9 +62,9 @@ def _rack_contents(facility: nx.DiGraph, rack: tuple, blueprint) -> str:
     return ", ".join(parts) or "empty"
 
 
-def _rack_findings(blueprint, facility: nx.DiGraph, figures: PowerFigures) -> list[Finding]:
-    findings = []
-    by_block: dict[str, list[tuple[tuple, float]]] = {}
+def _rack_findings(blueprint: Blueprint, facility: FacilityGraph, figures: PowerFigures) -> list[Finding]:
+    findings: list[Finding] = []
+    by_block: dict[str, list[tuple[FacilityNode, float]]] = {}
     for rack, kw in figures.rack_kw.items():
         by_block.setdefault(rack[1], []).append((rack, kw))
     for block, racks in by_block.items():
@@ -92,7 +92,7 @@ def _rack_findings(blueprint, facility: nx.DiGraph, figures: PowerFigures) -> li
     return findings
 
 
-def power_findings(blueprint, facility: nx.DiGraph, figures: PowerFigures) -> list[Finding]:
+def power_findings(blueprint: Blueprint, facility: FacilityGraph, figures: PowerFigures) -> list[Finding]:
     """Racks, blocks, zones and the site over their budgets, each quoting the load and the budget."""
     findings = _rack_findings(blueprint, facility, figures)
     for _, data in facility.nodes(data=True):

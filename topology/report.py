@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from blueprints.findings import Finding
 
 __all__ = ["DesignReport"]
+
+Table = tuple[str, list[str], list[list[str]]]
+"""A human table: title, headers, rows of cell text."""
 
 
 @dataclass
@@ -20,15 +24,15 @@ class DesignReport:
     """
 
     findings: list[Finding] = field(default_factory=list)
-    figures: dict = field(default_factory=dict)
+    figures: dict[str, Any] = field(default_factory=dict)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """Figures for `validate --json`: fabrics, power, blast_radius, storage, placement."""
         return dict(self.figures)
 
-    def tables(self) -> list[tuple[str, list[str], list[list]]]:
+    def tables(self) -> list[Table]:
         """Human tables, (title, headers, rows) each, showing the same figures as `as_json`."""
-        tables = []
+        tables: list[Table] = []
         fabrics = self.figures.get("fabrics", [])
         if fabrics:
             tables.append(_fabric_table(fabrics))
@@ -42,7 +46,7 @@ class DesignReport:
         return tables
 
 
-def _text(value, suffix: str = "") -> str:
+def _text(value: object, suffix: str = "") -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
@@ -50,7 +54,7 @@ def _text(value, suffix: str = "") -> str:
     return f"{value:,}{suffix}" if isinstance(value, int) else f"{value}{suffix}"
 
 
-def _fabric_table(fabrics: list) -> tuple:
+def _fabric_table(fabrics: list[dict[str, Any]]) -> Table:
     headers = [
         "fabric",
         "kind",
@@ -89,7 +93,7 @@ def _fabric_table(fabrics: list) -> tuple:
     return "Fabrics", headers, rows
 
 
-def _fabric_pool_table(fabrics: list) -> tuple:
+def _fabric_pool_table(fabrics: list[dict[str, Any]]) -> Table:
     rows = [
         [
             pool["name"],
@@ -105,7 +109,7 @@ def _fabric_pool_table(fabrics: list) -> tuple:
     return "Pools on fabrics", ["pool", "fabric", "connected", "bisection Gbps/accelerator", "hops same rail", "hops cross rail"], rows
 
 
-def _power_table(power: dict) -> tuple:
+def _power_table(power: dict[str, Any]) -> Table:
     rows = []
     for zone in power["zones"]:
         rows.append([f"zone {zone['name']}", _text(zone["it_kw"]), _text(zone["budget_kw"]), "", ""])
@@ -124,7 +128,7 @@ def _power_table(power: dict) -> tuple:
     return "Power (kW)", ["domain", "IT kW", "budget kW", "max rack kW", "rack budget kW"], rows
 
 
-def _blast_table(blast: list) -> tuple:
+def _blast_table(blast: list[dict[str, Any]]) -> Table:
     rows = []
     for entry in blast:
         worst = entry["worst"]
@@ -139,7 +143,7 @@ def _blast_table(blast: list) -> tuple:
     )
 
 
-def _storage_tables(storage: list) -> list[tuple]:
+def _storage_tables(storage: list[dict[str, Any]]) -> list[Table]:
     tiers = [
         [
             tier["name"],

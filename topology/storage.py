@@ -20,11 +20,15 @@ and are not checked.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 import networkx as nx
 
+from blueprints.catalog import Catalog
 from blueprints.findings import Finding, error
-from blueprints.models.storage import FsxLustre
+from blueprints.models import Blueprint
+from blueprints.models.storage import FsxLustre, StorageTier
+from topology.placement import Placement
 
 __all__ = ["tier_throughput", "storage_network", "read_flow", "checkpoint_rate", "storage_report", "SCRATCH_MB_PER_TIB"]
 
@@ -32,8 +36,14 @@ SCRATCH_MB_PER_TIB = 200
 MEGABYTES_PER_GIB = 1073.741824
 MEGABYTES_PER_GIGABIT = 125.0
 
+StorageNode: TypeAlias = tuple[str, str]
+"""("tier", tier name) or ("pool", pool name)."""
+StorageGraph: TypeAlias = "nx.DiGraph[StorageNode]"
+FlowGraph: TypeAlias = "nx.DiGraph[StorageNode | str]"
+"""A max-flow network over the storage network's nodes, with "source" and "sink"."""
 
-def tier_throughput(tier) -> float | None:
+
+def tier_throughput(tier: StorageTier) -> float | None:
     """A tier's aggregate throughput in MB/s, or None when railyard has no figure for it (NVMe, S3)."""
     if not isinstance(tier, FsxLustre):
         return None
@@ -41,9 +51,9 @@ def tier_throughput(tier) -> float | None:
     return tier.capacity_gib / 1024 * per_tib if per_tib else None
 
 
-def storage_network(blueprint, catalog, placement) -> nx.DiGraph:
+def storage_network(blueprint: Blueprint, catalog: Catalog, placement: Placement) -> StorageGraph:
     """Tiers and the pools that use them, with throughput, NIC bandwidth and read demand (MB/s)."""
-    network = nx.DiGraph()
+    network: StorageGraph = nx.DiGraph()
     for index, tier in enumerate(blueprint.storage):
         network.add_node(("tier", tier.name), index=index, kind=tier.kind, throughput=tier_throughput(tier))
     for pool_index, pool in enumerate(blueprint.pools):
@@ -77,10 +87,10 @@ class ReadFlow:
     limits: tuple[str, ...]
 
 
-def read_flow(network: nx.DiGraph, tier: str) -> ReadFlow:
+def read_flow(network: StorageGraph, tier: str) -> ReadFlow:
     """Max-flow of reads from one tier to every pool reading it, with the cut that limits it."""
     tier_node = ("tier", tier)
-    flow = nx.DiGraph()
+    flow: FlowGraph = nx.DiGraph()
     flow.add_edge("source", tier_node, capacity=network.nodes[tier_node]["throughput"])
     demand = 0.0
     for pool_node, use in network[tier_node].items():
@@ -91,7 +101,7 @@ def read_flow(network: nx.DiGraph, tier: str) -> ReadFlow:
     if demand == 0:
         return ReadFlow(0.0, 0.0, ())
     served, (reachable, _) = nx.minimum_cut(flow, "source", "sink")
-    limits = []
+    limits: list[str] = []
     for u in sorted(reachable, key=str):
         for v in flow[u]:
             if v not in reachable and v != "sink":
@@ -99,15 +109,15 @@ def read_flow(network: nx.DiGraph, tier: str) -> ReadFlow:
     return ReadFlow(demand, served, tuple(limits))
 
 
-def checkpoint_rate(network: nx.DiGraph, tier: str, pool: str) -> float:
+def checkpoint_rate(network: StorageGraph, tier: str, pool: str) -> float:
     """Max-flow of one pool's checkpoint into one tier (MB/s): its NICs, then the tier's throughput."""
-    flow = nx.DiGraph()
+    flow: FlowGraph = nx.DiGraph()
     flow.add_edge(("pool", pool), ("tier", tier), capacity=network.nodes[("pool", pool)]["nic_mb_per_s"])
     flow.add_edge(("tier", tier), "sink", capacity=network.nodes[("tier", tier)]["throughput"])
     return nx.maximum_flow_value(flow, ("pool", pool), "sink")
 
 
-def _throughput_finding(network, tier, index: int, flow: ReadFlow) -> Finding:
+def _throughput_finding(network: StorageGraph, tier: StorageTier, index: int, flow: ReadFlow) -> Finding:
     readers = [
         f"'{pool[1]}' ({network.nodes[pool]['accelerators']} accelerators, {use['demand']:,.0f} MB/s)"
         for pool, use in network[("tier", tier.name)].items()
@@ -126,7 +136,7 @@ def _throughput_finding(network, tier, index: int, flow: ReadFlow) -> Finding:
     )
 
 
-def _checkpoint_finding(network, tier: str, pool_node, use, rate: float, seconds: float) -> Finding:
+def _checkpoint_finding(network: StorageGraph, tier: str, pool_node: StorageNode, use: dict[str, Any], rate: float, seconds: float) -> Finding:
     checkpoint = use["checkpoint"]
     return error(
         "storage.checkpoint-time",
@@ -141,13 +151,14 @@ def _checkpoint_finding(network, tier: str, pool_node, use, rate: float, seconds
     )
 
 
-def _tier_report(network: nx.DiGraph, tier, index: int) -> tuple[dict, list[Finding]]:
-    node, findings = ("tier", tier.name), []
+def _tier_report(network: StorageGraph, tier: StorageTier, index: int) -> tuple[dict[str, Any], list[Finding]]:
+    node = ("tier", tier.name)
+    findings: list[Finding] = []
     throughput = network.nodes[node]["throughput"]
     flow = read_flow(network, tier.name) if throughput is not None else None
     if flow is not None and flow.served < flow.demand - 1e-6:
         findings.append(_throughput_finding(network, tier, index, flow))
-    checkpoints = []
+    checkpoints: list[dict[str, Any]] = []
     for pool_node, use in sorted(network[node].items()):
         if use["checkpoint"] is None or throughput is None:
             continue
@@ -176,13 +187,14 @@ def _tier_report(network: nx.DiGraph, tier, index: int) -> tuple[dict, list[Find
     return figures, findings
 
 
-def storage_report(blueprint, network: nx.DiGraph) -> tuple[list[dict], list[Finding]]:
+def storage_report(blueprint: Blueprint, network: StorageGraph) -> tuple[list[dict[str, Any]], list[Finding]]:
     """Per tier (sorted by name): throughput, read demand, what is served, and each checkpoint's rate and time; with the findings.
 
     `storage.throughput` for a tier whose readers want more than the max-flow
     serves, `storage.checkpoint-time` for a checkpoint slower than its limit.
     """
-    tiers, findings = [], []
+    tiers: list[dict[str, Any]] = []
+    findings: list[Finding] = []
     for index, tier in enumerate(blueprint.storage):
         figures, problems = _tier_report(network, tier, index)
         tiers.append(figures)

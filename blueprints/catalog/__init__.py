@@ -30,6 +30,7 @@ from blueprints.catalog.model import (
     Accelerator,
     Catalog,
     CatalogError,
+    Confidence,
     Fact,
     InstanceStore,
     InstanceType,
@@ -112,7 +113,7 @@ def _fact(name: str, raw: Any, where: str, value: Any = None) -> Fact:
     return Fact(name, own_value, source, raw["confidence"], raw.get("note", ""))
 
 
-def _derived(fact: Fact, value: Any, note: str, confidence: str | None = None) -> Fact:
+def _derived(fact: Fact, value: Any, note: str, confidence: Confidence | None = None) -> Fact:
     """`fact` with a value derived for one size; the note says how."""
     return dataclasses.replace(fact, value=value, confidence=confidence or fact.confidence, note=f"{fact.note} {note}".strip())
 
@@ -134,8 +135,8 @@ def _accelerator(entry: Mapping[str, Any], family: Mapping[str, Any], family_nam
     return accelerator, _fact("accelerator", stand_in, f"families.{family_name}", accelerator)
 
 
-def _scale_up_fact(raw: Mapping[str, Any], where: str, count: int) -> Fact:
-    """The family's fabric, clipped to `count` accelerators inside one instance."""
+def _scale_up_fact(raw: Any, where: str, count: int) -> Fact:
+    """The family's fabric, clipped to `count` accelerators inside one instance (`raw` as parsed: `_fact` checks it)."""
     fact = _fact("scale_up", raw, where)
     scale_up = ScaleUp(raw["kind"], raw["domain_size"], raw["bandwidth_gbps_per_accelerator"], raw.get("instances_per_domain", 1))
     fact = dataclasses.replace(fact, value=scale_up)
@@ -147,10 +148,10 @@ def _scale_up_fact(raw: Mapping[str, Any], where: str, count: int) -> Fact:
     return fact
 
 
-def _node_kw_fact(raw: Mapping[str, Any], where: str, name: str, count: int, entries: Mapping[str, Any]) -> Fact:
-    """Node power for this size: the family's figure scaled by accelerator count."""
+def _node_kw_fact(raw: Any, where: str, name: str, count: int, entries: Mapping[str, Any]) -> Fact:
+    """Node power for this size: the family's figure scaled by accelerator count (`raw` as parsed: `_fact` checks it)."""
     fact = _fact("typical_node_kw", raw, where)
-    reference = raw.get("instance_type")
+    reference: Any = raw.get("instance_type")  # as parsed; refused below unless it names an entry
     if reference not in entries:
         raise CatalogError(f"{FACTS_FILE}: {where}.typical_node_kw names unknown {reference!r}")
     reference_accelerator = Accelerator.from_aws(entries[reference])
@@ -163,8 +164,8 @@ def _node_kw_fact(raw: Mapping[str, Any], where: str, name: str, count: int, ent
     return _derived(fact, scaled, note, confidence="unsure")
 
 
-def _topology_fact(raw: Mapping[str, Any], where: str, name: str) -> Fact:
-    """Topology layers for this size; sizes the AWS page omits get none."""
+def _topology_fact(raw: Any, where: str, name: str) -> Fact:
+    """Topology layers for this size; sizes the AWS page omits get none (`raw` as parsed: `_fact` checks it)."""
     fact = _fact("topology_layers", raw, where)
     if name in raw.get("not_for", ()):
         return _derived(fact, 0, f"{name} is not on the page's list: no topology labels.")
@@ -177,7 +178,7 @@ def _join(
     """One `InstanceType` from its API entry and its family's facts."""
     fields = api_fields(entry)
     name, family_name = fields["name"], fields["family"]
-    api_name = accelerator_facts.get("api_name")
+    api_name: Any = accelerator_facts.get("api_name")  # as parsed; EC2's own name must equal it
     accelerator, stand_in = _accelerator(entry, family, family_name, api_name)
     if accelerator is not None and accelerator.model != api_name:
         raise CatalogError(f"{name}: EC2 reports accelerator {accelerator.model!r}, {FACTS_FILE} expects {api_name!r} for family {family_name}")

@@ -306,6 +306,10 @@ class Catalog:
         """Every instance type name, sorted."""
         return list(self._types)
 
+    def items(self) -> list[tuple[str, InstanceType]]:
+        """Every instance type with its name, sorted by name."""
+        return list(self._types.items())
+
     def closest(self, name: str, n: int = 3) -> list[str]:
         """Up to `n` catalog names that look like `name`, best first (for "did you mean")."""
         return difflib.get_close_matches(name, self.names(), n=n, cutoff=0.5)

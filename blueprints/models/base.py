@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from ipaddress import IPv4Network
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+
+if TYPE_CHECKING:
+    from pydantic_core import PydanticCustomError
 
 
 class Model(BaseModel):
@@ -73,7 +76,7 @@ UtcTime = Annotated[datetime, BeforeValidator(_utc_time)]
 """A moment in UTC, written as an ISO 8601 time with its zone (`2026-12-01T11:30:00Z`), quoted or not."""
 
 
-def violation(code: str, message: str, hint: str, field: str | None = None):
+def violation(code: str, message: str, hint: str, field: str | None = None) -> PydanticCustomError:
     """Build the error a model validator raises for an invariant inside one object.
 
     The loader turns it into a `Finding` with this stable code, the hint, and a

@@ -9,7 +9,7 @@ reservation targeting. Limits cite ../shared/research/aws-facts.md section 4.3.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -65,7 +65,7 @@ class CapacityBlock(Model):
     end: UtcTime = Field(description="When the block ends (ISO 8601 with its zone). EC2 starts terminating 30 minutes before.")
 
     @model_validator(mode="after")
-    def _within_aws_limits(self):
+    def _within_aws_limits(self) -> Self:
         if self.instance_count > CAPACITY_BLOCK_MAX_INSTANCES:
             raise violation(
                 "capacity.block-too-large",

@@ -9,7 +9,7 @@ no rack down). The topology checker expands this into racks, feeds and hosts.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
@@ -30,7 +30,7 @@ class Block(Model):
     )
 
     @model_validator(mode="after")
-    def _feeds_fit(self):
+    def _feeds_fit(self) -> Self:
         if self.feeds_per_rack > self.power_feeds:
             raise violation(
                 "domain.feeds-per-rack",

@@ -12,7 +12,7 @@ The topology checker sizes each from these numbers (see topology/ and the README
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 from pydantic import Field, model_validator
 
@@ -62,7 +62,7 @@ class _FabricBase(Model):
     scale_up: ScaleUp | None = Field(default=None, description="The scale-up domain; none = the catalog's for the instance type.")
 
     @model_validator(mode="after")
-    def _radix_even(self):
+    def _radix_even(self) -> Self:
         if self.switch_radix % 2:
             raise violation(
                 "fabric.odd-radix",

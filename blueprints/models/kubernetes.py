@@ -12,7 +12,7 @@ the cluster to it.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -34,7 +34,7 @@ class Toleration(Model):
     )
 
     @model_validator(mode="after")
-    def _exists_has_no_value(self):
+    def _exists_has_no_value(self) -> Self:
         if self.operator == "Exists" and self.value:
             raise violation(
                 "k8s.toleration-value",
@@ -118,7 +118,7 @@ class KueueFlavor(Model):
     )
 
     @model_validator(mode="after")
-    def _levels_well_formed(self):
+    def _levels_well_formed(self) -> Self:
         levels = self.topology_levels or []
         if len(set(levels)) != len(levels):
             repeated = sorted({level for level in levels if levels.count(level) > 1})
@@ -142,7 +142,7 @@ class Kueue(Model):
     )
 
     @model_validator(mode="after")
-    def _one_entry_per_pool(self):
+    def _one_entry_per_pool(self) -> Self:
         pools = [flavor.pool for flavor in self.flavors]
         repeated = sorted({pool for pool in pools if pools.count(pool) > 1})
         if repeated:
@@ -210,7 +210,7 @@ class PodNetworking(Model):
     )
 
     @model_validator(mode="after")
-    def _cidrs_only_for_custom_networking(self):
+    def _cidrs_only_for_custom_networking(self) -> Self:
         if self.pod_cidrs and self.mode != "custom_networking":
             raise violation(
                 "network.pod-cidrs-unused",
@@ -265,7 +265,7 @@ class Kubernetes(Model):
     )
 
     @model_validator(mode="after")
-    def _plugins_distinct(self):
+    def _plugins_distinct(self) -> Self:
         kinds = [plugin.kind for plugin in self.device_plugins]
         repeated = sorted({kind for kind in kinds if kinds.count(kind) > 1})
         if repeated:
@@ -283,7 +283,7 @@ class Kubernetes(Model):
         return self
 
     @model_validator(mode="after")
-    def _flavors_need_kueue(self):
+    def _flavors_need_kueue(self) -> Self:
         if self.kueue.flavors and not self.topology_aware_scheduling:
             raise violation(
                 "k8s.kueue-disabled",

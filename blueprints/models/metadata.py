@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -54,7 +54,7 @@ class AwsTarget(Model):
     flow_logs: FlowLogs = Field(default_factory=FlowLogs, description="The VPC flow log (on by default, kept a year).")
 
     @model_validator(mode="after")
-    def _zones_belong_to_region(self):
+    def _zones_belong_to_region(self) -> Self:
         for index, zone in enumerate(self.availability_zones):
             if not zone.startswith(self.region) or len(zone) != len(self.region) + 1:
                 raise violation(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 from pydantic import Discriminator, Field, StringConstraints, Tag, model_validator
 
@@ -21,7 +21,7 @@ class NodeRange(Model):
     desired: int | None = Field(default=None, ge=0, description="Nodes at creation; none = `min`.")
 
     @model_validator(mode="after")
-    def _ordered(self):
+    def _ordered(self) -> Self:
         desired = self.min if self.desired is None else self.desired
         if not self.min <= desired <= self.max:
             raise violation(
@@ -89,7 +89,7 @@ class Pool(Model):
     storage: list[StorageUse] = Field(default_factory=list, description="The storage tiers the pool mounts and its demand on them.")
 
     @model_validator(mode="after")
-    def _fixed_nodes_positive(self):
+    def _fixed_nodes_positive(self) -> Self:
         if isinstance(self.nodes, int) and self.nodes < 1:
             raise violation("pool.node-count", f"nodes is {self.nodes}; a pool has at least 1 node", "set nodes: 1 or more", field="nodes")
         return self

@@ -22,6 +22,10 @@ BucketName = Annotated[
 S3Event = Literal["NEW", "CHANGED", "DELETED"]
 
 
+def _every_event() -> list[S3Event]:
+    return ["NEW", "CHANGED", "DELETED"]
+
+
 class DataRepository(Model):
     """A data-repository association: an FSx directory linked to an S3 prefix (PERSISTENT_2 only)."""
 
@@ -30,7 +34,7 @@ class DataRepository(Model):
         default="", description="A key prefix inside the bucket, ending in '/' (empty = the whole bucket)."
     )
     file_system_path: MountPath = Field(description="The directory in the file system, such as /datasets.")
-    import_events: list[S3Event] = Field(default_factory=lambda: ["NEW", "CHANGED", "DELETED"], description="S3 changes imported automatically.")
+    import_events: list[S3Event] = Field(default_factory=_every_event, description="S3 changes imported automatically.")
     export_events: list[S3Event] = Field(default_factory=list, description="File-system changes exported to S3.")
 
 

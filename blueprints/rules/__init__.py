@@ -13,15 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from blueprints.catalog import Catalog
-from blueprints.findings import Finding
+from blueprints.findings import Finding, Path
 from blueprints.models import Blueprint
+from blueprints.models.pools import Pool
+from blueprints.models.storage import StorageTier
 from blueprints.rules import (
     capacity,
     efa,
     endpoint,
+    fabric_nics,
     fabric_ports,
     fsx,
     instance,
@@ -32,8 +35,22 @@ from blueprints.rules import (
     placement,
     references,
     regions,
+    reservation_use,
 )
 from blueprints.rules.context import Context
+
+Scope = Literal["blueprint", "pool", "storage"]
+
+
+class RuleModule(Protocol):
+    """What `_rule` reads from a rule module; `check`'s arguments depend on the scope, so they stay open."""
+
+    @property
+    def __name__(self) -> str: ...
+    @property
+    def CODES(self) -> tuple[str, ...]: ...
+    @property
+    def check(self) -> Callable[..., Iterable[Finding]]: ...
 
 
 @dataclass(frozen=True)
@@ -41,13 +58,13 @@ class Rule:
     """A registered rule: its module name, scope, codes and check function."""
 
     name: str
-    scope: Literal["blueprint", "pool", "storage"]
+    scope: Scope
     codes: tuple[str, ...]
     check: Callable[..., Iterable[Finding]]
     summary: str
 
 
-def _rule(module, scope) -> Rule:
+def _rule(module: RuleModule, scope: Scope) -> Rule:
     return Rule(module.__name__.rsplit(".", 1)[-1], scope, module.CODES, module.check, (module.check.__doc__ or "").strip())
 
 
@@ -57,8 +74,10 @@ RULES: tuple[Rule, ...] = (
     _rule(references, "blueprint"),
     _rule(efa, "blueprint"),
     _rule(capacity, "blueprint"),
+    _rule(reservation_use, "blueprint"),
     _rule(placement, "blueprint"),
     _rule(fabric_ports, "blueprint"),
+    _rule(fabric_nics, "blueprint"),
     _rule(names, "blueprint"),
     _rule(endpoint, "blueprint"),
     _rule(lustre_efa, "blueprint"),
@@ -68,12 +87,12 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def run_pool_rules(pool, path: tuple, catalog: Catalog) -> list[Finding]:
+def run_pool_rules(pool: Pool, path: Path, catalog: Catalog) -> list[Finding]:
     """Run every pool-scoped rule on one pool."""
     return [finding for rule in RULES if rule.scope == "pool" for finding in rule.check(pool, path, catalog)]
 
 
-def run_storage_rules(tier, path: tuple, catalog: Catalog) -> list[Finding]:
+def run_storage_rules(tier: StorageTier, path: Path, catalog: Catalog) -> list[Finding]:
     """Run every storage-scoped rule on one tier."""
     return [finding for rule in RULES if rule.scope == "storage" for finding in rule.check(tier, path, catalog)]
 

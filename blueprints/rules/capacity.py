@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from blueprints.findings import Finding, error
-from blueprints.models.capacity import RESERVED_KINDS
+from blueprints.models.capacity import CapacityBlock, CapacityReservation
 from blueprints.rules.context import Context
 
 CODES = (
@@ -34,7 +34,7 @@ def check(ctx: Context) -> Iterable[Finding]:
                 f"{pool.instance_type} is not sold as spot (its usage classes, from DescribeInstanceTypes: {list(spec.usage_classes)})",
                 "use on-demand capacity, a capacity reservation or a Capacity Block",
             )
-        if source.kind not in RESERVED_KINDS:
+        if not isinstance(source, (CapacityReservation, CapacityBlock)):  # the RESERVED_KINDS: each kind is one model
             continue
         where = ("pools", pi, "capacity")
         what = "Capacity Block" if source.kind == "capacity_block" else "capacity reservation"

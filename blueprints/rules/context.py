@@ -8,7 +8,9 @@ from functools import cached_property
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.models.domains import Block, Zone
+from blueprints.models.fabrics import Fabric
 from blueprints.models.pools import Pool
+from blueprints.models.storage import StorageTier
 
 
 @dataclass(frozen=True)
@@ -29,12 +31,12 @@ class Context:
         return {block.name: (zone, block) for zone in self.blueprint.failure_domains.zones for block in zone.blocks}
 
     @cached_property
-    def fabrics(self) -> dict:
+    def fabrics(self) -> dict[str, Fabric]:
         """Fabrics by name."""
         return {fabric.name: fabric for fabric in self.blueprint.fabrics}
 
     @cached_property
-    def tiers(self) -> dict:
+    def tiers(self) -> dict[str, StorageTier]:
         """Storage tiers by name."""
         return {tier.name: tier for tier in self.blueprint.storage}
 

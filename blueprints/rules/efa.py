@@ -23,7 +23,7 @@ def check(ctx: Context) -> Iterable[Finding]:
         if fabric is None or fabric.transport != "efa" or spec is None:
             continue
         if not spec.efa_supported:
-            efa_types = sorted({name.split(".")[0] for name in ctx.catalog.names() if ctx.catalog.get(name).efa_supported})
+            efa_types = sorted({name.split(".")[0] for name, other in ctx.catalog.items() if other.efa_supported})
             yield error(
                 "efa.unsupported-instance",
                 ("pools", pi, "fabric"),

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from blueprints.catalog import Catalog
-from blueprints.findings import Finding, error
-from blueprints.models.storage import FsxLustre
+from blueprints.findings import Finding, Path, error
+from blueprints.models.storage import FsxLustre, StorageTier
 
 CODES = (
     "fsx.capacity-step",
@@ -60,7 +60,7 @@ def _nearest(capacity: int, deployment: str, storage: str, throughput: int | Non
     return max(2400, -(-capacity // 2400) * 2400)
 
 
-def _throughput(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
+def _throughput(tier: FsxLustre, path: Path) -> Iterable[Finding]:
     where = path + ("throughput_mbps_per_tib",)
     legal = THROUGHPUT.get((tier.deployment_type, tier.storage_type))
     if tier.deployment_type.startswith("SCRATCH"):
@@ -87,7 +87,7 @@ def _throughput(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
         )
 
 
-def _features(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
+def _features(tier: FsxLustre, path: Path) -> Iterable[Finding]:
     persistent_2 = tier.deployment_type == "PERSISTENT_2"
     if tier.storage_type == "HDD" and tier.deployment_type != "PERSISTENT_1":
         yield error(
@@ -144,7 +144,7 @@ def _features(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
         )
 
 
-def _repositories(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
+def _repositories(tier: FsxLustre, path: Path) -> Iterable[Finding]:
     if len(tier.data_repositories) > MAX_REPOSITORIES:
         yield error(
             "fsx.too-many-repositories",
@@ -177,7 +177,7 @@ def _repositories(tier: FsxLustre, path: tuple) -> Iterable[Finding]:
         seen_buckets.add((link.bucket, link.prefix))
 
 
-def check(tier, path: tuple, catalog: Catalog) -> Iterable[Finding]:
+def check(tier: StorageTier, path: Path, catalog: Catalog) -> Iterable[Finding]:
     """Every FSx rule for one tier; other tier kinds have none here."""
     if not isinstance(tier, FsxLustre):
         return

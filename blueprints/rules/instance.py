@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from blueprints.catalog import Catalog
-from blueprints.findings import Finding, error
+from blueprints.findings import Finding, Path, error
 from blueprints.models.pools import Pool
 
 CODES = ("pool.unknown-instance-type",)
 
 
-def check(pool: Pool, path: tuple, catalog: Catalog) -> Iterable[Finding]:
+def check(pool: Pool, path: Path, catalog: Catalog) -> Iterable[Finding]:
     """Report an instance type the catalog doesn't know, with the closest names it does."""
     if catalog.get(pool.instance_type) is None:
         close = catalog.closest(pool.instance_type, n=3)

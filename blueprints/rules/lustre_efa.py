@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from blueprints.catalog import InstanceType
 from blueprints.findings import Finding, error, warning
+from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
 
 CODES = ("fsx.efa-client-over-tcp", "fsx.efa-without-efa-clients")
@@ -35,7 +36,7 @@ def supports_lustre_efa(spec: InstanceType) -> bool:
     return spec.efa_supported and spec.name.split(".")[0] not in UNSUPPORTED_FAMILIES
 
 
-def _why_not(pool, spec: InstanceType, ctx: Context) -> str | None:
+def _why_not(pool: Pool, spec: InstanceType, ctx: Context) -> str | None:
     """Why a pool's nodes can't reach an EFA tier over EFA, or None when they can."""
     fabric = ctx.fabrics.get(pool.fabric) if pool.fabric else None
     if fabric is None or fabric.transport != "efa" or not spec.efa_supported:

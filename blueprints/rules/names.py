@@ -29,8 +29,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from blueprints.findings import Finding, error
+from blueprints.findings import Finding, Path, error
 from blueprints.models import Blueprint
+from blueprints.models.storage import S3Bucket
 from blueprints.rules.context import Context
 
 CODES = (
@@ -58,6 +59,7 @@ RAILYARD_TAGS = ("owner", "cost-center", "environment", "railyard:cluster", "Nam
 TAG_CHARACTERS = re.compile(r"[\w .:/=+\-@\u00a0\u2000-\u200a\u3000]*")
 TAG_FORBIDDEN_PREFIX = "aws:"
 EKS_KEY_LIMIT = 63
+BUCKET_NAME_LIMIT = 63  # S3 bucket naming rules
 SPLIT_SUFFIX = "-00"  # the longest part a split node group adds to its names (topology/cluster/splitting.py)
 
 
@@ -66,9 +68,22 @@ def cluster_name(blueprint: Blueprint) -> str:
     return f"{blueprint.metadata.name}-{blueprint.metadata.environment}"
 
 
+def bucket_name(cluster: str, tier: S3Bucket) -> str:
+    """An S3 tier's bucket name: its `bucket_name`, else `<cluster>-<tier>` cut to S3's 63 characters.
+
+    Defined here, before compiling, because `validate --online` asks the account whether the name is free.
+    """
+    if tier.bucket_name:
+        return tier.bucket_name
+    return f"{cluster}-{tier.name}"[:BUCKET_NAME_LIMIT].rstrip("-.")
+
+
 def _tag_character_findings(blueprint: Blueprint) -> Iterable[Finding]:
     metadata = blueprint.metadata
-    values = [(("metadata", "owner"), "owner", metadata.owner), (("metadata", "cost_center"), "cost-center", metadata.cost_center)]
+    values: list[tuple[Path, str, str]] = [
+        (("metadata", "owner"), "owner", metadata.owner),
+        (("metadata", "cost_center"), "cost-center", metadata.cost_center),
+    ]
     values += [(("metadata", "tags", key), key, value) for key, value in metadata.tags.items()]
     for path, key, value in values:
         if key.lower().startswith(TAG_FORBIDDEN_PREFIX):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
 
-from blueprints.findings import Finding, error
+from blueprints.findings import Finding, Path, error
+from blueprints.models.domains import Block, Zone
 from blueprints.models.storage import FsxLustre
 from blueprints.rules.context import Context
 
@@ -19,7 +21,12 @@ def _did_you_mean(name: str, known: Iterable[str]) -> str:
     return prefix + (f"known names: {', '.join(known)}" if known else "none are defined")
 
 
-def _duplicates(items: list, path: tuple, what: str) -> Iterable[Finding]:
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+def _duplicates(items: Sequence[_Named], path: Callable[[int], Path], what: str) -> Iterable[Finding]:
     first: dict[str, int] = {}
     for index, item in enumerate(items):
         if item.name in first:
@@ -38,13 +45,13 @@ def check(ctx: Context) -> Iterable[Finding]:
     yield from _duplicates(bp.pools, lambda i: ("pools", i), "pool")
     yield from _duplicates(bp.fabrics, lambda i: ("fabrics", i), "fabric")
     yield from _duplicates(bp.storage, lambda i: ("storage", i), "storage tier")
-    domains = [(("failure_domains", "zones", zi), zone) for zi, zone in enumerate(bp.failure_domains.zones)]
+    domains: list[tuple[Path, Zone | Block]] = [(("failure_domains", "zones", zi), zone) for zi, zone in enumerate(bp.failure_domains.zones)]
     domains += [
         (("failure_domains", "zones", zi, "blocks", bi), block)
         for zi, zone in enumerate(bp.failure_domains.zones)
         for bi, block in enumerate(zone.blocks)
     ]
-    seen: dict[str, tuple] = {}
+    seen: dict[str, Path] = {}
     for path, domain in domains:
         if domain.name in seen:
             yield error(

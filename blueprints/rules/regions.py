@@ -14,7 +14,7 @@ import difflib
 from collections.abc import Iterable
 
 from blueprints.catalog.regions import load_regions
-from blueprints.findings import Finding, error
+from blueprints.findings import Finding, Path, error
 from blueprints.rules.context import Context
 
 CODES = ("cloud.unknown-region", "cloud.unknown-zone")
@@ -36,7 +36,7 @@ def check(ctx: Context) -> Iterable[Finding]:
     known = regions.zones.get(cloud.region)
     if not known:
         return
-    named = [(("cloud", "availability_zones", index), zone) for index, zone in enumerate(cloud.availability_zones)]
+    named: list[tuple[Path, str]] = [(("cloud", "availability_zones", index), zone) for index, zone in enumerate(cloud.availability_zones)]
     named += [
         (("failure_domains", "zones", index, "availability_zone"), zone.availability_zone)
         for index, zone in enumerate(ctx.blueprint.failure_domains.zones)

@@ -11,6 +11,7 @@ selector, so a plugin lands on exactly its pools (aws-facts.md section 5).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pulumi
 
@@ -27,7 +28,7 @@ def _values(kind: str, plugin, pools: tuple[str, ...], placement: Placement, vie
     tolerations = placement.tolerations_k8s()
     selector = dict(placement.node_selector)
     if kind == "nvidia_device_plugin":
-        values = {"affinity": placement.affinity(), "tolerations": tolerations}
+        values: dict[str, Any] = {"affinity": placement.affinity(), "tolerations": tolerations}
     elif kind == "gpu_operator":
         # EKS NVIDIA AMIs ship the driver and the container toolkit (aws-facts.md 5.2).
         return {

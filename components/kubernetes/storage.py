@@ -28,9 +28,12 @@ from topology.cluster.mounts import AGENT_NOT_READY, MountPlacement
 class FileSystemRef(Protocol):
     """What the layer needs of a file system the storage component made (strings or Outputs)."""
 
-    id: pulumi.Input[str]
-    dns_name: pulumi.Input[str]
-    mount_name: pulumi.Input[str]
+    @property
+    def id(self) -> pulumi.Input[str]: ...
+    @property
+    def dns_name(self) -> pulumi.Input[str]: ...
+    @property
+    def mount_name(self) -> pulumi.Input[str]: ...
 
 
 @dataclass(frozen=True)

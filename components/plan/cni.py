@@ -14,6 +14,7 @@ pod subnet.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from blueprints.models.kubernetes import PodNetworking
 from topology.cluster.labels import ENI_CONFIG_LABEL
@@ -24,7 +25,7 @@ def needs_addon(networking: PodNetworking) -> bool:
     return networking.mode != "secondary_ips" or networking.warm_ip_target is not None or networking.minimum_ip_target is not None
 
 
-def cni_configuration(networking: PodNetworking, region: str, pod_subnets: Mapping[str, str], security_group: str) -> dict:
+def cni_configuration(networking: PodNetworking, region: str, pod_subnets: Mapping[str, str], security_group: str) -> dict[str, Any]:
     """The add-on's configuration values: environment settings and, with custom networking, one ENIConfig per pod subnet."""
     env: dict[str, str] = {}
     if networking.warm_ip_target is not None:
@@ -33,7 +34,7 @@ def cni_configuration(networking: PodNetworking, region: str, pod_subnets: Mappi
         env["MINIMUM_IP_TARGET"] = str(networking.minimum_ip_target)
     if networking.mode == "prefix_delegation":
         env["ENABLE_PREFIX_DELEGATION"] = "true"
-    config: dict = {"env": env}
+    config: dict[str, Any] = {"env": env}
     if networking.mode == "custom_networking":
         env["AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG"] = "true"
         env["ENI_CONFIG_LABEL_DEF"] = ENI_CONFIG_LABEL

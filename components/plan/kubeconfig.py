@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ def render_kubeconfig(
     args = ["eks", "get-token", "--cluster-name", cluster_name, "--region", region, "--output", "json"]
     if identity.role_arn:
         args += ["--role-arn", identity.role_arn]
-    command = {
+    command: dict[str, Any] = {
         "apiVersion": "client.authentication.k8s.io/v1beta1",
         "command": "aws",
         "args": args,

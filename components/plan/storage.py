@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.models.storage import DataRepository, FsxLustre, S3Bucket
+from blueprints.rules.names import bucket_name
 from topology.cluster.node_groups import NodeGroupPlan
 from topology.storage import MEGABYTES_PER_GIB
-
-BUCKET_NAME_LIMIT = 63
 
 
 @dataclass(frozen=True)
@@ -68,13 +67,6 @@ class BucketPlan:
     versioning: bool
 
 
-def bucket_name(cluster_name: str, tier: S3Bucket) -> str:
-    """The tier's `bucket_name`, else `<cluster>-<tier>` cut to S3's 63 characters."""
-    if tier.bucket_name:
-        return tier.bucket_name
-    return f"{cluster_name}-{tier.name}"[:BUCKET_NAME_LIMIT].rstrip("-.")
-
-
 def declared_demand(tier_name: str, blueprint: Blueprint, catalog: Catalog) -> float:
     """MB/s the blueprint asks of a tier: all pools' reads together, or the largest checkpoint burst."""
     reads, bursts = 0.0, [0.0]
@@ -106,7 +98,9 @@ def place_file_system(tier: FsxLustre, blueprint: Blueprint, catalog: Catalog, n
     return FileSystemPlan(tier, zone, subnet, clients, f"{why} pool '{first.pool}' ({first.name}) in {zone}", demand)
 
 
-def plan_storage(blueprint: Blueprint, catalog: Catalog, cluster_name: str, node_groups: tuple[NodeGroupPlan, ...]):
+def plan_storage(
+    blueprint: Blueprint, catalog: Catalog, cluster_name: str, node_groups: tuple[NodeGroupPlan, ...]
+) -> tuple[tuple[FileSystemPlan, ...], tuple[BucketPlan, ...]]:
     """(file systems, buckets) for every FSx and S3 tier, in blueprint order."""
     file_systems = tuple(place_file_system(tier, blueprint, catalog, node_groups) for tier in blueprint.storage if isinstance(tier, FsxLustre))
     buckets = tuple(

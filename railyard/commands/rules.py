@@ -22,7 +22,8 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(checks, indent=2, sort_keys=True))
         return 0
-    rows = [[entry["stage"], entry["code"], entry.get("enforcement", "error"), entry["owner"]] for entry in checks]
-    print(table(["stage", "code", "level", "owner"], rows))
+    # A policy has one enforcement level; a finding code's severity is set by each finding, so it shows "-".
+    rows = [[entry["stage"], entry["code"], entry.get("enforcement", "-"), entry["owner"]] for entry in checks]
+    print(table(["stage", "code", "enforcement", "owner"], rows))
     print(f"\n{len(checks)} checks")
     return 0

@@ -1,11 +1,11 @@
-"""`railyard validate FILE [--stack ENV] [--json]`: every finding and the design's figures."""
+"""`railyard validate FILE [--stack ENV] [--json] [--online [--profile NAME]]`: every finding and the design's figures."""
 
 from __future__ import annotations
 
 import json
 
 from railyard.commands.arguments import add_blueprint_arguments
-from railyard.pipeline import validate
+from railyard.pipeline import Validation, validate
 from railyard.render import findings_report, table
 
 NAME = "validate"
@@ -13,13 +13,21 @@ HELP = "Validate a blueprint (schema, cross-field rules, topology) and print fin
 
 
 def add_arguments(parser) -> None:
-    """FILE, --stack, --project-dir, --json."""
+    """FILE, --stack, --project-dir, --json, --online, --profile."""
     add_blueprint_arguments(parser)
+    parser.add_argument(
+        "--online",
+        action="store_true",
+        help="also check the blueprint against the AWS account, read-only: reservations, offerings, quotas, names (docs/online.md)",
+    )
+    parser.add_argument("--profile", help="with --online: the AWS profile to use (default: the environment's credentials)")
 
 
 def run(args) -> int:
     """Validate and print; exit 1 when any finding is an error."""
     result = validate(args.file, args.stack, args.project_dir)
+    if args.online:
+        result = _online(result, args.profile)
     if args.json:
         print(json.dumps(result.as_json(), indent=2, sort_keys=True))
         return 0 if result.ok else 1
@@ -30,7 +38,17 @@ def run(args) -> int:
     if result.quotas:
         title, headers, rows = result.quota_table()
         parts.append(f"{title}\n{table(headers, rows)}")
+    if result.online is not None:
+        for title, headers, rows in result.online.tables():
+            parts.append(f"{title}\n{table(headers, rows)}")
     parts.append(findings_report(result.findings, result.load.source_map))
     parts.append("ok: no errors" if result.ok else "FAILED: fix the errors above")
     print("\n\n".join(parts))
     return 0 if result.ok else 1
+
+
+def _online(result: Validation, profile: str | None) -> Validation:
+    """The validation with the account's findings added (boto3 is imported only when asked for)."""
+    from railyard.online import validate_online
+
+    return validate_online(result, profile)

@@ -85,7 +85,7 @@ def validate_text(text: str | bytes) -> tuple[int, str, float]:
         return run_cli("validate", str(path))
 
 
-@settings(max_examples=1500, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3000, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(EXAMPLES)), edits=st.lists(st.tuples(st.integers(min_value=0), VALUES, st.booleans()), min_size=1, max_size=3))
 def test_a_mutated_example_gets_findings_or_a_message_never_a_traceback(name, edits):
     document = copy.deepcopy(EXAMPLES[name])

@@ -2,8 +2,8 @@
 
 from blueprints.catalog import load_catalog
 from blueprints.models.storage import S3Bucket
+from blueprints.rules.names import bucket_name
 from components.plan import plan_blueprint
-from components.plan.storage import bucket_name
 from railyard.pipeline import validate
 
 

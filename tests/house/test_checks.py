@@ -1,4 +1,4 @@
-"""`make check` can fail: the linter refuses likely bugs under the project's rules, zizmor refuses an unpinned workflow.
+"""`make check` can fail: the linter refuses likely bugs, mypy a wrong type, zizmor an unpinned workflow.
 
 `make test` runs `make check` first, so CI fails on a lint, format or workflow finding;
 these tests show each tool, with the project's own configuration, rejecting a bad input
@@ -30,6 +30,20 @@ def test_ruff_refuses_an_unused_import_and_a_zip_without_strict(tmp_path):
 def test_the_tree_is_clean_and_formatted():
     assert _ruff("check", "--no-cache", ".").returncode == 0
     assert _ruff("format", "--check", ".").returncode == 0
+
+
+def test_mypy_refuses_a_wrong_type_in_a_strict_package_and_accepts_the_tree(tmp_path):
+    # A module placed in a strict package (so the strict override applies), checked with the project's configuration.
+    probe = ROOT / "topology" / "_mypy_probe.py"
+    probe.write_text("def nodes(count: int) -> int:\n    return str(count)\n\n\ndef untyped(x):\n    return x\n")
+    try:
+        refused = subprocess.run([sys.executable, "-m", "mypy", str(probe)], cwd=ROOT, capture_output=True, text=True)
+    finally:
+        probe.unlink()
+    assert refused.returncode == 1
+    assert "[return-value]" in refused.stdout and "[no-untyped-def]" in refused.stdout
+    accepted = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
+    assert accepted.returncode == 0, accepted.stdout
 
 
 def test_zizmor_refuses_an_unpinned_action_with_persisted_credentials(tmp_path):

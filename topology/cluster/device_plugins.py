@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from blueprints.models import Blueprint
+from blueprints.models.kubernetes import DevicePlugin
 from topology.cluster.labels import POOL_LABEL
 from topology.cluster.scheduling import NFD_NVIDIA_LABEL, Match, NodeGroupView, Placement, Toleration, tolerations_for
 
@@ -63,7 +64,7 @@ class PluginPlacement:
         return PLUGIN_RESOURCES[self.kind]
 
 
-def _target_pools(kind: str, plugin, views: Sequence[NodeGroupView]) -> tuple[str, ...]:
+def _target_pools(kind: str, plugin: DevicePlugin, views: Sequence[NodeGroupView]) -> tuple[str, ...]:
     """The pools a plugin serves: the ones listed, else every pool with its device, in blueprint order."""
     listed = getattr(plugin, "pools", None)
     if listed is not None:
@@ -71,7 +72,7 @@ def _target_pools(kind: str, plugin, views: Sequence[NodeGroupView]) -> tuple[st
     return tuple(dict.fromkeys(view.pool for view in views if needs(kind, view)))
 
 
-def _placement(kind: str, plugin, pools: tuple[str, ...], views: Sequence[NodeGroupView]) -> Placement:
+def _placement(kind: str, plugin: DevicePlugin, pools: tuple[str, ...], views: Sequence[NodeGroupView]) -> Placement:
     """The DaemonSet pods' placement, exactly as the chart will render it."""
     served = [view for view in views if view.pool in pools]
     listed = getattr(plugin, "tolerations", None)

@@ -16,14 +16,15 @@ of the layout and returns findings with a path to the YAML to fix.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from blueprints.catalog import Catalog
-from blueprints.findings import Finding, error
+from blueprints.findings import Finding, Path, error
 from blueprints.models import Blueprint
 from topology.cluster.device_plugins import PluginPlacement, needs
 from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
+from topology.cluster.kueue import FlavorPlan, KueuePlan
 from topology.cluster.node_groups import NodeGroupPlan
 from topology.cluster.scheduling import NodeGroupView, Placement
 
@@ -44,7 +45,7 @@ class Rule:
     check: Callable[[Blueprint, KubernetesLayout], Iterable[Finding]]
 
 
-def _plugin_path(plugin: PluginPlacement, *rest) -> tuple:
+def _plugin_path(plugin: PluginPlacement, *rest: str | int) -> Path:
     return ("kubernetes", "device_plugins", plugin.index, *rest)
 
 
@@ -61,6 +62,7 @@ def _device(view: NodeGroupView, family: str) -> str:
     if family == "efa":
         return f"{view.efa_interfaces} EFA interfaces (vpc.amazonaws.com/efa)"
     accelerator = view.spec.accelerator
+    assert accelerator is not None, "only nodes with a GPU or a Neuron device need its plugin"
     return f"{accelerator.count} {accelerator.model} per node ({view.spec.accelerator_resource})"
 
 
@@ -142,7 +144,7 @@ def _served(plugin: PluginPlacement, layout: KubernetesLayout) -> list[NodeGroup
     return [view for view in layout.nodes if view.pool in plugin.pools and needs(plugin.kind, view)]
 
 
-def _selector_path(plugin: PluginPlacement, unmet: list[str]) -> tuple:
+def _selector_path(plugin: PluginPlacement, unmet: list[str]) -> Path:
     """Point at the node_selector key that fails, when the user wrote one; else at the plugin."""
     if "node_selector" in plugin.overridden:
         key = next((item.split("=", 1)[0] for item in unmet if "=" in item), None)
@@ -151,7 +153,7 @@ def _selector_path(plugin: PluginPlacement, unmet: list[str]) -> tuple:
     return _plugin_path(plugin)
 
 
-def _label_finding(path: tuple, who: str, unmet: list[str], view: NodeGroupView, hint: str) -> Finding:
+def _label_finding(path: Path, who: str, unmet: list[str], view: NodeGroupView, hint: str) -> Finding:
     return error(
         "k8s.label-not-set",
         path,
@@ -172,12 +174,13 @@ def check_labels(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Fin
                 hint = f"add the label to pools[{view.pool_index}].labels, or remove it from the plugin's node_selector"
                 yield _label_finding(_selector_path(plugin, unmet), plugin.kind, unmet, view, hint)
     mounts = layout.mounts
-    for view in (view for view in layout.nodes if mounts.placement and view.pool in mounts.pools):
-        unmet = mounts.placement.unmet(view.all_labels())
-        if unmet:
-            yield _label_finding(
-                ("pools", view.pool_index, "storage"), "the FSx CSI node plugin", unmet, view, "report this: railyard derived the selector"
-            )
+    if mounts.placement:
+        for view in (view for view in layout.nodes if view.pool in mounts.pools):
+            unmet = mounts.placement.unmet(view.all_labels())
+            if unmet:
+                yield _label_finding(
+                    ("pools", view.pool_index, "storage"), "the FSx CSI node plugin", unmet, view, "report this: railyard derived the selector"
+                )
     yield from _flavor_labels(layout)
 
 
@@ -187,7 +190,7 @@ def _flavor_labels(layout: KubernetesLayout) -> Iterable[Finding]:
         return
     pools = _pools(layout)
     for flavor in layout.kueue.flavors:
-        base = ("kubernetes", "kueue", "flavors", flavor.entry) if flavor.entry is not None else ("pools", flavor.pool_index)
+        base: Path = ("kubernetes", "kueue", "flavors", flavor.entry) if flavor.entry is not None else ("pools", flavor.pool_index)
         for view in pools[flavor.pool]:
             labels = view.all_labels()
             unmet = Placement(flavor.node_labels).unmet(labels)
@@ -201,7 +204,7 @@ def _flavor_labels(layout: KubernetesLayout) -> Iterable[Finding]:
                     yield _level_finding(path, flavor, level, view)
 
 
-def _level_finding(path: tuple, flavor, level: str, view: NodeGroupView) -> Finding:
+def _level_finding(path: Path, flavor: FlavorPlan, level: str, view: NodeGroupView) -> Finding:
     layers = view.spec.topology_layers
     aws = f"AWS labels {view.spec.name} with {layers} network-node layer(s)" if layers else f"AWS sets no network-node layers on {view.spec.name}"
     return error(
@@ -216,7 +219,7 @@ def _level_finding(path: tuple, flavor, level: str, view: NodeGroupView) -> Find
     )
 
 
-def _taint_path(plugin: PluginPlacement, view: NodeGroupView) -> tuple:
+def _taint_path(plugin: PluginPlacement, view: NodeGroupView) -> Path:
     if "tolerations" in plugin.overridden:
         return _plugin_path(plugin, "tolerations")
     return ("pools", view.pool_index, "taints")
@@ -253,7 +256,7 @@ def check_taints(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Fin
                 )
 
 
-def _selection(views: Sequence[NodeGroupView]):
+def _selection(views: Sequence[NodeGroupView]) -> Callable[[Mapping[str, str]], list[NodeGroupView]]:
     """A function from a node selector to the views whose nodes it selects, in order, from one label index.
 
     Built once per check, so many flavors cost one pass over the node groups, not one each.
@@ -263,7 +266,7 @@ def _selection(views: Sequence[NodeGroupView]):
         for item in view.all_labels().items():
             holding.setdefault(item, set()).add(index)
 
-    def selected(node_labels) -> list[NodeGroupView]:
+    def selected(node_labels: Mapping[str, str]) -> list[NodeGroupView]:
         chosen = set(range(len(views)))
         for item in node_labels.items():
             chosen &= holding.get(item, set())
@@ -289,23 +292,25 @@ def check_quota(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Find
                 capacity[view.spec.accelerator_resource] = (
                     capacity.get(view.spec.accelerator_resource, 0) + view.max_nodes * view.spec.accelerator_count
                 )
-        for resource in sorted(set(capacity) | ({flavor.accelerator_resource} - {None})):
+        declared = {flavor.accelerator_resource} if flavor.accelerator_resource is not None else set()
+        for resource in sorted(set(capacity) | declared):
             granted, held = flavor.quotas.get(resource, 0), capacity.get(resource, 0)
             if granted != held:
-                yield _quota_finding(layout, flavor, resource, granted, held, chosen)
+                yield _quota_finding(layout.kueue, flavor, resource, granted, held, chosen)
 
 
-def _quota_path(flavor, resource: str) -> tuple:
+def _quota_path(flavor: FlavorPlan, resource: str) -> Path:
     """The declared quota when it is the one off, else the declared labels that select too much, else the pool's nodes."""
-    entry = ("kubernetes", "kueue", "flavors", flavor.entry)
-    if resource == flavor.accelerator_resource and "accelerator_quota" in flavor.declared:
-        return (*entry, "accelerator_quota")
-    if "node_labels" in flavor.declared:
-        return (*entry, "node_labels")
+    if flavor.entry is not None:  # without an entry nothing is declared
+        entry = ("kubernetes", "kueue", "flavors", flavor.entry)
+        if resource == flavor.accelerator_resource and "accelerator_quota" in flavor.declared:
+            return (*entry, "accelerator_quota")
+        if "node_labels" in flavor.declared:
+            return (*entry, "node_labels")
     return ("pools", flavor.pool_index, "nodes")
 
 
-def _quota_finding(layout: KubernetesLayout, flavor, resource: str, granted: int, held: int, chosen: list[NodeGroupView]) -> Finding:
+def _quota_finding(kueue: KueuePlan, flavor: FlavorPlan, resource: str, granted: int, held: int, chosen: list[NodeGroupView]) -> Finding:
     pools = list(dict.fromkeys(view.pool for view in chosen))
     effect = (
         f"workloads beyond {held} are admitted and stay Pending" if granted > held else f"Kueue never admits workloads onto {held - granted} of them"
@@ -314,7 +319,7 @@ def _quota_finding(layout: KubernetesLayout, flavor, resource: str, granted: int
     return error(
         "k8s.quota-mismatch",
         path,
-        f"ClusterQueue '{layout.kueue.cluster_queue}' grants {granted} {resource} on flavor '{flavor.pool}', but the nodes it selects "
+        f"ClusterQueue '{kueue.cluster_queue}' grants {granted} {resource} on flavor '{flavor.pool}', but the nodes it selects "
         f"(pools {pools}) hold {held}; {effect}",
         f"set accelerator_quota: {held} for pool '{flavor.pool}', or remove it to derive quota from the node groups"
         if resource == flavor.accelerator_resource

@@ -30,8 +30,10 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from blueprints.models import Blueprint
+from blueprints.models.kubernetes import KueueFlavor
 from topology.cluster.labels import DOMAIN_LABEL, HOSTNAME_LABEL, NETWORK_LAYER_LABEL, POOL_LABEL, ZONE_LABEL
 from topology.cluster.scheduling import NodeGroupView, Toleration, tolerations_for
 
@@ -81,7 +83,7 @@ class TopologyPlan:
     name: str
     levels: tuple[str, ...]
 
-    def spec(self) -> dict:
+    def spec(self) -> dict[str, Any]:
         """The Topology's `spec`."""
         return {"levels": [{"nodeLabel": level} for level in self.levels]}
 
@@ -110,9 +112,9 @@ class FlavorPlan:
         """Accelerators this flavor grants."""
         return self.quotas.get(self.accelerator_resource, 0) if self.accelerator_resource else 0
 
-    def spec(self) -> dict:
+    def spec(self) -> dict[str, Any]:
         """The ResourceFlavor's `spec`."""
-        spec = {"nodeLabels": dict(self.node_labels), "topologyName": self.topology.name}
+        spec: dict[str, Any] = {"nodeLabels": dict(self.node_labels), "topologyName": self.topology.name}
         if self.tolerations:
             spec["tolerations"] = [toleration.as_k8s() for toleration in self.tolerations]
         return spec
@@ -133,7 +135,7 @@ class KueuePlan:
         present = {resource for flavor in self.flavors for resource, amount in flavor.quotas.items() if amount}
         return tuple(resource for resource in RESOURCE_ORDER if resource in present)
 
-    def cluster_queue_spec(self) -> dict:
+    def cluster_queue_spec(self) -> dict[str, Any]:
         """The ClusterQueue's `spec`: one resource group, every flavor, quota = capacity."""
         covered = self.covered_resources
         flavors = [
@@ -151,7 +153,7 @@ def _quantity(resource: str, amount: int) -> str:
     return f"{amount}{UNITS.get(resource, '')}"
 
 
-def spec_digest(spec: dict) -> str:
+def spec_digest(spec: dict[str, Any]) -> str:
     """Eight hex characters of a spec's canonical JSON: the suffix that makes an immutable object's name change with it."""
     return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:8]
 
@@ -183,7 +185,7 @@ def _topology(levels: tuple[str, ...], pool: str, custom: bool) -> TopologyPlan:
     return TopologyPlan("-".join([*prefix, f"aws-network-{layers}" if layers else "hostname"]), levels)
 
 
-def _flavor(pool: str, views: Sequence[NodeGroupView], entries: Mapping[str, tuple[int, object]]) -> FlavorPlan:
+def _flavor(pool: str, views: Sequence[NodeGroupView], entries: Mapping[str, tuple[int, KueueFlavor]]) -> FlavorPlan:
     """One pool's flavor: derived, then whatever its `kueue.flavors` entry states instead."""
     index, entry = entries.get(pool, (None, None))
     quotas = _capacity(views)
@@ -193,7 +195,7 @@ def _flavor(pool: str, views: Sequence[NodeGroupView], entries: Mapping[str, tup
     labels = entry.node_labels if entry is not None and entry.node_labels is not None else {POOL_LABEL: pool}
     declared = entry is not None and entry.topology_levels is not None
     derived = derived_levels(views)
-    levels = tuple(entry.topology_levels) if declared else derived
+    levels = tuple(entry.topology_levels) if entry is not None and entry.topology_levels is not None else derived  # if declared
     topology = _topology(levels, pool, declared and levels != derived)
     declared_fields = frozenset(
         key for key in ("node_labels", "accelerator_quota", "topology_levels") if entry is not None and getattr(entry, key) is not None

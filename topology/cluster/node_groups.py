@@ -35,12 +35,12 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Literal, TypedDict
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.catalog.quotas import NODES_PER_NODE_GROUP, load_quotas
 from blueprints.models import Blueprint
-from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock
+from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock, CapacityReservation
 from blueprints.models.kubernetes import PodNetworking
 from blueprints.models.pools import Pool
 from blueprints.models.storage import LocalNvme
@@ -195,14 +195,16 @@ def block_sizing(block: CapacityBlock, share: int, now: datetime | None) -> tupl
 
 def nodes_per_group_limit(blueprint: Blueprint) -> int:
     """EKS's nodes-per-managed-node-group quota: the blueprint's declared value, else AWS's default."""
-    return blueprint.quotas.get(NODES_PER_NODE_GROUP, load_quotas()[NODES_PER_NODE_GROUP].default)
+    default = load_quotas()[NODES_PER_NODE_GROUP].default
+    assert default is not None, "quotas.yaml gives this quota's default: EKS sets it for every account alike"
+    return blueprint.quotas.get(NODES_PER_NODE_GROUP, default)
 
 
 def _shares(pool: Pool, index: int, ctx: Context, limit: int, placed: Callable[[], Placement]) -> list[tuple[Share, str, str]]:
     """(share, zone name, availability zone) of each node group of a pool: its domains, split to `limit` nodes."""
     domains = pool_domains(pool, ctx)
     sizes = zip(*(split_evenly(count, len(domains)) for count in (pool.min_nodes, pool.desired_nodes, pool.max_nodes)), strict=True)
-    found = []
+    found: list[tuple[Share, str, str]] = []
     for (domain, zone, availability_zone), share in zip(domains, sizes, strict=True):
         blocks: list[tuple[str, int]] = []
         if share[2] > limit:
@@ -222,6 +224,7 @@ def plan_pool(
     block), needed only when a share is over the limit; `index` is the pool's.
     """
     spec = ctx.catalog.get(pool.instance_type)
+    assert spec is not None, f"{pool.instance_type}: a blueprint that validated names only catalog instance types"
     efa = pool_is_efa(pool, spec, ctx)
     source = pool.capacity
     reserved = source.kind in RESERVED_KINDS
@@ -229,7 +232,7 @@ def plan_pool(
     placed = placed or (lambda: place_pools(ctx.blueprint, ctx.catalog))
     limit = limit or nodes_per_group_limit(ctx.blueprint)
     networking = ctx.blueprint.kubernetes.pod_networking
-    plans = []
+    plans: list[NodeGroupPlan] = []
     for share, zone, availability_zone in _shares(pool, index, ctx, limit, placed):
         domain, low, desired, high = share.domain, share.low, share.desired, share.high
         subnet = f"efa-{pool.fabric}-{zone}" if efa else f"private-{availability_zone}"
@@ -261,7 +264,7 @@ def plan_pool(
                 interfaces=interfaces,
                 labels=dict(sorted(labels.items())),
                 taints=tuple(node_taints(pool, spec)),
-                reservation_id=source.reservation_id if reserved else None,
+                reservation_id=source.reservation_id if isinstance(source, (CapacityReservation, CapacityBlock)) else None,
                 market_type="capacity-block" if source.kind == "capacity_block" else None,
                 placement_key=f"{pool.name}-{zone}",
                 raid0=spec.instance_store is not None,
@@ -281,6 +284,20 @@ def plan_pool(
     return plans
 
 
+class _SystemCommon(TypedDict):
+    """What every system node group shares, passed to `NodeGroupPlan` by keyword."""
+
+    pool: str
+    instance_type: str
+    ami_type: str
+    role: str
+    capacity_type: CapacityType
+    interfaces: tuple[InterfaceSpec, ...]
+    root_volume_gib: int
+    system: bool
+    addresses: NodeAddresses
+
+
 def system_groups(availability_zones: list[str], networking: PodNetworking) -> list[NodeGroupPlan]:
     """The untainted system node group across the private subnets of every zone.
 
@@ -290,7 +307,7 @@ def system_groups(availability_zones: list[str], networking: PodNetworking) -> l
     """
     card_zero, ipv4, vcpus = SYSTEM_NETWORK[SYSTEM_INSTANCE_TYPE]
     addresses = node_addresses(card_zero, ipv4, vcpus, networking)
-    common = dict(
+    common = _SystemCommon(
         pool=SYSTEM_GROUP,
         instance_type=SYSTEM_INSTANCE_TYPE,
         ami_type=SYSTEM_AMI_TYPE,
@@ -319,7 +336,7 @@ def system_groups(availability_zones: list[str], networking: PodNetworking) -> l
             )
         ]
     sizes = zip(*(split_evenly(count, len(availability_zones)) for count in SYSTEM_NODES), strict=True)
-    groups = []
+    groups: list[NodeGroupPlan] = []
     for zone, (low, desired, high) in zip(availability_zones, sizes, strict=True):
         name, pods = f"{SYSTEM_GROUP}-{zone}", f"pods-{SYSTEM_GROUP}-{zone}"
         groups.append(

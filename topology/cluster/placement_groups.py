@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from blueprints.models.capacity import RESERVED_KINDS
+from blueprints.models.capacity import CapacityReservation
 from blueprints.models.pools import Pool
 
 Strategy = Literal["cluster", "partition", "spread"]
@@ -51,9 +51,9 @@ class PlacementDecision:
         """`pool-zone`: the suffix of the placement group's resource name."""
         return f"{self.pool}-{self.zone}"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The decision as the program exports it."""
-        document = {
+        document: dict[str, Any] = {
             "pool": self.pool,
             "zone": self.zone,
             "availabilityZone": self.availability_zone,
@@ -74,8 +74,12 @@ def decide_placement(pool: Pool, zone: str, availability_zone: str, efa: bool, n
     most nodes the pool may have in this zone.
     """
 
-    def decide(strategy, reason: str, **extra) -> PlacementDecision:
-        return PlacementDecision(pool.name, zone, availability_zone, strategy, reason, nodes=nodes_in_zone, **extra)
+    def decide(
+        strategy: Strategy | None, reason: str, partition_count: int | None = None, spread_level: Literal["rack"] | None = None
+    ) -> PlacementDecision:
+        return PlacementDecision(
+            pool.name, zone, availability_zone, strategy, reason, partition_count=partition_count, spread_level=spread_level, nodes=nodes_in_zone
+        )
 
     source = pool.capacity
     if source.kind == "capacity_block":
@@ -85,7 +89,7 @@ def decide_placement(pool: Pool, zone: str, availability_zone: str, efa: bool, n
             "instances together in an UltraCluster, and a placement group on a Capacity Block launch "
             "is a known cause of failed launches",
         )
-    if source.kind in RESERVED_KINDS:
+    if isinstance(source, CapacityReservation):  # the other of the RESERVED_KINDS; a Capacity Block returned above
         return decide(
             None,
             f"capacity comes from capacity reservation {source.reservation_id}: instances launch into "

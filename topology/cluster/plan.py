@@ -89,10 +89,11 @@ def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeG
     for group in node_groups:
         if not group.system:
             by_pool.setdefault(group.pool, []).append(group)
-    decisions = []
+    decisions: list[PlacementDecision] = []
     for pool in blueprint.pools:
         groups = by_pool.get(pool.name, [])
         for zone in dict.fromkeys(group.zone for group in groups):
+            assert zone is not None, "only the system node groups span zones"
             in_zone = [group for group in groups if group.zone == zone]
             efa = in_zone[0].efa_interfaces > 0
             nodes = sum(group.max_size for group in in_zone)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from blueprints.catalog import Catalog
 from blueprints.catalog.quotas import (
@@ -38,7 +39,7 @@ from blueprints.catalog.quotas import (
     load_quotas,
     vcpu_family,
 )
-from blueprints.findings import Finding, error, info, warning
+from blueprints.findings import Finding, Path, error, info, warning
 from blueprints.models import Blueprint
 from topology.cluster.addresses import SYSTEM_NETWORK
 from topology.cluster.plan import ClusterPlan
@@ -63,7 +64,7 @@ class QuotaNeed:
     default: int | None
     declared: int | None
     source: str
-    path: tuple
+    path: Path
 
     @property
     def available(self) -> int | None:
@@ -75,7 +76,7 @@ class QuotaNeed:
         """True when the need fits, False when it doesn't, None when the account's value is unknown."""
         return None if self.available is None else self.needed <= self.available
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The `validate --json` `quotas` entry."""
         return {
             "code": self.code,
@@ -91,12 +92,12 @@ class QuotaNeed:
         }
 
 
-def _pool_index(blueprint: Blueprint, pool: str) -> tuple:
+def _pool_index(blueprint: Blueprint, pool: str) -> Path:
     names = [item.name for item in blueprint.pools]
     return ("pools", names.index(pool), "nodes") if pool in names else ("pools",)
 
 
-def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterable[tuple[str, int, str, tuple]]:
+def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterable[tuple[str, int, str, Path]]:
     """(code, needed, why, path) for every quota the plan touches."""
     groups = list(plan.node_groups)
     largest = max(groups, key=lambda group: group.max_size)

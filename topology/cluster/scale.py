@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from blueprints.findings import Finding, error, info, warning
+from blueprints.findings import Finding, Path, error, info, warning
+from topology.cluster.placement_groups import PlacementDecision
 
 CODES = ("scale.beyond-one-cluster", "scale.large-cluster", "scale.cluster-placement-group")
 TIER_NODES = (("standard", 1000), ("tier-xl", 2500), ("tier-2xl", 5000), ("tier-4xl", 10000), ("tier-8xl", 100000))
@@ -65,7 +66,7 @@ def cluster_size_findings(nodes: int, tier: str) -> list[Finding]:
     return found
 
 
-def scale_findings(nodes: int, tier: str, placements: Iterable, pool_paths: dict[str, tuple]) -> list[Finding]:
+def scale_findings(nodes: int, tier: str, placements: Iterable[PlacementDecision], pool_paths: dict[str, Path]) -> list[Finding]:
     """One cluster's limits against the design: node count, the control-plane tier, cluster groups too big to launch at once."""
     found = cluster_size_findings(nodes, tier)
     where = ("pools",)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
@@ -118,13 +118,15 @@ def node_groups(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGr
         if group.system or group.pool not in pools:
             continue
         index, pool = pools[group.pool]
+        spec = catalog.get(group.instance_type)
+        assert spec is not None, f"{group.instance_type}: pools' node groups are planned only for catalog instance types"
         views.append(
             NodeGroupView(
                 pool=group.pool,
                 pool_index=index,
                 domain=group.domain,
                 availability_zone=group.availability_zones[0],
-                spec=catalog.get(group.instance_type),
+                spec=spec,
                 labels=dict(group.labels),
                 taints=tuple(group.taints),
                 max_nodes=group.max_size,
@@ -164,9 +166,9 @@ class Match:
             return f"{self.key} {self.operator.lower()}"
         return f"{self.key} {'in' if self.operator == 'In' else 'not in'} [{', '.join(self.values)}]"
 
-    def as_k8s(self) -> dict:
+    def as_k8s(self) -> dict[str, Any]:
         """The `matchExpressions` entry."""
-        entry: dict = {"key": self.key, "operator": self.operator}
+        entry: dict[str, Any] = {"key": self.key, "operator": self.operator}
         if self.values:
             entry["values"] = list(self.values)
         return entry
@@ -201,9 +203,9 @@ class Toleration:
         value = f"={self.value}" if self.operator == "Equal" else ""
         return f"{self.key or '*'}{value}:{self.effect or '*'}"
 
-    def as_k8s(self) -> dict:
+    def as_k8s(self) -> dict[str, Any]:
         """The pod-spec `tolerations` entry."""
-        entry: dict = {"key": self.key, "operator": self.operator}
+        entry: dict[str, Any] = {"key": self.key, "operator": self.operator}
         if self.operator == "Equal":
             entry["value"] = self.value
         if self.effect is not None:
@@ -250,13 +252,13 @@ class Placement:
         """True when the pod can be scheduled on the group's nodes: selected and every blocking taint tolerated."""
         return self.selects(view.all_labels()) and not self.untolerated(view.taints)
 
-    def affinity(self) -> dict | None:
+    def affinity(self) -> dict[str, Any] | None:
         """The `affinity` value for a pod spec, or None without affinity terms."""
         if not self.terms:
             return None
         terms = [{"matchExpressions": [match.as_k8s() for match in term]} for term in self.terms]
         return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}
 
-    def tolerations_k8s(self) -> list[dict]:
+    def tolerations_k8s(self) -> list[dict[str, Any]]:
         """The `tolerations` value for a pod spec."""
         return [toleration.as_k8s() for toleration in self.tolerations]

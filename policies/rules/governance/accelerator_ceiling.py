@@ -24,7 +24,7 @@ def accelerators_by_node_group(stack: Stack) -> list[tuple[Any, int]]:
     catalog = catalog_facts()
     counted = []
     for group in node_groups(stack):
-        per_node = max((catalog.get(name).accelerator_count for name in instance_types(stack, group) if name in catalog), default=0)
+        per_node = max((catalog[name].accelerator_count for name in instance_types(stack, group) if name in catalog), default=0)
         nodes = int(number(value(group.props, "scalingConfig.maxSize")) or 0)
         if per_node:
             counted.append((group, per_node * nodes))

@@ -1,0 +1,147 @@
+"""The account, read-only: the only door `validate --online` has to AWS.
+
+Every call goes through `Account.call`, which accepts only the operations in
+`READ_ONLY_CALLS`, a table from (service, operation) to the IAM action it
+needs. The table is the whole contract: a write can't be sent because it isn't
+in it (the refusal happens before botocore signs anything), and the IAM policy
+a user grants (`docs/online.md`) is the table's actions, checked by a test.
+
+AWS's failures come back in two kinds. `AccountError` is one call refused
+(access denied, throttled after botocore's standard retries, or any other API
+error with its code): the check that made it reports it and the others go on.
+`AccountUnreachable` means no call can succeed (no credentials, refused
+credentials, no endpoint): `validate --online` stops checking and says so once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from railyard import __version__
+
+# (client service name, operation) -> the IAM action a caller needs for it.
+READ_ONLY_CALLS: dict[tuple[str, str], str] = {
+    ("ec2", "DescribeCapacityReservations"): "ec2:DescribeCapacityReservations",
+    ("ec2", "DescribeInstanceTypeOfferings"): "ec2:DescribeInstanceTypeOfferings",
+    ("service-quotas", "GetServiceQuota"): "servicequotas:GetServiceQuota",
+    ("service-quotas", "GetAWSDefaultServiceQuota"): "servicequotas:GetAWSDefaultServiceQuota",
+    ("eks", "DescribeCluster"): "eks:DescribeCluster",
+    # HeadBucket is authorised by s3:ListBucket on the bucket.
+    ("s3", "HeadBucket"): "s3:ListBucket",
+}
+
+Kind = Literal["access-denied", "throttled", "failed"]
+# HeadBucket answers a bare 403 both for "not yours" and "not allowed": its caller reads that one itself.
+ACCESS_DENIED = frozenset({"AccessDenied", "AccessDeniedException", "UnauthorizedOperation"})
+THROTTLED = frozenset({"Throttling", "ThrottlingException", "RequestLimitExceeded", "TooManyRequestsException", "RequestThrottled", "SlowDown"})
+# The credentials themselves are refused: nothing else will work either.
+UNAUTHENTICATED = frozenset(
+    {"AuthFailure", "InvalidClientTokenId", "UnrecognizedClientException", "ExpiredToken", "ExpiredTokenException", "SignatureDoesNotMatch"}
+)
+# botocore's standard retry mode: 5 attempts in all (the first and 4 retries), backing off exponentially on throttling.
+ATTEMPTS = 5
+
+
+class ReadOnlyViolation(RuntimeError):
+    """A check asked for an operation outside `READ_ONLY_CALLS`: a bug in railyard, refused before it is sent."""
+
+
+@dataclass(frozen=True)
+class AccountError(Exception):
+    """One refused call: what kind of refusal, the IAM action, AWS's error code and message."""
+
+    kind: Kind
+    action: str
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.action}: {self.code}: {self.message}"
+
+
+@dataclass(frozen=True)
+class AccountUnreachable(Exception):
+    """No call can succeed: the credentials are missing or refused, or AWS's endpoint can't be reached."""
+
+    action: str
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+@dataclass
+class Account:
+    """A boto3 session bound to the blueprint's region, that can only read."""
+
+    session: Any
+    region: str
+    _clients: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def call(self, service: str, operation: str, **params: Any) -> dict[str, Any]:
+        """Call one read-only operation; raises `AccountError` for a refused call, `AccountUnreachable` when none can succeed."""
+        action = READ_ONLY_CALLS.get((service, operation))
+        if action is None:
+            raise ReadOnlyViolation(f"{service}:{operation} is not a read-only call railyard makes")
+        from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, PartialCredentialsError
+
+        try:
+            method = getattr(self._client(service), _snake(operation))
+            response: dict[str, Any] = method(**params)
+            return response
+        except ClientError as exc:
+            raise _classify(action, dict(exc.response)) from None
+        except (NoCredentialsError, PartialCredentialsError) as exc:
+            raise AccountUnreachable(action, "NoCredentials", str(exc)) from None
+        except BotoCoreError as exc:
+            # Endpoint unreachable, timeouts, a profile that doesn't exist: the account can't be reached.
+            raise AccountUnreachable(action, type(exc).__name__, str(exc)) from None
+
+    def _client(self, service: str) -> Any:
+        if service not in self._clients:
+            from botocore.config import Config
+
+            config = Config(
+                retries={"mode": "standard", "total_max_attempts": ATTEMPTS},
+                connect_timeout=10,
+                read_timeout=30,
+                user_agent_extra=f"railyard/{__version__} validate-online",
+            )
+            self._clients[service] = self.session.client(service, region_name=self.region, config=config)
+        return self._clients[service]
+
+
+def open_account(region: str, profile: str | None = None, session: Any = None) -> Account:
+    """An `Account` for a region, from a given boto3 session or a new one (with a named profile); raises `AccountUnreachable`."""
+    if session is None:
+        import boto3
+        from botocore.exceptions import BotoCoreError
+
+        try:
+            session = boto3.Session(profile_name=profile)
+        except BotoCoreError as exc:
+            raise AccountUnreachable("(session)", type(exc).__name__, str(exc)) from None
+    return Account(session, region)
+
+
+def _classify(action: str, response: dict[str, Any]) -> AccountError | AccountUnreachable:
+    error = response.get("Error", {})
+    code = str(error.get("Code") or response.get("ResponseMetadata", {}).get("HTTPStatusCode", "unknown"))
+    message = str(error.get("Message") or "")
+    if code in ACCESS_DENIED:
+        return AccountError("access-denied", action, code, message)
+    if code in THROTTLED:
+        return AccountError("throttled", action, code, message)
+    if code in UNAUTHENTICATED:
+        return AccountUnreachable(action, code, message)
+    return AccountError("failed", action, code, message)
+
+
+def _snake(operation: str) -> str:
+    """botocore's method name for an operation: `GetAWSDefaultServiceQuota` -> `get_aws_default_service_quota`."""
+    from botocore import xform_name
+
+    name: str = xform_name(operation)
+    return name

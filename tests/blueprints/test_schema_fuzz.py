@@ -1,0 +1,53 @@
+"""Blueprints generated from the published JSON Schema: the schema and the loader agree, and nothing crashes.
+
+`railyard schema` is what editors validate against. Every document the schema
+accepts must get past the loader's schema stage (no `schema.*` finding: what
+the models refuse, the schema must refuse too), and `railyard validate` must
+end in exit 0 or 1 with findings, never a traceback, within the time bound.
+The documents come from `schema_strategy.from_schema` (Hypothesis, derandomized).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+
+import jsonschema
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+
+from blueprints.loader import load_text
+from railyard.cli import main
+from tests.blueprints.schema_strategy import from_schema
+from tests.blueprints.test_fuzz import SECONDS_PER_CASE, validate_text
+
+
+def published_schema() -> dict:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["schema"]) == 0
+    return json.loads(out.getvalue())
+
+
+SCHEMA = published_schema()
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(document=from_schema(SCHEMA))
+def test_a_document_the_schema_accepts_passes_the_schema_stage_and_validates_without_a_traceback(document):
+    jsonschema.validate(document, SCHEMA)  # the generator keeps to the schema
+    text = yaml.safe_dump(document, allow_unicode=True)
+    refused = [
+        (finding.code, finding.path_text, finding.message) for finding in load_text(text, "b.yaml").findings if finding.code.startswith("schema.")
+    ]
+    assert refused == []
+    status, stderr, seconds = validate_text(text)
+    assert status in (0, 1), stderr
+    assert seconds < SECONDS_PER_CASE
+
+
+def test_the_generator_refuses_a_keyword_it_does_not_know():
+    with pytest.raises(NotImplementedError, match="uniqueItems"):
+        from_schema({"type": "array", "uniqueItems": True})
