@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
 
-from blueprints.models.kubernetes import PodNetworking
 from components.common import child_of, computed, named_tags
-from components.plan.cni import cni_configuration, needs_addon
 from components.plan.keys import volume_key_policy
 from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
 
@@ -57,8 +55,6 @@ class ClusterArgs:
     private_access_cidrs: tuple[str, ...] = ()
     identity: DeployerIdentity = DeployerIdentity()
     control_plane_tier: str = "standard"
-    pod_networking: PodNetworking = PodNetworking()
-    pod_subnet_ids: Mapping[str, pulumi.Input[str]] = field(default_factory=dict)
 
 
 def _assume_role_policy(service: str) -> str:
@@ -135,7 +131,6 @@ class Cluster(pulumi.ComponentResource):
             )
         # EKS sets a created cluster's identity and OIDC issuer (pulumi-aws types the output Optional).
         self.oidc_issuer_url = eks.identities.apply(lambda identities: identities[0].oidcs[0].issuer)
-        self.cni_addon = self._cni(eks) if needs_addon(args.pod_networking) else None
         oidc = aws.iam.OpenIdConnectProvider(
             f"{name}-oidc",
             url=self.oidc_issuer_url,
@@ -159,26 +154,6 @@ class Cluster(pulumi.ComponentResource):
                 "volumeKeyArn": self.volume_key_arn,
                 "oidcProviderArn": self.oidc_provider_arn,
             }
-        )
-
-    def _cni(self, eks: aws.eks.Cluster) -> aws.eks.Addon:
-        """The `vpc-cni` add-on with the blueprint's pod networking (`components.plan.cni`); node groups wait for it."""
-        args = self._args
-        keys = sorted(args.pod_subnet_ids)
-        values = pulumi.Output.all(self.security_group_id, *(args.pod_subnet_ids[key] for key in keys)).apply(
-            lambda resolved: json.dumps(
-                cni_configuration(args.pod_networking, args.region, dict(zip(keys, resolved[1:], strict=True)), resolved[0]), sort_keys=True
-            )
-        )
-        return aws.eks.Addon(
-            f"{self._name}-vpc-cni",
-            cluster_name=eks.name,
-            addon_name="vpc-cni",
-            configuration_values=values,
-            resolve_conflicts_on_create="OVERWRITE",
-            resolve_conflicts_on_update="OVERWRITE",
-            tags=named_tags(args.tags, f"{self._name}-vpc-cni"),
-            opts=child_of(self),
         )
 
     def _autoscaling_role(self) -> list[pulumi.Resource]:

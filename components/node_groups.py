@@ -51,6 +51,8 @@ class NodePoolArgs:
     tags: Mapping[str, str]
     volume_key_arn: pulumi.Input[str]
     after: Sequence[pulumi.Resource] = ()
+    # EKS node auto repair (kubernetes.node_auto_repair): replaces or reboots nodes whose kubelet, GPU or Neuron fails.
+    auto_repair: bool = False
 
 
 class NodePool(pulumi.ComponentResource):
@@ -81,6 +83,7 @@ class NodePool(pulumi.ComponentResource):
                 ),
                 launch_template=aws.eks.NodeGroupLaunchTemplateArgs(id=template.id, version=template.latest_version.apply(str)),
                 labels=dict(group.labels),
+                node_repair_config=aws.eks.NodeGroupNodeRepairConfigArgs(enabled=True) if args.auto_repair else None,
                 taints=[aws.eks.NodeGroupTaintArgs(key=taint.key, value=taint.value or None, effect=taint.eks_effect) for taint in group.taints]
                 or None,
                 tags=named_tags(args.tags, group.name),

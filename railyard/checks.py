@@ -16,6 +16,7 @@ from blueprints.schema_errors import CODES as SCHEMA_CODES
 from railyard.online import findings as online_findings
 from railyard.online import names, offerings, quotas, reservations
 from topology import CODES as TOPOLOGY_CODES
+from topology.cluster.addons import CODES as ADDON_CODES
 from topology.cluster.kubernetes_checks import RULES as KUBERNETES_RULES
 from topology.cluster.quotas import CODES as QUOTA_CODES
 from topology.cluster.scale import CODES as SCALE_CODES
@@ -53,6 +54,7 @@ def every_check() -> list[Check]:
     checks += [Check("check", code, "topology.cluster.quotas") for code in QUOTA_CODES]
     checks += [Check("check", code, "topology.cluster.scale") for code in SCALE_CODES]
     checks += [Check("check", code, "topology.cluster.update_room") for code in UPDATE_ROOM_CODES]
+    checks += [Check("check", code, "topology.cluster.addons") for code in ADDON_CODES]
     checks += [Check("online", code, module.__name__) for module in ONLINE_MODULES for code in module.CODES]
     return checks
 

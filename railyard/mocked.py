@@ -229,7 +229,7 @@ class PreviewMocks(mocks.Mocks):
         return {}
 
     def call(self, args: mocks.MockCallArgs) -> tuple[dict, list]:
-        """Answer the provider calls the program makes (the account; its IAM roles); refuse any other.
+        """Answer the provider calls the program makes (the account; its IAM roles; add-on defaults); refuse any other.
 
         The mocked account is a fresh one: it holds the roles in `account_roles` and no others.
         """
@@ -240,7 +240,11 @@ class PreviewMocks(mocks.Mocks):
             names = sorted(name for name in self.account_roles if pattern.search(name))
             arns = [f"arn:aws:iam::{MOCK_ACCOUNT}:role{args.args.get('pathPrefix') or '/'}{name}" for name in names]
             return {"names": names, "arns": arns, "id": self.region, **dict(args.args)}, []
-        raise NotImplementedError(f"the program called {args.token}; offline preview answers only getCallerIdentity and getRoles")
+        if args.token == "aws:eks/getAddonVersion:getAddonVersion":
+            # EKS's default version for the cluster's Kubernetes version, which only the account can say: the preview names it.
+            name, kubernetes = args.args["addonName"], args.args["kubernetesVersion"]
+            return {"version": f"eks-default-for-{kubernetes}", "addonName": name, "kubernetesVersion": kubernetes, "id": name}, []
+        raise NotImplementedError(f"the program called {args.token}; offline preview answers only getCallerIdentity, getRoles, getAddonVersion")
 
 
 async def _resolve(value: Any) -> Any:

@@ -21,6 +21,7 @@ from blueprints.source import SourceError
 from railyard.stack import read_stack
 from topology import DesignReport, check_design
 from topology.cluster import PlanError, plan_cluster
+from topology.cluster.addons import addon_findings
 from topology.cluster.kubernetes_checks import check_kubernetes, plannable
 from topology.cluster.node_groups import plan_node_groups
 from topology.cluster.quotas import QuotaNeed, quota_findings, quota_plan
@@ -167,6 +168,7 @@ def _validate(path: str | None, stack: str | None, project_dir: str | Path) -> V
         node_groups = plan_node_groups(blueprint, catalog) if plannable(blueprint, catalog) else None
         if node_groups is not None:
             findings += [loaded.source_map.place(finding) for finding in check_kubernetes(blueprint, catalog, node_groups)]
+            findings += [loaded.source_map.place(finding) for finding in addon_findings(blueprint, node_groups)]
         if node_groups is not None and not has_errors(findings):
             needs, quota_notes, plane = check_quotas(blueprint, catalog, node_groups)
             findings += [loaded.source_map.place(finding) for finding in quota_notes]

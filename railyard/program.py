@@ -21,7 +21,7 @@ endpoint, kubeconfig, OIDC provider, the node-group plans and the file systems.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ import pulumi_aws as aws
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error
 from blueprints.source import SourceError
+from components.addons import Addons, AddonsArgs, cni_configuration_values
 from components.cluster import Cluster, ClusterArgs
 from components.kubernetes import KubernetesLayer, KubernetesLayerArgs
 from components.network import Network, NetworkArgs
@@ -68,6 +69,8 @@ class ClusterHandles:
     file_systems: Mapping[str, FileSystemHandle]
     placements: tuple[PlacementDecision, ...]
     aws_provider: aws.Provider
+    # Each add-on's version, as pinned or as EKS's default read at apply (the `addonVersions` output).
+    addon_versions: Mapping[str, pulumi.Output[str]] = field(default_factory=dict)
 
 
 def plan_validated(validation: Validation, now: datetime | None = None) -> tuple[CompilePlan | None, list[Finding]]:
@@ -138,9 +141,15 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
             plan.private_access_cidrs,
             deployment.identity,
             plan.control_plane_tier,
-            plan.pod_networking,
-            {key: network.subnet_ids[key] for key in plan.pod_subnet_keys},
         ),
+        opts,
+    )
+    cni = cni_configuration_values(
+        plan.pod_networking, plan.region, {key: network.subnet_ids[key] for key in plan.pod_subnet_keys}, cluster.security_group_id
+    )
+    node_addons = Addons(
+        f"{name}-node-addons",
+        AddonsArgs(cluster.cluster_name, plan.kubernetes_version, "before", plan.addons_before_nodes, plan.partition, plan.tags, cni),
         opts,
     )
     node_group_names: dict[str, pulumi.Output[str]] = {}
@@ -159,27 +168,35 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
                 placement.group_names,
                 plan.tags,
                 cluster.volume_key_arn,
-                [cluster.cni_addon] if cluster.cni_addon is not None else (),
+                [node_addons],
+                plan.node_auto_repair,
             ),
             opts,
         )
         node_group_names.update(node_pool.node_group_names)
         node_pools[pool] = node_pool
+    # Deployments (CoreDNS, the EBS CSI controller, metrics-server) need nodes to run on: the system nodes.
+    system = list(node_pools[SYSTEM_GROUP].node_groups.values())  # one group, or one per zone
+    cluster_addons = Addons(
+        f"{name}-addons",
+        AddonsArgs(cluster.cluster_name, plan.kubernetes_version, "after", plan.addons_after_nodes, plan.partition, plan.tags, depends_on=system),
+        opts,
+    )
     storage = Storage(
         f"{name}-storage",
         StorageArgs(plan.file_systems, plan.buckets, network.vpc_id, network.subnet_ids, cluster.security_group_id, plan.tags),
         opts,
     )
     if plan.layer_stack == "same":
-        # Charts with controllers need the system nodes; volumes and Kueue objects wait for every pool.
-        system = list(node_pools[SYSTEM_GROUP].node_groups.values())  # one group, or one per zone
+        # Charts with controllers need the system nodes; volumes and Kueue objects wait for every pool,
+        # and the gp3 StorageClass for the EBS CSI driver.
         KubernetesLayer(
             f"{name}-k8s",
             KubernetesLayerArgs(
                 plan.kubernetes,
                 kubeconfig=cluster.kubeconfig,
                 file_systems=storage.file_systems,
-                depends_on=list(node_pools.values()),
+                depends_on=[*node_pools.values(), cluster_addons],
                 system_nodes=system,
             ),
         )
@@ -196,6 +213,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
         storage.file_systems,
         plan.placements,
         provider,
+        {**node_addons.versions, **cluster_addons.versions},
     )
 
 
@@ -255,7 +273,7 @@ def build_layer(plan: CompilePlan, deployment: Deployment) -> KubernetesLayer:
 
 
 def export(handles: ClusterHandles) -> None:
-    """The stack outputs: cluster name and endpoint, kubeconfig (secret), node groups, file systems, placement."""
+    """The stack outputs: cluster name and endpoint, kubeconfig (secret), node groups, file systems, placement, add-on versions."""
     pulumi.export("clusterName", handles.cluster_name)
     pulumi.export("clusterEndpoint", handles.endpoint)
     pulumi.export("certificateAuthority", handles.certificate_authority)
@@ -269,6 +287,7 @@ def export(handles: ClusterHandles) -> None:
         },
     )
     pulumi.export("placement", [decision.as_json() for decision in handles.placements])
+    pulumi.export("addonVersions", dict(handles.addon_versions))
 
 
 def run_program(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHandles | KubernetesLayer:

@@ -1,4 +1,4 @@
-"""The versions railyard pins (EKS Kubernetes versions and Helm charts), read from `pins.yaml`.
+"""The versions railyard pins (EKS Kubernetes versions, managed add-ons and Helm charts), read from `pins.yaml`.
 
 One table, each entry with where it was seen published: the Kubernetes
 layer's charts (`components.kubernetes.charts`) and the blueprint's default
@@ -8,6 +8,7 @@ EKS version come from here, and `docs/pins.md` renders it.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -41,6 +42,19 @@ class ChartPin:
 
 
 @dataclass(frozen=True)
+class AddonPin:
+    """An EKS managed add-on: its version per Kubernetes version where AWS publishes one, and where it was seen."""
+
+    name: str
+    versions: Mapping[str, str]
+    source: str
+
+    def version(self, kubernetes: str) -> str | None:
+        """The pinned version for a Kubernetes version; None = EKS's default, resolved at apply."""
+        return self.versions.get(kubernetes)
+
+
+@dataclass(frozen=True)
 class Pins:
     """Everything `pins.yaml` holds."""
 
@@ -48,10 +62,15 @@ class Pins:
     kubernetes_source: str
     kubernetes: tuple[EksVersion, ...]
     charts: tuple[ChartPin, ...]
+    addons: tuple[AddonPin, ...]
 
     def eks_version(self, version: str) -> EksVersion | None:
         """The calendar entry of `version`, or None when the calendar doesn't list it."""
         return next((entry for entry in self.kubernetes if entry.version == version), None)
+
+    def addon(self, name: str) -> AddonPin:
+        """The pin of the add-on named `name` (`vpc-cni`, `coredns`, ...)."""
+        return next(pin for pin in self.addons if pin.name == name)
 
     def chart(self, key: str) -> ChartPin:
         """The pin named `key` (`kueue`, `nvidia_device_plugin`, ...)."""
@@ -73,7 +92,10 @@ def load_pins() -> Pins:
         )
         for key, entry in data["charts"].items()
     )
-    return Pins(kubernetes["default"], kubernetes["source"], versions, charts)
+    addons = tuple(
+        AddonPin(name, {str(key): str(value) for key, value in entry["versions"].items()}, entry["source"]) for name, entry in data["addons"].items()
+    )
+    return Pins(kubernetes["default"], kubernetes["source"], versions, charts, addons)
 
 
 DEFAULT_KUBERNETES_VERSION = load_pins().default_kubernetes

@@ -17,6 +17,7 @@ from typing import Annotated, Literal, Self
 from pydantic import Field, StringConstraints, model_validator
 
 from blueprints.catalog.pins import DEFAULT_KUBERNETES_VERSION
+from blueprints.models.addons import Addons
 from blueprints.models.base import Cidr, Model, Name, violation
 from blueprints.models.pools import LabelKey, LabelValue
 
@@ -257,6 +258,12 @@ class Kubernetes(Model):
         "largest (standard to 1,000, tier-xl to 2,500, tier-2xl to 5,000, tier-4xl to 10,000, tier-8xl beyond; docs/scale.md).",
     )
     pod_networking: PodNetworking = Field(default_factory=PodNetworking, description="How the VPC CNI addresses pods.")
+    addons: Addons = Field(default_factory=Addons, description="The EKS managed add-ons and their versions.")
+    node_auto_repair: bool = Field(
+        default=True,
+        description="EKS node auto repair on every node group: replaces or reboots nodes whose kubelet, GPU or Neuron devices fail "
+        "(GPU and Neuron faults are reported by addons.node_monitoring_agent).",
+    )
     layer_stack: Literal["same", "separate"] = Field(
         default="same",
         description="`same`: the cluster's stack also applies the Kubernetes layer, so `pulumi up` must reach the API server "

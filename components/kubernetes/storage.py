@@ -1,4 +1,4 @@
-"""Storage in Kubernetes: the FSx CSI driver, and a bound PersistentVolume + claim per FSx tier.
+"""Storage in Kubernetes: the FSx CSI driver, a bound PersistentVolume + claim per FSx tier, and the gp3 default class.
 
 The storage component creates each FSx for Lustre file system; here each tier
 some pool mounts becomes a static PersistentVolume naming that file system
@@ -8,6 +8,9 @@ behind the user's back. Static volumes need no AWS API calls from the driver,
 so its controller needs no IAM role. The driver's node plugin, which does the
 mounting, runs where `topology.cluster.mounts` placed it: on exactly the
 pools that mount an FSx tier, tolerating their taints (aws-facts.md 3.8).
+With the EBS CSI driver add-on, `gp3` is the default StorageClass: encrypted
+(with the account's AWS-managed EBS key, which the driver's managed policy may
+use), bound when a pod is scheduled so the volume lands in the pod's zone.
 """
 
 from __future__ import annotations
@@ -57,22 +60,29 @@ class VolumePlan:
 
 @dataclass(frozen=True)
 class StoragePlan:
-    """The FSx CSI release (None without FSx mounts) and the volumes."""
+    """The FSx CSI release (None without FSx mounts), the volumes, and whether gp3 is the default StorageClass."""
 
     release: ReleasePlan | None
     volumes: tuple[VolumePlan, ...]
+    default_gp3: bool = False
+
+
+# The EBS CSI driver's provisioner name (its CSIDriver object); EKS 1.30 and later no longer mark gp2 default.
+EBS_CSI_PROVISIONER = "ebs.csi.aws.com"
+GP3 = "gp3"
 
 
 def plan_storage(blueprint: Blueprint, mounts: MountPlacement) -> StoragePlan:
-    """Plan the driver where the mounts are placed, and a volume for each FSx tier mounted."""
+    """Plan the driver where the mounts are placed, a volume for each FSx tier mounted, and gp3 with the EBS CSI driver."""
+    default_gp3 = blueprint.kubernetes.addons.ebs_csi_driver.enabled
     if mounts.placement is None:
-        return StoragePlan(None, ())
+        return StoragePlan(None, (), default_gp3)
     own = [toleration.as_k8s() for toleration in mounts.placement.tolerations if toleration != AGENT_NOT_READY]
     values = {"node": {"affinity": mounts.placement.affinity(), "tolerateAllTaints": False, "tolerations": own}}
     release = ReleasePlan("fsx-csi-driver", "aws-fsx-csi-driver", charts.FSX_CSI_DRIVER, values)
     capacity = {tier.name: tier.capacity_gib for tier in blueprint.storage if tier.kind == "fsx_lustre"}
     namespace = blueprint.kubernetes.workload_namespace
-    return StoragePlan(release, tuple(VolumePlan(tier, capacity[tier], namespace) for tier in mounts.tiers))
+    return StoragePlan(release, tuple(VolumePlan(tier, capacity[tier], namespace) for tier in mounts.tiers), default_gp3)
 
 
 class ClusterStorage(pulumi.ComponentResource):
@@ -97,7 +107,21 @@ class ClusterStorage(pulumi.ComponentResource):
         depends = [*depends_on, *([self.driver] if self.driver else [])]
         for volume in plan.volumes:
             self.claims[volume.tier] = self._volume(name, volume, file_systems[volume.tier], provider, depends)
+        self.default_class = self._gp3(name, provider, depends_on) if plan.default_gp3 else None
         self.register_outputs({"claims": {tier: claim.metadata.name for tier, claim in self.claims.items()}})
+
+    def _gp3(self, name: str, provider: pulumi.ProviderResource, depends_on: Sequence[pulumi.Resource]) -> k8s.storage.v1.StorageClass:
+        """The cluster's default StorageClass: encrypted gp3 EBS volumes, made in the zone of the pod that claims them."""
+        return k8s.storage.v1.StorageClass(
+            f"{name}-{GP3}",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name=GP3, annotations={"storageclass.kubernetes.io/is-default-class": "true"}),
+            provisioner=EBS_CSI_PROVISIONER,
+            parameters={"type": GP3, "encrypted": "true"},
+            volume_binding_mode="WaitForFirstConsumer",
+            allow_volume_expansion=True,
+            reclaim_policy="Delete",
+            opts=pulumi.ResourceOptions(parent=self, provider=provider, depends_on=list(depends_on)),
+        )
 
     def _volume(self, name: str, volume: VolumePlan, file_system: FileSystemRef, provider, depends_on):
         """A static PersistentVolume for the file system and the claim bound to it."""

@@ -20,6 +20,7 @@ from blueprints.models.kubernetes import PodNetworking
 from blueprints.rules.names import cluster_name as derived_cluster_name
 from components.kubernetes.plan import KubernetesPlan, plan_kubernetes
 from components.plan.storage import BucketPlan, FileSystemPlan, plan_storage
+from topology.cluster.addons import AddonPlan
 from topology.cluster.errors import PlanError
 from topology.cluster.node_groups import NodeGroupPlan
 from topology.cluster.placement_groups import PlacementDecision
@@ -55,11 +56,23 @@ class CompilePlan:
     buckets: tuple[BucketPlan, ...]
     kubernetes: KubernetesPlan
     flow_log_retention_days: int | None = None
+    addons: tuple[AddonPlan, ...] = ()
+    node_auto_repair: bool = False
 
     @property
     def needs_efa(self) -> bool:
         """True when any node group launches EFA interfaces (so the EFA security group is needed)."""
         return any(group.efa_interfaces for group in self.node_groups) or any(fs.tier.efa for fs in self.file_systems)
+
+    @property
+    def addons_before_nodes(self) -> tuple[AddonPlan, ...]:
+        """The add-ons nodes need to boot (the node groups wait for them)."""
+        return tuple(addon for addon in self.addons if addon.spec.before_nodes)
+
+    @property
+    def addons_after_nodes(self) -> tuple[AddonPlan, ...]:
+        """The add-ons whose pods need nodes (they wait for the system nodes)."""
+        return tuple(addon for addon in self.addons if not addon.spec.before_nodes)
 
     @property
     def pod_cidrs(self) -> tuple[str, ...]:
@@ -125,4 +138,6 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         buckets=buckets,
         kubernetes=plan_kubernetes(blueprint, catalog, layout=cluster.kubernetes),
         flow_log_retention_days=blueprint.cloud.flow_logs.retention_days if blueprint.cloud.flow_logs.enabled else None,
+        addons=cluster.addons,
+        node_auto_repair=blueprint.kubernetes.node_auto_repair,
     )

@@ -22,7 +22,7 @@ def _rows(header: str) -> list[list[str]]:
 
 def test_every_pin_has_a_source():
     pins = load_pins()
-    assert pins.kubernetes_source and all(pin.source for pin in pins.charts)
+    assert pins.kubernetes_source and all(pin.source for pin in pins.charts) and all(pin.source for pin in pins.addons)
     assert {pin.key for pin in pins.charts} == {"nvidia_device_plugin", "gpu_operator", "efa_device_plugin", "neuron", "fsx_csi_driver", "kueue"}
 
 
@@ -30,9 +30,21 @@ def test_the_docs_table_is_the_pins_table():
     pins = load_pins()
     charts_rows = _rows("## Helm charts")[: len(pins.charts)]
     assert [(row[0], row[1], row[4]) for row in charts_rows] == [(pin.chart, pin.version, pin.source) for pin in pins.charts]
+    addons = _rows("## EKS managed add-ons")[: len(pins.addons)]
+    calendar = [entry.version for entry in pins.kubernetes]
+    assert addons == [[pin.name, *(pin.versions.get(version, "EKS default") for version in calendar), pin.source] for pin in pins.addons]
     versions = _rows("## EKS Kubernetes versions")[: len(pins.kubernetes)]
     assert [row[0] for row in versions] == [entry.version for entry in pins.kubernetes]
     assert f"Default: **{pins.default_kubernetes}**" in DOCS
+
+
+def test_a_pinned_add_on_has_a_version_for_every_calendar_version_and_each_is_an_eks_build():
+    pins = load_pins()
+    calendar = {entry.version for entry in pins.kubernetes}
+    for pin in pins.addons:
+        assert set(pin.versions) in (set(), calendar), pin.name  # all of the calendar, or none (EKS's default)
+        assert all(re.fullmatch(r"v\d+\.\d+\.\d+-eksbuild\.\d+", version) for version in pin.versions.values())
+    assert {pin.name for pin in pins.addons if pin.versions} == {"vpc-cni", "coredns", "kube-proxy"}
 
 
 def test_the_compiler_installs_the_pinned_versions():

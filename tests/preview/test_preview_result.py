@@ -13,6 +13,7 @@ COMPONENT_TYPES = {
     "railyard:network:Network",
     "railyard:placement:Placement",
     "railyard:cluster:Cluster",
+    "railyard:cluster:Addons",
     "railyard:compute:NodePool",
     "railyard:storage:Storage",
     "railyard:kubernetes:KubernetesLayer",

@@ -17,6 +17,7 @@ from datetime import datetime
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.rules.context import Context
+from topology.cluster.addons import AddonPlan, plan_addons
 from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 from topology.cluster.placement_groups import PlacementDecision, decide_placement
@@ -26,7 +27,7 @@ from topology.cluster.subnets import SubnetDemand, SubnetPlan, carve_pod_subnets
 
 @dataclass(frozen=True)
 class ClusterPlan:
-    """The cluster's node groups, subnets, placement decisions, control-plane tier and Kubernetes layout."""
+    """The cluster's node groups, subnets, placement decisions, control-plane tier, Kubernetes layout and EKS add-ons."""
 
     availability_zones: tuple[str, ...]
     pod_cidrs: tuple[str, ...]
@@ -35,6 +36,7 @@ class ClusterPlan:
     placements: tuple[PlacementDecision, ...]
     node_groups: tuple[NodeGroupPlan, ...]
     kubernetes: KubernetesLayout
+    addons: tuple[AddonPlan, ...] = ()
 
     @property
     def nodes(self) -> int:
@@ -117,4 +119,5 @@ def plan_cluster(
         placements=_placements(blueprint, catalog, groups),
         node_groups=groups,
         kubernetes=lay_out_kubernetes(blueprint, catalog, groups),
+        addons=plan_addons(blueprint),
     )

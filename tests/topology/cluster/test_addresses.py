@@ -103,9 +103,15 @@ def test_rail_131k_keeps_one_address_per_node_and_pods_in_block_sized_pod_subnet
     assert all(any(cidr.subnet_of(block) for block in blocks) for cidr in pods)
 
 
+def cni_of(result):
+    """The preview's vpc-cni add-on."""
+    (addon,) = [addon for addon in result.of_type("aws:eks/addon:Addon") if addon.inputs["addonName"] == "vpc-cni"]
+    return addon
+
+
 def test_custom_networking_configures_the_cni_add_on_before_the_nodes_and_caps_their_pods():
     result = preview_of("rail-131k")
-    (addon,) = result.of_type("aws:eks/addon:Addon")
+    addon = cni_of(result)
     config = json.loads(addon.inputs["configurationValues"])
     assert config["env"] == {
         "AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG": "true",
@@ -127,9 +133,9 @@ def test_custom_networking_configures_the_cni_add_on_before_the_nodes_and_caps_t
     assert node_config["spec"]["kubelet"]["config"]["maxPods"] == 16 + 2  # pods with addresses, and aws-node and kube-proxy
 
 
-def test_default_networking_adds_no_add_on_and_leaves_max_pods_to_nodeadm():
+def test_default_networking_leaves_the_cni_unconfigured_and_max_pods_to_nodeadm():
     result = preview_of("p5-capacity-block")
-    assert result.of_type("aws:eks/addon:Addon") == []
+    assert "configurationValues" not in cni_of(result).inputs
     assert "maxPods" not in base64.b64decode(result.named("p5-train-prod-train-use1a-template").inputs["userData"]).decode()
 
 
@@ -158,7 +164,7 @@ def test_node_addresses_for_warm_targets_and_prefixes():
 
 def test_prefix_delegation_configures_the_add_on_and_the_kubelet():
     result = preview_of("inference-fleet")
-    (addon,) = result.of_type("aws:eks/addon:Addon")
+    addon = cni_of(result)
     assert json.loads(addon.inputs["configurationValues"]) == {"env": {"ENABLE_PREFIX_DELEGATION": "true"}}
     message = base64.b64decode(result.named("serve-fleet-prod-serve-usw2a-b1-01-template").inputs["userData"]).decode()
     assert "maxPods: 18" in message
