@@ -8,6 +8,7 @@ import pytest
 
 from blueprints.catalog.pins import load_pins
 from tests.preview.conftest import preview_of
+from tests.topology.cluster.test_addons import SEVEN
 
 ADDON = "aws:eks/addon:Addon"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -27,15 +28,7 @@ def release(version: str) -> tuple[int, ...]:
 def test_every_example_installs_the_seven_add_ons_pinned_where_aws_publishes_versions(example):
     result = preview_of(example)
     found = addons(result)
-    assert set(found) == {
-        "eks-pod-identity-agent",
-        "vpc-cni",
-        "kube-proxy",
-        "coredns",
-        "aws-ebs-csi-driver",
-        "metrics-server",
-        "eks-node-monitoring-agent",
-    }
+    assert set(found) == set(SEVEN)
     exported = result.outputs["addonVersions"]
     version = result.validation.blueprint.kubernetes.version
     for name in PINNED:

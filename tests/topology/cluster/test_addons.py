@@ -8,6 +8,9 @@ from tests.blueprints.base import BASE, load
 from topology.cluster.addons import addon_findings, plan_addons
 from topology.cluster.node_groups import plan_node_groups
 
+# Every cluster's add-ons, in installation order.
+SEVEN = ("eks-pod-identity-agent", "vpc-cni", "kube-proxy", "coredns", "aws-ebs-csi-driver", "metrics-server", "eks-node-monitoring-agent")
+
 
 def planned(text: str) -> dict[str, tuple[str | None, str]]:
     blueprint = load(text).blueprint
@@ -24,15 +27,7 @@ def findings(text: str) -> list:
 def test_every_cluster_gets_seven_add_ons_pinned_where_aws_publishes_a_version_table():
     versions = planned(BASE)
     kubernetes = load(BASE).blueprint.kubernetes.version
-    assert list(versions) == [
-        "eks-pod-identity-agent",
-        "vpc-cni",
-        "kube-proxy",
-        "coredns",
-        "aws-ebs-csi-driver",
-        "metrics-server",
-        "eks-node-monitoring-agent",
-    ]
+    assert list(versions) == list(SEVEN)
     pins = load_pins()
     for name in ("vpc-cni", "kube-proxy", "coredns"):
         assert versions[name] == (pins.addon(name).versions[kubernetes], "railyard")
