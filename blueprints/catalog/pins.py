@@ -1,4 +1,4 @@
-"""The versions railyard pins (EKS Kubernetes versions, managed add-ons and Helm charts), read from `pins.yaml`.
+"""The versions railyard pins (EKS Kubernetes versions, managed add-ons, Helm charts, images), read from `pins.yaml`.
 
 One table, each entry with where it was seen published: the Kubernetes
 layer's charts (`components.kubernetes.charts`) and the blueprint's default
@@ -55,6 +55,21 @@ class AddonPin:
 
 
 @dataclass(frozen=True)
+class ImagePin:
+    """A container image railyard deploys without a chart: repository, tag, and where it was seen published."""
+
+    key: str
+    image: str
+    tag: str
+    source: str
+
+    @property
+    def reference(self) -> str:
+        """`<image>:<tag>`, as a pod spec names it."""
+        return f"{self.image}:{self.tag}"
+
+
+@dataclass(frozen=True)
 class Pins:
     """Everything `pins.yaml` holds."""
 
@@ -63,6 +78,7 @@ class Pins:
     kubernetes: tuple[EksVersion, ...]
     charts: tuple[ChartPin, ...]
     addons: tuple[AddonPin, ...]
+    images: tuple[ImagePin, ...] = ()
 
     def eks_version(self, version: str) -> EksVersion | None:
         """The calendar entry of `version`, or None when the calendar doesn't list it."""
@@ -71,6 +87,10 @@ class Pins:
     def addon(self, name: str) -> AddonPin:
         """The pin of the add-on named `name` (`vpc-cni`, `coredns`, ...)."""
         return next(pin for pin in self.addons if pin.name == name)
+
+    def image(self, key: str) -> ImagePin:
+        """The image pin named `key` (`neuron_monitor`)."""
+        return next(pin for pin in self.images if pin.key == key)
 
     def chart(self, key: str) -> ChartPin:
         """The pin named `key` (`kueue`, `nvidia_device_plugin`, ...)."""
@@ -95,7 +115,8 @@ def load_pins() -> Pins:
     addons = tuple(
         AddonPin(name, {str(key): str(value) for key, value in entry["versions"].items()}, entry["source"]) for name, entry in data["addons"].items()
     )
-    return Pins(kubernetes["default"], kubernetes["source"], versions, charts, addons)
+    images = tuple(ImagePin(key, entry["image"], str(entry["tag"]), entry["source"]) for key, entry in data["images"].items())
+    return Pins(kubernetes["default"], kubernetes["source"], versions, charts, addons, images)
 
 
 DEFAULT_KUBERNETES_VERSION = load_pins().default_kubernetes

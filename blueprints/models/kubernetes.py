@@ -259,6 +259,11 @@ class Kubernetes(Model):
     )
     pod_networking: PodNetworking = Field(default_factory=PodNetworking, description="How the VPC CNI addresses pods.")
     addons: Addons = Field(default_factory=Addons, description="The EKS managed add-ons and their versions.")
+    accelerator_metrics: bool = Field(
+        default=True,
+        description="Scrape-ready accelerator metrics: the NVIDIA DCGM exporter on GPU pools (the GPU Operator's own when it is "
+        "listed) and neuron-monitor on Neuron pools, annotated for Prometheus.",
+    )
     node_auto_repair: bool = Field(
         default=True,
         description="EKS node auto repair on every node group: replaces or reboots nodes whose kubelet, GPU or Neuron devices fail "

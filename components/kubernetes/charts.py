@@ -48,6 +48,8 @@ EFA_DEVICE_PLUGIN = _pinned("efa_device_plugin")
 NEURON = _pinned("neuron")
 FSX_CSI_DRIVER = _pinned("fsx_csi_driver")
 KUEUE = _pinned("kueue")
+# dcgm-exporter renders `affinity`, `tolerations`, `podAnnotations` and `serviceMonitor.enabled` (deployment/values.yaml).
+DCGM_EXPORTER = _pinned("dcgm_exporter")
 
 # The Kueue API version railyard writes: the storage version of the v0.19 CRDs, the only one served from v0.20.
 KUEUE_API_VERSION = "kueue.x-k8s.io/v1beta2"

@@ -23,17 +23,20 @@ from topology.cluster.labels import POOL_LABEL
 from topology.cluster.scheduling import NodeGroupView, Placement
 
 
-def _values(kind: str, plugin, pools: tuple[str, ...], placement: Placement, views: Sequence[NodeGroupView]) -> dict:
+def _values(kind: str, plugin, pools: tuple[str, ...], placement: Placement, views: Sequence[NodeGroupView], metrics: bool = True) -> dict:
     """The chart values that render `placement` (and the few non-placement settings railyard owns)."""
     tolerations = placement.tolerations_k8s()
     selector = dict(placement.node_selector)
     if kind == "nvidia_device_plugin":
         values: dict[str, Any] = {"affinity": placement.affinity(), "tolerations": tolerations}
     elif kind == "gpu_operator":
-        # EKS NVIDIA AMIs ship the driver and the container toolkit (aws-facts.md 5.2).
+        # EKS NVIDIA AMIs ship the driver and the container toolkit (aws-facts.md 5.2). The operator's DCGM
+        # exporter is the GPU metrics source (`kubernetes.accelerator_metrics`), without a ServiceMonitor (no
+        # Prometheus Operator assumed; v26.7 turned that default on).
         return {
             "driver": {"enabled": False},
             "toolkit": {"enabled": False},
+            "dcgmExporter": {"enabled": metrics, "serviceMonitor": {"enabled": False}},
             "daemonsets": {"tolerations": tolerations},
             "node-feature-discovery": {"worker": {"tolerations": tolerations}},
         }
@@ -77,7 +80,7 @@ def plugin_releases(blueprint: Blueprint, placements: Sequence[PluginPlacement],
         if placed.pools:
             name, chart, namespace_labels = _RELEASES[placed.kind]
             plugin = blueprint.kubernetes.device_plugins[placed.index]
-            values = _values(placed.kind, plugin, placed.pools, placed.placement, views)
+            values = _values(placed.kind, plugin, placed.pools, placed.placement, views, blueprint.kubernetes.accelerator_metrics)
             releases[placed.kind] = ReleasePlan(name, name, chart, values, namespace_labels)
     return releases
 

@@ -2,9 +2,9 @@
 
 It makes a `pulumi_kubernetes.Provider` from the cluster's kubeconfig (or uses
 the one given) and emits a `KubernetesPlan` (from `plan_kubernetes`: the
-layout the cross-layer check proved, and the releases that render it) as three children: the device plugins, the
-storage (FSx CSI driver, volumes, claims) and Kueue. Child names
-derive from the layer's name: `<name>-provider`, `<name>-plugins`,
+layout the cross-layer check proved, and the releases that render it) as four children: the device plugins, the
+accelerator exporters, the storage (FSx CSI driver, volumes, claims, the gp3 class) and Kueue. Child names
+derive from the layer's name: `<name>-provider`, `<name>-plugins`, `<name>-metrics`,
 `<name>-storage`, `<name>-kueue`, `<name>-namespace`.
 """
 
@@ -18,6 +18,7 @@ import pulumi_kubernetes as k8s
 
 from components.kubernetes.device_plugins import DevicePlugins
 from components.kubernetes.kueue import KueueScheduling
+from components.kubernetes.metrics import AcceleratorMetrics
 from components.kubernetes.plan import KubernetesPlan
 from components.kubernetes.storage import ClusterStorage, FileSystemRef
 
@@ -69,6 +70,7 @@ class KubernetesLayer(pulumi.ComponentResource):
             )
         system = list(args.system_nodes)
         self.plugins = DevicePlugins(f"{name}-plugins", self.plan.plugin_releases, self.provider, child, system)
+        self.metrics = AcceleratorMetrics(f"{name}-metrics", self.plan.metrics, self.provider, child, system)
         self.storage = ClusterStorage(f"{name}-storage", self.plan.storage, args.file_systems, self.provider, after, child, system)
         self.kueue = KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child, system) if self.plan.kueue is not None else None
         self.register_outputs(

@@ -15,6 +15,7 @@ from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from components.kubernetes.device_plugins import plugin_releases
 from components.kubernetes.kueue import KUEUE_RELEASE
+from components.kubernetes.metrics import MetricsPlan, plan_metrics
 from components.kubernetes.releases import ReleasePlan
 from components.kubernetes.storage import StoragePlan, plan_storage
 from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
@@ -23,11 +24,12 @@ from topology.cluster.node_groups import NodeGroupPlan
 
 @dataclass(frozen=True)
 class KubernetesPlan:
-    """The layout, each placed plugin's release (by kind), and the storage driver and volumes."""
+    """The layout, each placed plugin's release (by kind), the storage driver and volumes, and the accelerator exporters."""
 
     layout: KubernetesLayout
     plugin_releases: Mapping[str, ReleasePlan]
     storage: StoragePlan
+    metrics: MetricsPlan = MetricsPlan()
 
     @property
     def kueue(self):
@@ -42,6 +44,8 @@ class KubernetesPlan:
     def releases(self) -> list[ReleasePlan]:
         """Every Helm release planned, plugins first, as `ReleasePlan`s."""
         found = list(self.plugin_releases.values())
+        if self.metrics.dcgm_release is not None:
+            found.append(self.metrics.dcgm_release)
         if self.storage.release is not None:
             found.append(self.storage.release)
         if self.layout.kueue is not None:
@@ -54,4 +58,6 @@ def plan_kubernetes(
 ) -> KubernetesPlan:
     """Plan the releases and volumes of a validated blueprint's layer, on `layout` when the caller has it."""
     layout = layout or lay_out_kubernetes(blueprint, catalog, planned)
-    return KubernetesPlan(layout, plugin_releases(blueprint, layout.plugins, layout.nodes), plan_storage(blueprint, layout.mounts))
+    return KubernetesPlan(
+        layout, plugin_releases(blueprint, layout.plugins, layout.nodes), plan_storage(blueprint, layout.mounts), plan_metrics(layout.exporters)
+    )

@@ -23,7 +23,17 @@ def _rows(header: str) -> list[list[str]]:
 def test_every_pin_has_a_source():
     pins = load_pins()
     assert pins.kubernetes_source and all(pin.source for pin in pins.charts) and all(pin.source for pin in pins.addons)
-    assert {pin.key for pin in pins.charts} == {"nvidia_device_plugin", "gpu_operator", "efa_device_plugin", "neuron", "fsx_csi_driver", "kueue"}
+    assert {pin.key for pin in pins.charts} == {
+        "nvidia_device_plugin",
+        "gpu_operator",
+        "efa_device_plugin",
+        "neuron",
+        "fsx_csi_driver",
+        "kueue",
+        "dcgm_exporter",
+    }
+    assert [(pin.key, pin.reference) for pin in pins.images] == [("neuron_monitor", "public.ecr.aws/neuron/neuron-monitor:1.3.0")]
+    assert all(pin.source for pin in pins.images)
 
 
 def test_the_docs_table_is_the_pins_table():
@@ -33,6 +43,8 @@ def test_the_docs_table_is_the_pins_table():
     addons = _rows("## EKS managed add-ons")[: len(pins.addons)]
     calendar = [entry.version for entry in pins.kubernetes]
     assert addons == [[pin.name, *(pin.versions.get(version, "EKS default") for version in calendar), pin.source] for pin in pins.addons]
+    images = _rows("## Container images")[: len(pins.images)]
+    assert images == [[pin.image, pin.tag, pin.source] for pin in pins.images]
     versions = _rows("## EKS Kubernetes versions")[: len(pins.kubernetes)]
     assert [row[0] for row in versions] == [entry.version for entry in pins.kubernetes]
     assert f"Default: **{pins.default_kubernetes}**" in DOCS

@@ -45,6 +45,7 @@ def test_heterogeneous_layer_registers_its_releases_and_kueue_objects_offline():
         "k8s-plugins-nvidia-device-plugin",
         "k8s-plugins-aws-efa-k8s-device-plugin",
         "k8s-plugins-neuron-helm-chart",
+        "k8s-metrics-dcgm-exporter",
         "k8s-storage-fsx-csi-driver",
         "k8s-kueue-kueue",
     }
@@ -118,6 +119,9 @@ def test_gpu_operator_gets_a_privileged_namespace_and_runs_without_driver_or_too
     assert operator["createNamespace"] is False and operator["version"] == "v25.10.0"
     values = operator["values"]
     assert values["driver"] == {"enabled": False} and values["toolkit"] == {"enabled": False}
+    # The operator's own DCGM exporter is the GPU metrics source: no second exporter release.
+    assert values["dcgmExporter"] == {"enabled": True, "serviceMonitor": {"enabled": False}}
+    assert "k8s-metrics-dcgm-exporter" not in resources
     assert (
         values["daemonsets"]["tolerations"]
         == values["node-feature-discovery"]["worker"]["tolerations"]
@@ -129,7 +133,7 @@ def test_gpu_operator_gets_a_privileged_namespace_and_runs_without_driver_or_too
 def test_dev_example_registers_no_efa_plugin_and_no_storage():
     resources = emit(example("dev-g6e"), file_systems={})
     names = {resource.name for resource in resources if resource.type == RELEASE}
-    assert names == {"k8s-plugins-nvidia-device-plugin", "k8s-kueue-kueue"}
+    assert names == {"k8s-plugins-nvidia-device-plugin", "k8s-metrics-dcgm-exporter", "k8s-kueue-kueue"}
 
 
 def test_a_workload_namespace_other_than_default_is_created():

@@ -24,6 +24,7 @@ def test_heterogeneous_gets_nvidia_efa_and_neuron_plugins_and_nothing_else():
         "nvidia-device-plugin",
         "aws-efa-k8s-device-plugin",
         "neuron-helm-chart",
+        "dcgm-exporter",
         "aws-fsx-csi-driver",
         "kueue",
     }

@@ -19,6 +19,7 @@ COMPONENT_TYPES = {
     "railyard:kubernetes:KubernetesLayer",
     "railyard:kubernetes:DevicePlugins",
     "railyard:kubernetes:ClusterStorage",
+    "railyard:kubernetes:AcceleratorMetrics",
     "railyard:kubernetes:KueueScheduling",
 }
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from topology.cluster.device_plugins import PluginPlacement, place_device_plugins
+from topology.cluster.health import ExporterPlacement, place_exporters
 from topology.cluster.kueue import KueuePlan, plan_kueue
 from topology.cluster.mounts import MountPlacement, place_fsx_mounts
 from topology.cluster.node_groups import NodeGroupPlan
@@ -30,6 +31,7 @@ class KubernetesLayout:
     mounts: MountPlacement
     kueue: KueuePlan | None
     workload_namespace: str = "default"
+    exporters: tuple[ExporterPlacement, ...] = ()
 
 
 def lay_out_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None) -> KubernetesLayout:
@@ -41,4 +43,5 @@ def lay_out_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence
         mounts=place_fsx_mounts(blueprint, views),
         kueue=plan_kueue(blueprint, views),
         workload_namespace=blueprint.kubernetes.workload_namespace,
+        exporters=place_exporters(blueprint, views),
     )

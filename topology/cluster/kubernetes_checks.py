@@ -23,6 +23,8 @@ from blueprints.catalog import Catalog
 from blueprints.findings import Finding, Path, error
 from blueprints.models import Blueprint
 from topology.cluster.device_plugins import PluginPlacement, needs
+from topology.cluster.health import CODES as HEALTH_CODES
+from topology.cluster.health import health_findings
 from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
 from topology.cluster.kueue import FlavorPlan, KueuePlan
 from topology.cluster.node_groups import NodeGroupPlan
@@ -345,12 +347,18 @@ def check_flavor_pools(blueprint: Blueprint, layout: KubernetesLayout) -> Iterab
             )
 
 
+def check_health(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
+    """Every accelerator pool has something watching its devices (`topology.cluster.health`)."""
+    return health_findings(blueprint, layout.nodes)
+
+
 RULES: tuple[Rule, ...] = (
     Rule("coverage", ("k8s.missing-plugin", "k8s.unused-plugin", "k8s.unknown-pool"), check_coverage),
     Rule("labels", ("k8s.label-not-set",), check_labels),
     Rule("taints", ("k8s.untolerated-taint", "k8s.flavor-limit"), check_taints),
     Rule("quota", ("k8s.quota-mismatch",), check_quota),
     Rule("flavor-pools", ("k8s.unknown-pool",), check_flavor_pools),
+    Rule("health", HEALTH_CODES, check_health),
 )
 CODES: tuple[str, ...] = tuple(dict.fromkeys(code for rule in RULES for code in rule.codes))
 

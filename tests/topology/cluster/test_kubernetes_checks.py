@@ -228,8 +228,9 @@ def test_registry_names_every_code_once():
         "k8s.untolerated-taint",
         "k8s.flavor-limit",
         "k8s.quota-mismatch",
+        "k8s.no-health-signal",
     )
-    assert [rule.name for rule in RULES] == ["coverage", "labels", "taints", "quota", "flavor-pools"]
+    assert [rule.name for rule in RULES] == ["coverage", "labels", "taints", "quota", "flavor-pools", "health"]
 
 
 def test_check_is_skipped_not_crashed_when_the_node_groups_cant_be_planned():
