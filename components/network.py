@@ -43,6 +43,8 @@ class NetworkArgs:
     tags: Mapping[str, str]
     pod_cidrs: tuple[str, ...] = ()
     flow_log_retention_days: int | None = None
+    # cloud.existing_vpc: place nodes in its subnets (each plan's `existing_id`) and create no network.
+    existing_vpc_id: str | None = None
 
 
 class Network(pulumi.ComponentResource):
@@ -55,6 +57,19 @@ class Network(pulumi.ComponentResource):
     def __init__(self, name: str, args: NetworkArgs, opts: pulumi.ResourceOptions | None = None):
         super().__init__("railyard:network:Network", name, None, opts)
         self._name, self._args = name, args
+        if args.existing_vpc_id is not None:
+            # Someone else's VPC: its subnets, routes, egress, endpoints and flow logs are theirs; railyard adds only
+            # the EFA security group its nodes need.
+            self.vpc_id = pulumi.Output.from_input(args.existing_vpc_id)
+            self.subnet_ids = {plan.key: pulumi.Output.from_input(plan.existing_id or "") for plan in args.subnets}
+            self.efa_security_group_id = self._efa_security_group() if args.efa_security_group else None
+        else:
+            self._create()
+        self.register_outputs({"vpcId": self.vpc_id, "subnetIds": self.subnet_ids, "efaSecurityGroupId": self.efa_security_group_id})
+
+    def _create(self) -> None:
+        """The VPC, its subnets, egress, private routes, the S3 endpoint, the EFA group, the default group and the flow log."""
+        name, args = self._name, self._args
         vpc = aws.ec2.Vpc(
             f"{name}-vpc",
             cidr_block=args.vpc_cidr,
@@ -87,7 +102,6 @@ class Network(pulumi.ComponentResource):
         aws.ec2.DefaultSecurityGroup(f"{name}-default-sg", vpc_id=vpc.id, tags=named_tags(args.tags, f"{name}-default-sg"), opts=child_of(self))
         if args.flow_log_retention_days is not None:
             self._flow_log(args.flow_log_retention_days)
-        self.register_outputs({"vpcId": self.vpc_id, "subnetIds": self.subnet_ids, "efaSecurityGroupId": self.efa_security_group_id})
 
     def _subnet(self, plan: SubnetPlan) -> pulumi.Output[str]:
         name = f"{self._name}-{plan.key}"

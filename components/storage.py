@@ -64,7 +64,7 @@ class Storage(pulumi.ComponentResource):
         self._name, self._args = name, args
         self.bucket_names = {plan.tier: self._bucket(plan) for plan in args.buckets}
         key_arn = None
-        if any(plan.persistent for plan in args.file_systems):
+        if any(plan.persistent and not plan.existing for plan in args.file_systems):
             key = aws.kms.Key(
                 f"{name}-fsx",
                 description="Encryption at rest of the cluster's FSx for Lustre file systems",
@@ -84,6 +84,8 @@ class Storage(pulumi.ComponentResource):
         )
 
     def _bucket(self, plan: BucketPlan) -> pulumi.Output[str]:
+        if plan.existing:
+            return pulumi.Output.from_input(plan.bucket_name)  # the team's bucket: linked by name, never created
         name = f"{self._name}-{plan.tier}"
         bucket = aws.s3.Bucket(name, bucket=plan.bucket_name, tags=named_tags(self._args.tags, plan.bucket_name), opts=child_of(self))
         aws.s3.BucketPublicAccessBlock(
@@ -173,6 +175,11 @@ class Storage(pulumi.ComponentResource):
 
     def _file_system(self, plan: FileSystemPlan, key_arn: pulumi.Output[str] | None) -> FileSystemHandle:
         name, tier = f"{self._name}-{plan.name}", plan.tier
+        if tier.existing is not None:
+            # The team's file system: a static volume names it; railyard creates nothing.
+            found = tier.existing
+            ids = (pulumi.Output.from_input(found.id), pulumi.Output.from_input(found.dns_name), pulumi.Output.from_input(found.mount_name))
+            return FileSystemHandle(plan.name, *ids, tier.mount_path, plan.availability_zone, tier.efa)
         metadata = None
         if tier.metadata is not None:
             metadata = aws.fsx.LustreFileSystemMetadataConfigurationArgs(mode=tier.metadata.mode.upper(), iops=tier.metadata.iops)

@@ -121,7 +121,15 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
     network = Network(
         f"{name}-network",
         NetworkArgs(
-            plan.region, plan.vpc_cidr, plan.availability_zones, plan.subnets, plan.needs_efa, plan.tags, plan.pod_cidrs, plan.flow_log_retention_days
+            plan.region,
+            plan.vpc_cidr,
+            plan.availability_zones,
+            plan.subnets,
+            plan.needs_efa,
+            plan.tags,
+            plan.pod_cidrs,
+            plan.flow_log_retention_days,
+            plan.existing_vpc_id,
         ),
         opts,
     )

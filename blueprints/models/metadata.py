@@ -39,6 +39,29 @@ class FlowLogs(Model):
     retention_days: RETENTION_DAYS = Field(365, description="Days CloudWatch Logs keeps the records (one of the periods it accepts).")
 
 
+class ExistingSubnet(Model):
+    """A private subnet of an existing VPC that railyard places nodes in."""
+
+    id: Annotated[str, StringConstraints(pattern=r"^subnet-[0-9a-f]{8,17}$")] = Field(
+        description="The subnet's id, such as subnet-0123456789abcdef0."
+    )
+    availability_zone: AvailabilityZone = Field(description="The subnet's zone; one of cloud.availability_zones.")
+    cidr: Cidr = Field(description="The subnet's IPv4 block (railyard checks its nodes' addresses fit in it).")
+
+
+class ExistingVpc(Model):
+    """A VPC a team already has: railyard creates no VPC, subnet, gateway, route or flow log, and places nodes in its subnets.
+
+    Egress (NAT or proxy), DNS, the S3 endpoint and flow logs are the VPC owner's; nodes need to reach
+    EKS, ECR and S3 from these subnets.
+    """
+
+    id: Annotated[str, StringConstraints(pattern=r"^vpc-[0-9a-f]{8,17}$")] = Field(description="The VPC's id, such as vpc-0123456789abcdef0.")
+    subnets: list[ExistingSubnet] = Field(
+        min_length=2, description="One private subnet per zone of cloud.availability_zones; every node group of a zone uses it."
+    )
+
+
 class AwsTarget(Model):
     """Where the cluster lives on AWS: a region, its zones and the VPC address space."""
 
@@ -52,6 +75,9 @@ class AwsTarget(Model):
     )
     vpc_cidr: Cidr = Field(description="The VPC's IPv4 block, /16 to /24; node subnets are carved from it.")
     flow_logs: FlowLogs = Field(default_factory=FlowLogs, description="The VPC flow log (on by default, kept a year).")
+    existing_vpc: ExistingVpc | None = Field(
+        default=None, description="Use a VPC and subnets that already exist (vpc_cidr is then that VPC's block); none = railyard creates the VPC."
+    )
 
     @model_validator(mode="after")
     def _zones_belong_to_region(self) -> Self:

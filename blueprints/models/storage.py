@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from blueprints.models.base import Model, Name
+from blueprints.models.base import AvailabilityZone, Model, Name
 
 MountPath = Annotated[str, StringConstraints(pattern=r"^/[A-Za-z0-9._/-]*$"), Field(description="An absolute path.")]
 BucketName = Annotated[
@@ -47,6 +47,19 @@ class MetadataConfig(Model):
     )
 
 
+class ExistingFileSystem(Model):
+    """An FSx for Lustre file system that already exists: railyard mounts it (a static volume) and creates nothing."""
+
+    id: Annotated[str, StringConstraints(pattern=r"^fs-[0-9a-f]{8,17}$")] = Field(description="Its id, such as fs-0123456789abcdef0.")
+    dns_name: Annotated[str, StringConstraints(pattern=r"^fs-[0-9a-f]{8,17}\.fsx\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$")] = Field(
+        description="Its DNS name, such as fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com (aws fsx describe-file-systems)."
+    )
+    mount_name: Annotated[str, StringConstraints(pattern=r"^[a-z0-9]{1,8}$|^fsx$")] = Field(
+        description="Its Lustre mount name (LustreConfiguration.MountName; `fsx` on SCRATCH_1)."
+    )
+    availability_zone: AvailabilityZone = Field(description="The zone of its subnet; the pools that mount it are checked against it.")
+
+
 class FsxLustre(Model):
     """An FSx for Lustre file system, mounted by the pools that list it."""
 
@@ -69,6 +82,10 @@ class FsxLustre(Model):
     data_repositories: list[DataRepository] = Field(default_factory=list, description="S3 links (PERSISTENT_2 only).")
     mount_path: MountPath = Field(default="/fsx", description="Where pods mount it.")
     file_system_type_version: Literal["2.10", "2.12", "2.15"] = Field(default="2.15", description="The Lustre version.")
+    existing: ExistingFileSystem | None = Field(
+        default=None,
+        description="Mount a file system that already exists (the fields above then describe it, for the checks); none = railyard creates it.",
+    )
 
 
 class LocalNvme(Model):
@@ -87,6 +104,10 @@ class S3Bucket(Model):
     name: Name = Field(description="The tier's name; FSx data repositories name it.")
     bucket_name: BucketName | None = Field(default=None, description="The bucket's name; none = derived from the cluster and tier names.")
     versioning: bool = Field(default=True, description="Keep object versions (protects checkpoints from overwrite).")
+    existing: bool = Field(
+        default=False,
+        description="The bucket already exists (name it in bucket_name): railyard links it and creates nothing, since a taken name can't be made.",
+    )
 
 
 StorageTier = Annotated[

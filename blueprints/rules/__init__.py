@@ -24,6 +24,7 @@ from blueprints.rules import (
     capacity,
     efa,
     endpoint,
+    existing,
     fabric_nics,
     fabric_ports,
     fsx,
@@ -84,6 +85,7 @@ RULES: tuple[Rule, ...] = (
     _rule(kubernetes_version, "blueprint"),
     _rule(mounts, "blueprint"),
     _rule(regions, "blueprint"),
+    _rule(existing, "blueprint"),
 )
 
 

@@ -58,6 +58,8 @@ class CompilePlan:
     flow_log_retention_days: int | None = None
     addons: tuple[AddonPlan, ...] = ()
     node_auto_repair: bool = False
+    # cloud.existing_vpc's id: nodes go in its subnets and no network is created.
+    existing_vpc_id: str | None = None
 
     @property
     def needs_efa(self) -> bool:
@@ -140,4 +142,5 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         flow_log_retention_days=blueprint.cloud.flow_logs.retention_days if blueprint.cloud.flow_logs.enabled else None,
         addons=cluster.addons,
         node_auto_repair=blueprint.kubernetes.node_auto_repair,
+        existing_vpc_id=blueprint.cloud.existing_vpc.id if blueprint.cloud.existing_vpc else None,
     )

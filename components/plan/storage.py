@@ -53,6 +53,11 @@ class FileSystemPlan:
         return {"railyard:mounted-by": " ".join(self.client_pools), "railyard:demand-mbps": str(round(self.demand_mb_per_s))}
 
     @property
+    def existing(self) -> bool:
+        """True when the file system already exists (`existing:`): mounted, never created."""
+        return self.tier.existing is not None
+
+    @property
     def data_repositories(self) -> tuple[DataRepository, ...]:
         """The tier's S3 links."""
         return tuple(self.tier.data_repositories)
@@ -65,6 +70,8 @@ class BucketPlan:
     tier: str
     bucket_name: str
     versioning: bool
+    # The bucket already exists (its tier says `existing: true`): linked by name, never created.
+    existing: bool = False
 
 
 def declared_demand(tier_name: str, blueprint: Blueprint, catalog: Catalog) -> float:
@@ -87,6 +94,9 @@ def place_file_system(tier: FsxLustre, blueprint: Blueprint, catalog: Catalog, n
     clients = tuple(pool.name for pool in blueprint.pools if any(use.tier == tier.name for use in pool.storage))
     groups = [group for group in node_groups if group.pool in clients]
     demand = declared_demand(tier.name, blueprint, catalog)
+    if tier.existing is not None:
+        zone = tier.existing.availability_zone
+        return FileSystemPlan(tier, zone, f"private-{zone}", clients, f"'{tier.name}' exists ({tier.existing.id}) in {zone}", demand)
     if not groups:
         zone = blueprint.cloud.availability_zones[0]
         return FileSystemPlan(tier, zone, f"private-{zone}", (), f"no pool mounts '{tier.name}': first zone {zone}", demand)
@@ -104,6 +114,8 @@ def plan_storage(
     """(file systems, buckets) for every FSx and S3 tier, in blueprint order."""
     file_systems = tuple(place_file_system(tier, blueprint, catalog, node_groups) for tier in blueprint.storage if isinstance(tier, FsxLustre))
     buckets = tuple(
-        BucketPlan(tier.name, bucket_name(cluster_name, tier), tier.versioning) for tier in blueprint.storage if isinstance(tier, S3Bucket)
+        BucketPlan(tier.name, bucket_name(cluster_name, tier), tier.versioning, tier.existing)
+        for tier in blueprint.storage
+        if isinstance(tier, S3Bucket)
     )
     return file_systems, buckets

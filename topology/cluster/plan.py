@@ -22,7 +22,7 @@ from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 from topology.cluster.placement_groups import PlacementDecision, decide_placement
 from topology.cluster.scale import control_plane_tier
-from topology.cluster.subnets import SubnetDemand, SubnetPlan, carve_pod_subnets, carve_subnets
+from topology.cluster.subnets import SubnetDemand, SubnetPlan, carve_pod_subnets, carve_subnets, place_in_existing
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,12 @@ def plan_cluster(
     None plans them as running), on `node_groups` when the caller has planned them; raises `PlanError` when
     the design doesn't fit (the VPC can't hold its subnets)."""
     groups = tuple(node_groups) if node_groups is not None else plan_node_groups(blueprint, catalog, now)
-    subnets = carve_subnets(blueprint.cloud.vpc_cidr, _subnet_demands(blueprint, groups)) + _pod_subnets(blueprint, groups)
+    existing = blueprint.cloud.existing_vpc
+    if existing is not None:
+        placed = [(subnet.id, subnet.availability_zone, subnet.cidr) for subnet in existing.subnets]
+        subnets = place_in_existing(placed, _subnet_demands(blueprint, groups))
+    else:
+        subnets = carve_subnets(blueprint.cloud.vpc_cidr, _subnet_demands(blueprint, groups)) + _pod_subnets(blueprint, groups)
     return ClusterPlan(
         availability_zones=tuple(blueprint.cloud.availability_zones),
         pod_cidrs=tuple(str(cidr) for cidr in blueprint.kubernetes.pod_networking.pod_cidrs),

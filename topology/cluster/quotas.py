@@ -41,6 +41,7 @@ from blueprints.catalog.quotas import (
 )
 from blueprints.findings import Finding, Path, error, info, warning
 from blueprints.models import Blueprint
+from blueprints.models.storage import FsxLustre
 from topology.cluster.addresses import SYSTEM_NETWORK
 from topology.cluster.plan import ClusterPlan
 
@@ -131,6 +132,13 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterab
     for (family, market), (total, pool) in sorted(vcpus.items()):
         yield by_family[(family, market)], total, f"{family} {market.replace('_', '-')} nodes at their largest", _pool_index(blueprint, pool)
     yield (NETWORK_INTERFACES, interfaces, "every node's launch-template interfaces, plus those the VPC CNI may attach on card 0", ("pools",))
+    if blueprint.cloud.existing_vpc is None:  # an existing VPC's subnets, blocks and gateways are already counted
+        yield from _network_counts(blueprint, plan)
+    yield from _lustre_counts(blueprint)
+
+
+def _network_counts(blueprint: Blueprint, plan: ClusterPlan) -> Iterable[tuple[str, int, str, Path]]:
+    """The VPC, its subnets, CIDR blocks, NAT gateways and their Elastic IPs, when railyard creates them."""
     yield VPCS_PER_REGION, 1, "the cluster's VPC", ("cloud", "vpc_cidr")
     zones = len(plan.availability_zones)
     yield ELASTIC_IPS, zones, f"one Elastic IP per NAT gateway, one NAT gateway per zone ({zones})", ("cloud", "availability_zones")
@@ -138,9 +146,15 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterab
     blocks = 1 + len(plan.pod_cidrs)
     yield IPV4_BLOCKS_PER_VPC, blocks, f"the VPC's own CIDR block and {len(plan.pod_cidrs)} for pods", ("cloud", "vpc_cidr")
     yield NAT_GATEWAYS_PER_ZONE, 1, "one NAT gateway per zone", ("cloud", "availability_zones")
+
+
+def _lustre_counts(blueprint: Blueprint) -> Iterable[tuple[str, int, str, Path]]:
+    """FSx for Lustre storage per deployment family, for the file systems railyard creates."""
     for code, family in ((LUSTRE_PERSISTENT_2, "PERSISTENT_2"), (LUSTRE_SCRATCH, "SCRATCH")):
         tiers = [
-            (index, tier) for index, tier in enumerate(blueprint.storage) if tier.kind == "fsx_lustre" and tier.deployment_type.startswith(family)
+            (index, tier)
+            for index, tier in enumerate(blueprint.storage)
+            if isinstance(tier, FsxLustre) and tier.existing is None and tier.deployment_type.startswith(family)
         ]
         if tiers:
             yield (

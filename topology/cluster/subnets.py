@@ -32,6 +32,7 @@ the same CIDRs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from ipaddress import IPv4Network
 from typing import Literal
@@ -83,6 +84,8 @@ class SubnetPlan:
     zone: str | None = None
     addresses: int = 0
     block: str | None = None
+    # The id of the existing subnet this plan uses (cloud.existing_vpc); None = railyard creates it.
+    existing_id: str | None = None
 
     @property
     def public(self) -> bool:
@@ -174,3 +177,36 @@ def carve_pod_subnets(blocks: list[IPv4Network], demands: list[SubnetDemand]) ->
         placed[home].append(demand)
     carved = {plan.key: plan for index, block in enumerate(blocks) for plan in carve_subnets(block, placed[index])}
     return tuple(carved[demand.key] for demand in demands)
+
+
+def place_in_existing(subnets: Sequence[tuple[str, str, IPv4Network]], demands: list[SubnetDemand]) -> tuple[SubnetPlan, ...]:
+    """Every node subnet the design needs, placed in the existing subnet of its zone (`(id, zone, cidr)` each).
+
+    An existing VPC's owner runs its egress, so public subnets aren't needed;
+    every node of a zone, EFA fabric domains included, lands in that zone's
+    subnet (EFA traffic flows within one subnet). Raises `PlanError` when a
+    subnet can't hold the addresses its zone's nodes take at their largest.
+    """
+    by_zone = {zone: (index, subnet_id, cidr) for index, (subnet_id, zone, cidr) in enumerate(subnets)}
+    held: dict[str, int] = {}
+    plans = []
+    for demand in demands:
+        if demand.kind == "public":
+            continue
+        index, subnet_id, cidr = by_zone[demand.availability_zone]
+        held[subnet_id] = held.get(subnet_id, 0) + demand.needed
+        room = cidr.num_addresses - AWS_RESERVED_ADDRESSES
+        if held[subnet_id] > room:
+            raise PlanError(
+                f"existing subnet {subnet_id} ({cidr}) holds {room} addresses, but the nodes placed in "
+                f"{demand.availability_zone} take {held[subnet_id]} at their largest; set kubernetes.pod_networking "
+                "warm_ip_target / minimum_ip_target (or pods_per_node) so nodes hold only the addresses their pods use, "
+                "or mode: prefix_delegation; or list a larger subnet",
+                ("cloud", "existing_vpc", "subnets", index, "cidr"),
+            )
+        plans.append(
+            SubnetPlan(
+                demand.key, demand.kind, demand.availability_zone, str(cidr), demand.nodes, demand.fabric, demand.zone, demand.needed, None, subnet_id
+            )
+        )
+    return tuple(plans)
