@@ -21,6 +21,7 @@ before its nodes could join.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -55,6 +56,8 @@ class ClusterArgs:
     private_access_cidrs: tuple[str, ...] = ()
     identity: DeployerIdentity = DeployerIdentity()
     control_plane_tier: str = "standard"
+    # kubernetes.node_iam_policies: attached to the node role next to railyard's own.
+    node_policy_arns: tuple[str, ...] = ()
 
 
 def _assume_role_policy(service: str) -> str:
@@ -68,7 +71,7 @@ class Cluster(pulumi.ComponentResource):
         super().__init__("railyard:cluster:Cluster", name, None, opts)
         self._name, self._args = name, args
         cluster_role_arn = self._role("control-plane-role", "eks.amazonaws.com", CLUSTER_POLICIES)
-        self.node_role_arn = self._role("node-role", "ec2.amazonaws.com", NODE_POLICIES)
+        self.node_role_arn = self._role("node-role", "ec2.amazonaws.com", NODE_POLICIES, args.node_policy_arns)
         key = aws.kms.Key(
             f"{name}-secrets",
             description=f"Envelope encryption of {args.cluster_name}'s Kubernetes secrets",
@@ -174,14 +177,14 @@ class Cluster(pulumi.ComponentResource):
         )
         return [role]
 
-    def _role(self, suffix: str, service: str, policies: tuple[str, ...]) -> pulumi.Output[str]:
-        """An IAM role `service` may assume, with AWS managed `policies`; its ARN resolves after they are attached."""
+    def _role(self, suffix: str, service: str, policies: tuple[str, ...], extra_arns: Sequence[str] = ()) -> pulumi.Output[str]:
+        """An IAM role `service` may assume, with AWS managed `policies` and any `extra_arns`; its ARN resolves after they are attached."""
         name, args = f"{self._name}-{suffix}", self._args
         role = aws.iam.Role(name, assume_role_policy=_assume_role_policy(service), tags=named_tags(args.tags, name), opts=child_of(self))
+        arns = {policy: f"arn:{args.partition}:iam::aws:policy/{policy}" for policy in policies}
+        # The blueprint's own ARNs: named by policy name and a digest of the ARN, so two accounts' same-named policies differ.
+        arns.update({f"{arn.rsplit('/', 1)[-1]}-{hashlib.sha256(arn.encode()).hexdigest()[:8]}": arn for arn in extra_arns})
         attachments = [
-            aws.iam.RolePolicyAttachment(
-                f"{name}-{policy}", role=role.name, policy_arn=f"arn:{args.partition}:iam::aws:policy/{policy}", opts=child_of(self)
-            )
-            for policy in policies
+            aws.iam.RolePolicyAttachment(f"{name}-{key}", role=role.name, policy_arn=arn, opts=child_of(self)) for key, arn in arns.items()
         ]
         return pulumi.Output.all(role.arn, *(attachment.id for attachment in attachments)).apply(lambda values: values[0])

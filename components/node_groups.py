@@ -163,6 +163,8 @@ class NodePool(pulumi.ComponentResource):
                     ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
                         volume_size=group.root_volume_gib,
                         volume_type="gp3",
+                        iops=group.root_volume_iops,
+                        throughput=group.root_volume_throughput,
                         encrypted="true",
                         kms_key_id=args.volume_key_arn,
                         delete_on_termination="true",

@@ -149,6 +149,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
             plan.private_access_cidrs,
             deployment.identity,
             plan.control_plane_tier,
+            plan.node_policy_arns,
         ),
         opts,
     )

@@ -36,6 +36,10 @@ class Regions:
         """True when `region` is in some partition."""
         return any(region in regions for regions in self.partitions.values())
 
+    def partition_of(self, region: str) -> str | None:
+        """The partition (`aws`, `aws-cn`, `aws-us-gov`, ...) a region belongs to; None when no partition has it."""
+        return next((partition for partition, regions in self.partitions.items() if region in regions), None)
+
     def names(self) -> list[str]:
         """Every region, sorted."""
         return sorted(region for regions in self.partitions.values() for region in regions)

@@ -22,6 +22,8 @@ MODEL_CODES: tuple[str, ...] = (
     "fabric.odd-radix",
     "pool.node-range",
     "pool.node-count",
+    "pool.root-volume-iops",
+    "pool.root-volume-throughput",
     "k8s.duplicate-plugin",
     "k8s.plugin-conflict",
     "k8s.topology-levels",

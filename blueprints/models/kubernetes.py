@@ -22,6 +22,11 @@ from blueprints.models.base import Cidr, Model, Name, violation
 from blueprints.models.pools import LabelKey, LabelValue
 
 HOSTNAME_LEVEL = "kubernetes.io/hostname"
+PolicyArn = Annotated[
+    str,
+    StringConstraints(pattern=r"^arn:aws[a-z-]*:iam::(aws|[0-9]{12}):policy/[A-Za-z0-9+=,.@_/-]{1,512}$"),
+    Field(description="A managed policy ARN, such as arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore."),
+]
 
 
 class Toleration(Model):
@@ -263,6 +268,12 @@ class Kubernetes(Model):
         default=True,
         description="Scrape-ready accelerator metrics: the NVIDIA DCGM exporter on GPU pools (the GPU Operator's own when it is "
         "listed) and neuron-monitor on Neuron pools, annotated for Prometheus.",
+    )
+    node_iam_policies: list[PolicyArn] = Field(
+        default_factory=list,
+        max_length=18,
+        description="Extra IAM policies for the nodes' role (SSM, CloudWatch agent, ...), by ARN; railyard attaches 3 of its own, "
+        "and IAM allows 20 managed policies per role (IAM quotas).",
     )
     node_auto_repair: bool = Field(
         default=True,

@@ -9,6 +9,12 @@ from pydantic import Discriminator, Field, StringConstraints, Tag, model_validat
 from blueprints.models.base import Model, Name, violation
 from blueprints.models.capacity import CapacitySource, InstanceTypeName, OnDemand
 
+# gp3 (EBS user guide, "General Purpose SSD volumes"): 3,000 IOPS included, at most 500 IOPS per GiB
+# and 0.25 MiB/s of throughput per provisioned IOPS.
+GP3_BASELINE_IOPS = 3_000
+GP3_IOPS_PER_GIB = 500
+GP3_MIBPS_PER_IOPS = 0.25
+
 LabelKey = Annotated[str, StringConstraints(pattern=r"^([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$")]
 LabelValue = Annotated[str, StringConstraints(pattern=r"^([A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?$")]
 
@@ -70,6 +76,42 @@ class StorageUse(Model):
     checkpoint: Checkpoint | None = Field(default=None, description="Checkpoints written to this tier; none = no checkpoint demand.")
 
 
+class RootVolume(Model):
+    """A node's encrypted gp3 root volume: container images, logs and the kubelet's ephemeral storage.
+
+    Limits are the EC2 API's for gp3 in a launch template (botocore ec2 LaunchTemplateEbsBlockDeviceRequest:
+    1 to 65,536 GiB, 3,000 to 80,000 IOPS, 125 to 2,000 MiB/s) and the EBS user guide's gp3 ratios (at most
+    500 IOPS per GiB and 0.25 MiB/s per IOPS); EKS's own default root disk is 20 GiB (CreateNodegroup diskSize).
+    """
+
+    size_gib: int = Field(default=200, ge=20, le=65_536, description="Size in GiB (accelerator images are large: 200 by default).")
+    iops: int | None = Field(default=None, ge=3_000, le=80_000, description="Provisioned IOPS; none = gp3's included 3,000.")
+    throughput_mibps: int | None = Field(default=None, ge=125, le=2_000, description="Provisioned MiB/s; none = gp3's included 125.")
+
+    @model_validator(mode="after")
+    def _gp3_ratios(self) -> Self:
+        iops = self.iops or GP3_BASELINE_IOPS
+        if self.iops is not None and self.iops > GP3_IOPS_PER_GIB * self.size_gib:
+            raise violation(
+                "pool.root-volume-iops",
+                f"{self.iops} IOPS on {self.size_gib} GiB is over gp3's {GP3_IOPS_PER_GIB} IOPS per GiB",
+                f"use at most {GP3_IOPS_PER_GIB * self.size_gib} IOPS, or at least {-(-self.iops // GP3_IOPS_PER_GIB)} GiB",
+                field="iops",
+            )
+        if self.throughput_mibps is not None and self.throughput_mibps > iops * GP3_MIBPS_PER_IOPS:
+            raise violation(
+                "pool.root-volume-throughput",
+                f"{self.throughput_mibps} MiB/s over {iops} IOPS is over gp3's {GP3_MIBPS_PER_IOPS} MiB/s per IOPS",
+                f"use at most {int(iops * GP3_MIBPS_PER_IOPS)} MiB/s, or at least {int(self.throughput_mibps / GP3_MIBPS_PER_IOPS)} IOPS",
+                field="throughput_mibps",
+            )
+        return self
+
+
+def _root_volume() -> RootVolume:
+    return RootVolume()
+
+
 class Pool(Model):
     """An accelerator pool: one EKS managed node group per failure domain it is placed in."""
 
@@ -87,6 +129,7 @@ class Pool(Model):
     taints: list[Taint] = Field(default_factory=list, description="Extra node taints (the accelerator taint is added for you).")
     node_power_kw: float | None = Field(default=None, gt=0, description="Per-node draw; none = the catalog's typical draw.")
     storage: list[StorageUse] = Field(default_factory=list, description="The storage tiers the pool mounts and its demand on them.")
+    root_volume: RootVolume = Field(default_factory=_root_volume, description="The nodes' root volume (gp3, encrypted with the volume key).")
 
     @model_validator(mode="after")
     def _fixed_nodes_positive(self) -> Self:

@@ -1,4 +1,4 @@
-"""The region and zones are ones AWS has: from botocore's endpoint data and moto's zone records, not a hand list.
+"""The region and zones are ones AWS has, and ARNs are in its partition: from botocore's endpoint data and moto's zones.
 
 A region name of the right shape (`eu-central-3`) passes the schema but fails
 the first API call; a zone letter a region doesn't have (`us-east-2d`,
@@ -17,7 +17,7 @@ from blueprints.catalog.regions import load_regions
 from blueprints.findings import Finding, Path, error
 from blueprints.rules.context import Context
 
-CODES = ("cloud.unknown-region", "cloud.unknown-zone")
+CODES = ("cloud.unknown-region", "cloud.unknown-zone", "cloud.policy-partition")
 
 
 def check(ctx: Context) -> Iterable[Finding]:
@@ -33,6 +33,7 @@ def check(ctx: Context) -> Iterable[Finding]:
             "use a region from `aws ec2 describe-regions`, such as us-east-1",
         )
         return
+    yield from _policy_partitions(ctx, regions.partition_of(cloud.region))
     known = regions.zones.get(cloud.region)
     if not known:
         return
@@ -48,4 +49,17 @@ def check(ctx: Context) -> Iterable[Finding]:
                 path,
                 f"availability zone '{zone}' does not exist in {cloud.region}, whose zones are {', '.join(known)}",
                 f"use one of {', '.join(known)}",
+            )
+
+
+def _policy_partitions(ctx: Context, partition: str | None) -> Iterable[Finding]:
+    """Every node policy ARN is in the region's partition: IAM refuses to attach a policy of another partition."""
+    for index, arn in enumerate(ctx.blueprint.kubernetes.node_iam_policies):
+        named = arn.split(":", 2)[1]
+        if partition is not None and named != partition:
+            yield error(
+                "cloud.policy-partition",
+                ("kubernetes", "node_iam_policies", index),
+                f"policy {arn} is in partition '{named}', but region {ctx.blueprint.cloud.region} is in '{partition}'",
+                f"use arn:{partition}:iam::... for the same policy",
             )

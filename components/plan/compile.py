@@ -60,6 +60,7 @@ class CompilePlan:
     node_auto_repair: bool = False
     # cloud.existing_vpc's id: nodes go in its subnets and no network is created.
     existing_vpc_id: str | None = None
+    node_policy_arns: tuple[str, ...] = ()
 
     @property
     def needs_efa(self) -> bool:
@@ -143,4 +144,5 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         addons=cluster.addons,
         node_auto_repair=blueprint.kubernetes.node_auto_repair,
         existing_vpc_id=blueprint.cloud.existing_vpc.id if blueprint.cloud.existing_vpc else None,
+        node_policy_arns=tuple(dict.fromkeys(blueprint.kubernetes.node_iam_policies)),
     )

@@ -116,3 +116,18 @@ def test_data_repositories_on_an_existing_file_system_and_an_unnamed_existing_bu
 def test_a_pool_mounting_an_existing_file_system_from_another_zone_is_warned(tmp_path):
     text = replace_once(TEXT, "      availability_zone: us-east-2a\n  - kind: s3", "      availability_zone: us-east-2b\n  - kind: s3")
     assert ("fsx.existing-cross-zone", "pools[0].storage") in errors(text, tmp_path)
+
+
+def test_the_node_role_gets_the_blueprints_extra_policies_beside_railyards(existing):
+    attached = {r.inputs["policyArn"] for r in existing.of_type("aws:iam/rolePolicyAttachment:RolePolicyAttachment") if "-node-role-" in r.name}
+    assert attached == {
+        "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
+        "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly",
+        "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy",
+        "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore",
+    }
+
+
+def test_a_policy_of_another_partition_is_refused(tmp_path):
+    text = replace_once(TEXT, "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore", "arn:aws-cn:iam::aws:policy/AmazonSSMManagedInstanceCore")
+    assert ("cloud.policy-partition", "kubernetes.node_iam_policies[0]") in errors(text, tmp_path)

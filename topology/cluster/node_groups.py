@@ -42,7 +42,7 @@ from blueprints.catalog.quotas import NODES_PER_NODE_GROUP, load_quotas
 from blueprints.models import Blueprint
 from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock, CapacityReservation
 from blueprints.models.kubernetes import PodNetworking
-from blueprints.models.pools import Pool
+from blueprints.models.pools import Pool, RootVolume
 from blueprints.models.storage import LocalNvme
 from blueprints.rules.context import Context
 from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
@@ -58,7 +58,7 @@ SYSTEM_GROUP = "system"
 SYSTEM_INSTANCE_TYPE = "m7i.xlarge"
 SYSTEM_AMI_TYPE = "AL2023_x86_64_STANDARD"
 SYSTEM_NODES = (2, 2, 4)  # min, desired, max
-ACCELERATOR_ROOT_GIB = 200
+ACCELERATOR_ROOT_GIB: int = RootVolume.model_fields["size_gib"].default  # the blueprint's default root volume
 SYSTEM_ROOT_GIB = 50
 MAX_UNAVAILABLE_PERCENT = 10
 NODE_GROUP_NAME_LIMIT = 63
@@ -102,6 +102,8 @@ class NodeGroupPlan:
     lustre_efa_interfaces: int = 0
     local_mount_path: str = DEFAULT_LOCAL_MOUNT
     root_volume_gib: int = ACCELERATOR_ROOT_GIB
+    root_volume_iops: int | None = None
+    root_volume_throughput: int | None = None
     update_strategy: Literal["DEFAULT", "MINIMAL"] = "DEFAULT"
     fabric: str | None = None
     system: bool = False
@@ -279,6 +281,9 @@ def plan_pool(
                 addresses=_addresses(spec, interfaces, networking),
                 pods_limited=networking.mode != "secondary_ips" or networking.pods_per_node is not None,
                 pod_subnet_key=pod_subnet,
+                root_volume_gib=pool.root_volume.size_gib,
+                root_volume_iops=pool.root_volume.iops,
+                root_volume_throughput=pool.root_volume.throughput_mibps,
             )
         )
     return plans
