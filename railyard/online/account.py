@@ -24,6 +24,9 @@ from railyard import __version__
 READ_ONLY_CALLS: dict[tuple[str, str], str] = {
     ("ec2", "DescribeCapacityReservations"): "ec2:DescribeCapacityReservations",
     ("ec2", "DescribeInstanceTypeOfferings"): "ec2:DescribeInstanceTypeOfferings",
+    ("ec2", "DescribeVpcs"): "ec2:DescribeVpcs",
+    ("ec2", "DescribeSubnets"): "ec2:DescribeSubnets",
+    ("fsx", "DescribeFileSystems"): "fsx:DescribeFileSystems",
     ("service-quotas", "GetServiceQuota"): "servicequotas:GetServiceQuota",
     ("service-quotas", "GetAWSDefaultServiceQuota"): "servicequotas:GetAWSDefaultServiceQuota",
     ("eks", "DescribeCluster"): "eks:DescribeCluster",

@@ -42,7 +42,7 @@ def check_names(blueprint: Blueprint, account: Account) -> list[Finding]:
         if exc.code != CLUSTER_MISSING:
             findings.append(account_finding(exc, ("metadata", "name"), f"whether cluster {name} exists was not checked"))
     for index, tier in enumerate(blueprint.storage):
-        if isinstance(tier, S3Bucket):
+        if isinstance(tier, S3Bucket) and not tier.existing:  # an existing bucket is meant to exist (railyard.online.existing)
             findings += _bucket(account, bucket_name(name, tier), ("storage", index, "bucket_name" if tier.bucket_name else "name"))
     return findings
 
