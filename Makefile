@@ -44,10 +44,12 @@ bench-quick: $(VENV)/.installed
 catalog: $(VENV)/.installed
 	$(PY) -m blueprints.catalog.generate --source moto
 	$(PY) -m blueprints.catalog.regions
+	$(PY) -m blueprints.catalog.system_types
 
 catalog-check: $(VENV)/.installed
 	$(PY) -m blueprints.catalog.generate --source moto --check
 	$(PY) -m blueprints.catalog.regions --check
+	$(PY) -m blueprints.catalog.system_types --check
 
 clean:
 	rm -rf $(VENV) .pytest_cache

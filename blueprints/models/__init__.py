@@ -30,6 +30,7 @@ MODEL_CODES: tuple[str, ...] = (
     "k8s.duplicate-flavor",
     "k8s.toleration-value",
     "k8s.kueue-disabled",
+    "k8s.system-node-range",
     "network.pod-cidrs-unused",
     "network.pod-cidrs-missing",
     "network.pod-cidr-size",

@@ -242,6 +242,33 @@ class PodNetworking(Model):
         return self
 
 
+class SystemNodes(Model):
+    """The untainted node group the cluster's controllers run on, across every zone."""
+
+    instance_type: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+\.[a-z0-9]+$")] = Field(
+        default="m7i.xlarge", description="A general-purpose, compute or memory type (`railyard catalog --system` lists them)."
+    )
+    min: int = Field(default=2, ge=1, le=100, description="Fewest nodes (at least one: CoreDNS and the controllers need somewhere to run).")
+    desired: int = Field(default=2, ge=1, le=100, description="Nodes at creation.")
+    max: int = Field(default=4, ge=1, le=100, description="Most nodes.")
+    root_volume_gib: int = Field(default=50, ge=20, le=65_536, description="Root volume size (gp3, encrypted).")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if not self.min <= self.desired <= self.max:
+            raise violation(
+                "k8s.system-node-range",
+                f"system nodes min {self.min}, desired {self.desired}, max {self.max} are not in order",
+                "set min <= desired <= max",
+                field="desired",
+            )
+        return self
+
+
+def _system_nodes() -> SystemNodes:
+    return SystemNodes()
+
+
 class Kubernetes(Model):
     """The EKS cluster's Kubernetes layer."""
 
@@ -264,6 +291,7 @@ class Kubernetes(Model):
     )
     pod_networking: PodNetworking = Field(default_factory=PodNetworking, description="How the VPC CNI addresses pods.")
     addons: Addons = Field(default_factory=Addons, description="The EKS managed add-ons and their versions.")
+    system_nodes: SystemNodes = Field(default_factory=_system_nodes, description="The system node group's type and size.")
     accelerator_metrics: bool = Field(
         default=True,
         description="Scrape-ready accelerator metrics: the NVIDIA DCGM exporter on GPU pools (the GPU Operator's own when it is "

@@ -37,6 +37,7 @@ from blueprints.rules import (
     references,
     regions,
     reservation_use,
+    system_nodes,
 )
 from blueprints.rules.context import Context
 
@@ -86,6 +87,7 @@ RULES: tuple[Rule, ...] = (
     _rule(mounts, "blueprint"),
     _rule(regions, "blueprint"),
     _rule(existing, "blueprint"),
+    _rule(system_nodes, "blueprint"),
 )
 
 

@@ -38,8 +38,6 @@ from blueprints.models.kubernetes import PodNetworking
 PREFIX_ADDRESSES = 16
 HOST_NETWORK_PODS = 2  # the "+ 2" of the CNI's max-pods formula
 PREFIX_POD_CAPS = ((30, 110), (None, 250))  # (most vCPUs, most pods): the EKS AMI max-pods calculator
-# The system group's m7i.xlarge is not in the accelerator catalog: EC2 DescribeInstanceTypes.
-SYSTEM_NETWORK = {"m7i.xlarge": (4, 15, 4)}  # card 0 interfaces, IPv4 per interface, vCPUs
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from blueprints.catalog import Catalog
+from blueprints.catalog.system_types import load_system_types
 from blueprints.findings import Finding, Path, error
 from blueprints.models import Blueprint
 from topology.cluster.device_plugins import PluginPlacement, needs
@@ -368,6 +369,8 @@ def plannable(blueprint: Blueprint, catalog: Catalog) -> bool:
 
     Anything else is already a blueprint-rule error; the check is skipped then, never crashed.
     """
+    if blueprint.kubernetes.system_nodes.instance_type not in load_system_types():
+        return False
     domains = {zone.name for zone in blueprint.failure_domains.zones}
     domains |= {block.name for zone in blueprint.failure_domains.zones for block in zone.blocks}
     efa_fabrics = {fabric.name for fabric in blueprint.fabrics if fabric.transport == "efa"}

@@ -39,14 +39,15 @@ from typing import Literal, TypedDict
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.catalog.quotas import NODES_PER_NODE_GROUP, load_quotas
+from blueprints.catalog.system_types import load_system_types
 from blueprints.models import Blueprint
 from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock, CapacityReservation
-from blueprints.models.kubernetes import PodNetworking
+from blueprints.models.kubernetes import PodNetworking, SystemNodes
 from blueprints.models.pools import Pool, RootVolume
 from blueprints.models.storage import LocalNvme
 from blueprints.rules.context import Context
 from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
-from topology.cluster.addresses import SYSTEM_NETWORK, NodeAddresses, cni_enis, node_addresses
+from topology.cluster.addresses import NodeAddresses, cni_enis, node_addresses
 from topology.cluster.interfaces import PRIMARY, InterfaceSpec, efa_count, interface_layout
 from topology.cluster.labels import ENI_CONFIG_LABEL, POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
 from topology.cluster.splitting import Share, split_share
@@ -55,11 +56,7 @@ from topology.placement import Placement, place_pools
 CapacityType = Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"]
 
 SYSTEM_GROUP = "system"
-SYSTEM_INSTANCE_TYPE = "m7i.xlarge"
-SYSTEM_AMI_TYPE = "AL2023_x86_64_STANDARD"
-SYSTEM_NODES = (2, 2, 4)  # min, desired, max
 ACCELERATOR_ROOT_GIB: int = RootVolume.model_fields["size_gib"].default  # the blueprint's default root volume
-SYSTEM_ROOT_GIB = 50
 MAX_UNAVAILABLE_PERCENT = 10
 NODE_GROUP_NAME_LIMIT = 63
 # EKS scales a Capacity Block node group to 0 this long before the block ends.
@@ -303,29 +300,31 @@ class _SystemCommon(TypedDict):
     addresses: NodeAddresses
 
 
-def system_groups(availability_zones: list[str], networking: PodNetworking) -> list[NodeGroupPlan]:
-    """The untainted system node group across the private subnets of every zone.
+def system_groups(availability_zones: list[str], networking: PodNetworking, settings: SystemNodes | None = None) -> list[NodeGroupPlan]:
+    """The untainted system node group (`kubernetes.system_nodes`) across the private subnets of every zone.
 
     With custom networking a node's pod subnet (its ENIConfig) must be in its
     own zone, and a node group's labels are the same on all its nodes, so the
     system group becomes one group per zone, with the sizes split between them.
     """
-    card_zero, ipv4, vcpus = SYSTEM_NETWORK[SYSTEM_INSTANCE_TYPE]
-    addresses = node_addresses(card_zero, ipv4, vcpus, networking)
+    settings = settings or SystemNodes()
+    kind = load_system_types()[settings.instance_type]
+    addresses = node_addresses(kind.card_zero_interfaces, kind.ipv4_per_interface, kind.vcpus, networking)
+    sizes = (settings.min, settings.desired, settings.max)
     common = _SystemCommon(
         pool=SYSTEM_GROUP,
-        instance_type=SYSTEM_INSTANCE_TYPE,
-        ami_type=SYSTEM_AMI_TYPE,
+        instance_type=kind.name,
+        ami_type=kind.ami_type,
         role=SYSTEM_GROUP,
         capacity_type="ON_DEMAND",
         interfaces=(PRIMARY,),
-        root_volume_gib=SYSTEM_ROOT_GIB,
+        root_volume_gib=settings.root_volume_gib,
         system=True,
         addresses=addresses,
     )
     labels = {POOL_LABEL: SYSTEM_GROUP, ROLE_LABEL: SYSTEM_GROUP}
     if networking.mode != "custom_networking":
-        low, desired, high = SYSTEM_NODES
+        low, desired, high = sizes
         return [
             NodeGroupPlan(
                 name=SYSTEM_GROUP,
@@ -340,9 +339,9 @@ def system_groups(availability_zones: list[str], networking: PodNetworking) -> l
                 **common,
             )
         ]
-    sizes = zip(*(split_evenly(count, len(availability_zones)) for count in SYSTEM_NODES), strict=True)
+    per_zone = zip(*(split_evenly(count, len(availability_zones)) for count in sizes), strict=True)
     groups: list[NodeGroupPlan] = []
-    for zone, (low, desired, high) in zip(availability_zones, sizes, strict=True):
+    for zone, (low, desired, high) in zip(availability_zones, per_zone, strict=True):
         name, pods = f"{SYSTEM_GROUP}-{zone}", f"pods-{SYSTEM_GROUP}-{zone}"
         groups.append(
             NodeGroupPlan(
@@ -374,7 +373,7 @@ def plan_node_groups(blueprint: Blueprint, catalog: Catalog, now: datetime | Non
     ctx = Context(blueprint, catalog)
     limit = nodes_per_group_limit(blueprint)
     placed = functools.cache(lambda: place_pools(blueprint, catalog))
-    plans = system_groups(list(blueprint.cloud.availability_zones), blueprint.kubernetes.pod_networking)
+    plans = system_groups(list(blueprint.cloud.availability_zones), blueprint.kubernetes.pod_networking, blueprint.kubernetes.system_nodes)
     for index, pool in enumerate(blueprint.pools):
         plans += plan_pool(pool, ctx, now, limit, placed, index)
     return tuple(plans)

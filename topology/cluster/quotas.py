@@ -39,10 +39,10 @@ from blueprints.catalog.quotas import (
     load_quotas,
     vcpu_family,
 )
+from blueprints.catalog.system_types import load_system_types
 from blueprints.findings import Finding, Path, error, info, warning
 from blueprints.models import Blueprint
 from blueprints.models.storage import FsxLustre
-from topology.cluster.addresses import SYSTEM_NETWORK
 from topology.cluster.plan import ClusterPlan
 
 CODES = ("quota.exceeded", "quota.per-account", "quota.unknown-code")
@@ -118,8 +118,9 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterab
     interfaces = 0
     for group in groups:
         spec = catalog.get(group.instance_type)
-        card_zero, _, system_vcpus = SYSTEM_NETWORK.get(group.instance_type, (0, 0, 0))
-        cpus = spec.vcpus if spec else system_vcpus
+        system = load_system_types().get(group.instance_type)
+        card_zero = system.card_zero_interfaces if system else 0
+        cpus = spec.vcpus if spec else system.vcpus if system else 0
         market = MARKETS.get(group.capacity_type)
         if market is not None:
             key = (vcpu_family(group.instance_type), market)

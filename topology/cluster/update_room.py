@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 
 from blueprints.catalog import Catalog
 from blueprints.catalog.quotas import load_quotas, vcpu_family
+from blueprints.catalog.system_types import load_system_types
 from blueprints.findings import Finding, warning
-from topology.cluster.addresses import SYSTEM_NETWORK
 from topology.cluster.node_groups import MAX_UNAVAILABLE_PERCENT, NodeGroupPlan
 from topology.cluster.quotas import MARKETS, QuotaNeed
 
@@ -45,8 +45,9 @@ def update_room_findings(needs: Sequence[QuotaNeed], node_groups: Iterable[NodeG
     for group in node_groups:
         market = MARKETS.get(group.capacity_type)
         spec = catalog.get(group.instance_type)
-        # The system group's type isn't an accelerator type in the catalog; its vCPUs come with its network facts.
-        vcpus = spec.vcpus if spec else SYSTEM_NETWORK.get(group.instance_type, (0, 0, 0))[2]
+        # The system group's type isn't an accelerator type in the catalog; its vCPUs come from the system types.
+        system = load_system_types().get(group.instance_type)
+        vcpus = spec.vcpus if spec else system.vcpus if system else 0
         if market is None or not vcpus:
             continue
         code = codes[(vcpu_family(group.instance_type), market)]
