@@ -13,12 +13,12 @@ file is stale; the test suite runs it.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
 from blueprints.catalog import load_catalog
+from blueprints.catalog.generated import write_or_check
 from topology.cluster.labels import EFA_LABEL, POOL_LABEL, ROLE_LABEL
 
 OUTPUT = Path(__file__).resolve().parents[1] / "policies" / "data" / "railyard_facts.json"
@@ -53,19 +53,7 @@ def render() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the file, or with --check report whether it is current."""
-    parser = argparse.ArgumentParser(prog="python -m railyard.pack_facts", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the file differs from a fresh generation")
-    args = parser.parse_args(argv)
-    expected = render()
-    if args.check:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else None
-        if current != expected:
-            print(f"{OUTPUT} is stale; run: python -m railyard.pack_facts", file=sys.stderr)
-            return 1
-        return 0
-    OUTPUT.write_text(expected, encoding="utf-8")
-    print(f"wrote {OUTPUT}")
-    return 0
+    return write_or_check("railyard.pack_facts", __doc__.splitlines()[0], OUTPUT, render, argv)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ run by the tests, exits 1 when it is stale); railyard reads it with
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import sys
@@ -21,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+
+from blueprints.catalog.generated import write_or_check
 
 OUTPUT = Path(__file__).resolve().parent / "regions.json"
 
@@ -76,18 +77,7 @@ def load_regions() -> Regions:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the file, or with --check report whether it is current."""
-    parser = argparse.ArgumentParser(prog="python -m blueprints.catalog.regions", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the file differs from a fresh generation")
-    args = parser.parse_args(argv)
-    expected = generate()
-    if args.check:
-        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != expected:
-            print(f"{OUTPUT} is stale; run: python -m blueprints.catalog.regions", file=sys.stderr)
-            return 1
-        return 0
-    OUTPUT.write_text(expected, encoding="utf-8")
-    print(f"wrote {OUTPUT}")
-    return 0
+    return write_or_check("blueprints.catalog.regions", __doc__.splitlines()[0], OUTPUT, generate, argv)
 
 
 if __name__ == "__main__":

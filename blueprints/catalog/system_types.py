@@ -14,7 +14,6 @@ below (every size). Never typed by hand:
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import sys
@@ -22,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+from blueprints.catalog.generated import write_or_check
 
 OUTPUT = Path(__file__).with_name("system_types.json")
 # Current Intel, AMD and Graviton general-purpose, compute and memory families (x86_64 and arm64).
@@ -80,18 +81,7 @@ def load_system_types() -> MappingProxyType[str, SystemType]:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the file, or with --check report whether it is current."""
-    parser = argparse.ArgumentParser(prog="python -m blueprints.catalog.system_types", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the file differs from a fresh generation")
-    args = parser.parse_args(argv)
-    expected = generate()
-    if args.check:
-        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != expected:
-            print(f"{OUTPUT} is stale; run: python -m blueprints.catalog.system_types", file=sys.stderr)
-            return 1
-        return 0
-    OUTPUT.write_text(expected, encoding="utf-8")
-    print(f"wrote {OUTPUT}")
-    return 0
+    return write_or_check("blueprints.catalog.system_types", __doc__.splitlines()[0], OUTPUT, generate, argv)
 
 
 if __name__ == "__main__":
