@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The fast examples; rail-131k checks 131,072 GPUs per case and adds nothing a mutation of the others doesn't reach.
 EXAMPLES = {
     name: yaml.safe_load((ROOT / "blueprints" / "examples" / f"{name}.yaml").read_text())
-    for name in ("dev-g6e", "p5-capacity-block", "heterogeneous", "inference-fleet", "insecure")
+    for name in ("dev-g6e", "p5-capacity-block", "heterogeneous", "inference-fleet", "insecure", "existing-infrastructure")
 }
 SECONDS_PER_CASE = 10.0
 
