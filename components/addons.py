@@ -28,11 +28,9 @@ import pulumi
 import pulumi_aws as aws
 
 from blueprints.models.kubernetes import PodNetworking
-from components.common import child_of, named_tags
+from components.common import child_of, named_tags, pod_identity_trust
 from components.plan.cni import cni_configuration, needs_addon
 from topology.cluster.addons import AddonPlan
-
-POD_IDENTITY_SERVICE = "pods.eks.amazonaws.com"
 
 
 @dataclass(frozen=True)
@@ -60,12 +58,6 @@ def cni_configuration_values(
     return pulumi.Output.all(security_group_id, *(pod_subnet_ids[key] for key in keys)).apply(
         lambda resolved: json.dumps(cni_configuration(networking, region, dict(zip(keys, resolved[1:], strict=True)), resolved[0]), sort_keys=True)
     )
-
-
-def pod_identity_trust() -> str:
-    """The role trust policy EKS Pod Identity needs: its service principal may assume the role and tag the session."""
-    statement = {"Effect": "Allow", "Principal": {"Service": POD_IDENTITY_SERVICE}, "Action": ["sts:AssumeRole", "sts:TagSession"]}
-    return json.dumps({"Version": "2012-10-17", "Statement": [statement]})
 
 
 class Addons(pulumi.ComponentResource):

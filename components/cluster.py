@@ -119,6 +119,10 @@ class Cluster(pulumi.ComponentResource):
         self.endpoint = eks.endpoint
         self.certificate_authority = eks.certificate_authority.apply(lambda authority: computed(authority.data, "cluster certificate authority"))
         self.security_group_id = eks.vpc_config.apply(lambda config: computed(config.cluster_security_group_id, "cluster security group"))
+        # EKS picks the service CIDR (10.100.0.0/16 or 172.20.0.0/16) when none is set; a custom AMI's NodeConfig needs it.
+        self.service_cidr = eks.kubernetes_network_config.apply(
+            lambda config: computed(config.service_ipv4_cidr if config else None, "cluster service CIDR")
+        )
         for cidr in args.private_access_cidrs:
             # The runner that applies the Kubernetes layer from inside the VPC or a connected network.
             aws.vpc.SecurityGroupIngressRule(

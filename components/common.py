@@ -1,7 +1,8 @@
-"""Small helpers every component shares: child options and tags."""
+"""Small helpers every component shares: child options, tags, and the trust policy of Pod Identity roles."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TypeVar
 
@@ -29,3 +30,12 @@ def computed(value: T | None, what: str) -> T:
 def named_tags(tags: Mapping[str, str], name: str) -> dict[str, str]:
     """The blueprint's tags plus a `Name` tag, which the EC2 console shows."""
     return {**tags, "Name": name}
+
+
+POD_IDENTITY_SERVICE = "pods.eks.amazonaws.com"
+
+
+def pod_identity_trust() -> str:
+    """The role trust policy EKS Pod Identity needs: its service principal may assume the role and tag the session."""
+    statement = {"Effect": "Allow", "Principal": {"Service": POD_IDENTITY_SERVICE}, "Action": ["sts:AssumeRole", "sts:TagSession"]}
+    return json.dumps({"Version": "2012-10-17", "Statement": [statement]})

@@ -25,6 +25,7 @@ from typing import Any
 import pulumi
 import pulumi_aws as aws
 
+from blueprints.models.base import is_zone_id
 from components.common import child_of, named_tags
 from topology.cluster.subnets import SubnetPlan
 
@@ -110,11 +111,13 @@ class Network(pulumi.ComponentResource):
         block = self._blocks.get(plan.block or "")
         if plan.kind == "pods":
             role = {}
+        # CreateSubnet takes the zone by name or by id (AvailabilityZoneId); the blueprint's form is passed through.
+        zone_key = "availability_zone_id" if is_zone_id(plan.availability_zone) else "availability_zone"
         subnet = aws.ec2.Subnet(
             name,
             vpc_id=self.vpc_id,
             cidr_block=plan.cidr,
-            availability_zone=plan.availability_zone,
+            **{zone_key: plan.availability_zone},
             map_public_ip_on_launch=plan.public,
             tags={**named_tags(self._args.tags, name), **role},
             opts=child_of(self, depends_on=[block] if block is not None else None),

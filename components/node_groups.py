@@ -13,12 +13,15 @@ What the launch template carries, and why (aws-facts.md 2.1, 4.1, 4.3):
   `capacity-block` market type; the node group's capacity type matches;
 * the AL2023 user data that assembles local NVMe into RAID0 and, on nodes
   that mount an EFA-enabled FSx tier, sets up LNet over EFA;
+* for a pool on a custom AMI, its image id, and user data that also joins the
+  node to the cluster (the node group then names no AMI type: EKS rejects
+  one beside an image id);
 * a gp3 root volume encrypted with the cluster's node-volume KMS key (a node group with a template can't set `diskSize`).
 
 It never carries what a managed node group forbids in a custom template:
 subnets, an IAM instance profile, spot market options, hibernation or
-shutdown behaviour, or an image id (the node group's AMI type picks the EKS
-AMI, so EKS keeps bootstrapping the node).
+shutdown behaviour, or (unless the pool names a custom AMI) an image id: the
+node group's AMI type picks the EKS AMI, so EKS keeps bootstrapping the node.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.common import child_of, named_tags
-from components.plan.user_data import encoded_user_data
+from components.plan.user_data import Bootstrap, encoded_user_data
 from topology.cluster.node_groups import MAX_UNAVAILABLE_PERCENT, NodeGroupPlan
 
 ROOT_DEVICE = "/dev/xvda"  # the root device of the EKS AL2023 AMIs
@@ -53,6 +56,10 @@ class NodePoolArgs:
     after: Sequence[pulumi.Resource] = ()
     # EKS node auto repair (kubernetes.node_auto_repair): replaces or reboots nodes whose kubelet, GPU or Neuron fails.
     auto_repair: bool = False
+    # The cluster's endpoint, CA and service CIDR, which a custom-AMI node's NodeConfig carries.
+    endpoint: pulumi.Input[str] | None = None
+    certificate_authority: pulumi.Input[str] | None = None
+    service_cidr: pulumi.Input[str] | None = None
 
 
 class NodePool(pulumi.ComponentResource):
@@ -75,7 +82,8 @@ class NodePool(pulumi.ComponentResource):
                 node_group_name=group.name,
                 node_role_arn=args.node_role_arn,
                 subnet_ids=[args.subnet_ids[key] for key in group.subnet_keys],
-                ami_type=group.ami_type,
+                # A launch template with an image id takes no AMI type (CreateNodegroup `amiType`: "don't specify").
+                ami_type=None if group.ami_id else group.ami_type,
                 capacity_type=group.capacity_type,
                 scaling_config=aws.eks.NodeGroupScalingConfigArgs(min_size=group.min_size, desired_size=group.desired_size, max_size=group.max_size),
                 update_config=aws.eks.NodeGroupUpdateConfigArgs(
@@ -136,6 +144,23 @@ class NodePool(pulumi.ComponentResource):
             for interface in group.interfaces
         ]
 
+    def _user_data(self, group: NodeGroupPlan) -> pulumi.Input[str] | None:
+        """The node's user data: EKS adds the bootstrap to an EKS AMI's; a custom AMI's carries its own."""
+        if group.ami_id is None:
+            return encoded_user_data(group.raid0, group.local_mount_path, group.lustre_efa_interfaces, group.max_pods)
+        args = self._args
+        assert args.endpoint is not None and args.certificate_authority is not None and args.service_cidr is not None, (
+            "a custom AMI's node group needs the cluster's endpoint, CA and service CIDR"
+        )
+
+        def rendered(cluster: list[str]) -> str:
+            bootstrap = Bootstrap(cluster[0], cluster[1], cluster[2], cluster[3], group.labels, group.taints)
+            user_data = encoded_user_data(group.raid0, group.local_mount_path, group.lustre_efa_interfaces, group.max_pods, bootstrap)
+            assert user_data is not None, "a bootstrap NodeConfig is never empty"
+            return user_data
+
+        return pulumi.Output.all(args.cluster_name, args.endpoint, args.certificate_authority, args.service_cidr).apply(rendered)
+
     def _launch_template(self, name: str, group: NodeGroupPlan) -> aws.ec2.LaunchTemplate:
         args = self._args
         reservation = market = placement = None
@@ -171,7 +196,8 @@ class NodePool(pulumi.ComponentResource):
                     ),
                 )
             ],
-            user_data=encoded_user_data(group.raid0, group.local_mount_path, group.lustre_efa_interfaces, group.max_pods),
+            image_id=group.ami_id,
+            user_data=self._user_data(group),
             capacity_reservation_specification=reservation,
             instance_market_options=market,
             placement=placement,

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
-from components.common import child_of, named_tags
-from components.plan.storage import BucketPlan, FileSystemPlan
+from components.common import child_of, named_tags, pod_identity_trust
+from components.plan.storage import FSX_CONTROLLER_ACCOUNT, BucketPlan, FileSystemPlan, FsxClassPlan
 
 LNET_PORTS = ((988, 988), (1018, 1023))
+# What the controller needs to make and delete file systems (EKS user guide, "Amazon FSx for Lustre CSI driver").
+FSX_PROVISIONER_POLICY = "AmazonFSxFullAccess"
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,18 @@ class StorageArgs:
     subnet_ids: Mapping[str, pulumi.Input[str]]
     client_security_group_id: pulumi.Input[str]
     tags: Mapping[str, str]
+    fsx_classes: tuple[FsxClassPlan, ...] = ()
+    # The cluster (for the FSx CSI controller's Pod Identity association) and the IAM partition.
+    cluster_name: pulumi.Input[str] | None = None
+    partition: str = "aws"
+
+
+@dataclass(frozen=True)
+class ClassNetwork:
+    """Where one FSx StorageClass's file systems go: the subnet and the security group the driver passes to FSx."""
+
+    subnet_id: pulumi.Output[str]
+    security_group_id: pulumi.Output[str]
 
 
 @dataclass(frozen=True)
@@ -74,6 +88,15 @@ class Storage(pulumi.ComponentResource):
             )
             key_arn = key.arn
         self.file_systems = {plan.name: self._file_system(plan, key_arn) for plan in args.file_systems}
+        self.class_networks = {
+            plan.name: ClassNetwork(
+                pulumi.Output.from_input(args.subnet_ids[plan.subnet_key]),
+                self._security_group(f"{name}-class-{plan.name}", f"StorageClass {plan.name}", plan.tier.efa),
+            )
+            for plan in args.fsx_classes
+        }
+        if args.fsx_classes:
+            self._provisioner_identity(name)
         self.register_outputs(
             {
                 "bucketNames": self.bucket_names,
@@ -118,8 +141,33 @@ class Storage(pulumi.ComponentResource):
             )
         return bucket.bucket
 
-    def _security_group(self, name: str, plan: FileSystemPlan) -> pulumi.Output[str]:
-        """The file system's group (LNET in, everything to itself and the nodes out), and the nodes' matching rules."""
+    def _provisioner_identity(self, name: str) -> None:
+        """The FSx CSI controller's IAM role, which only EKS Pod Identity may assume, bound to its service account."""
+        args = self._args
+        assert args.cluster_name is not None, "StorageClasses need the cluster, for the controller's Pod Identity association"
+        role_name = f"{name}-fsx-csi-role"
+        role = aws.iam.Role(
+            role_name,
+            assume_role_policy=pod_identity_trust(),
+            description=f"EKS Pod Identity role of the FSx CSI controller ({FSX_CONTROLLER_ACCOUNT[0]}/{FSX_CONTROLLER_ACCOUNT[1]})",
+            tags=named_tags(args.tags, role_name),
+            opts=child_of(self),
+        )
+        attachment = aws.iam.RolePolicyAttachment(
+            f"{role_name}-policy", role=role.name, policy_arn=f"arn:{args.partition}:iam::aws:policy/{FSX_PROVISIONER_POLICY}", opts=child_of(self)
+        )
+        aws.eks.PodIdentityAssociation(
+            f"{name}-fsx-csi",
+            cluster_name=args.cluster_name,
+            namespace=FSX_CONTROLLER_ACCOUNT[0],
+            service_account=FSX_CONTROLLER_ACCOUNT[1],
+            role_arn=role.arn,
+            tags=named_tags(args.tags, f"{name}-fsx-csi"),
+            opts=child_of(self, depends_on=[attachment]),
+        )
+
+    def _security_group(self, name: str, label: str, efa: bool) -> pulumi.Output[str]:
+        """A file system's group (LNET in, everything to itself and the nodes out), and the nodes' matching rules."""
         args = self._args
         clients = [args.client_security_group_id]
         ingress = [
@@ -133,7 +181,7 @@ class Storage(pulumi.ComponentResource):
             )
             for low, high in LNET_PORTS
         ]
-        if plan.tier.efa:
+        if efa:
             ingress.append(
                 aws.ec2.SecurityGroupIngressArgs(
                     protocol="-1",
@@ -152,13 +200,13 @@ class Storage(pulumi.ComponentResource):
         group = aws.ec2.SecurityGroup(
             f"{name}-sg",
             vpc_id=args.vpc_id,
-            description=f"FSx for Lustre {plan.name}",
+            description=f"FSx for Lustre {label}",
             ingress=ingress,
             egress=egress,
             tags=named_tags(args.tags, f"{name}-sg"),
             opts=child_of(self),
         )
-        rules = [("tcp", low, high, f"lnet-{low}") for low, high in LNET_PORTS] + ([("-1", None, None, "efa")] if plan.tier.efa else [])
+        rules = [("tcp", low, high, f"lnet-{low}") for low, high in LNET_PORTS] + ([("-1", None, None, "efa")] if efa else [])
         for protocol, low, high, suffix in rules:
             aws.vpc.SecurityGroupIngressRule(
                 f"{name}-clients-{suffix}",
@@ -167,7 +215,7 @@ class Storage(pulumi.ComponentResource):
                 ip_protocol=protocol,
                 from_port=low,
                 to_port=high,
-                description=f"From FSx for Lustre {plan.name}",
+                description=f"From FSx for Lustre {label}",
                 tags=named_tags(args.tags, f"{name}-clients-{suffix}"),
                 opts=child_of(self),
             )
@@ -187,7 +235,7 @@ class Storage(pulumi.ComponentResource):
             name,
             # pulumi-aws 7 flattens the one-subnet list to a single id (still `subnetIds` on the wire).
             subnet_ids=self._args.subnet_ids[plan.subnet_key],
-            security_group_ids=[self._security_group(name, plan)],
+            security_group_ids=[self._security_group(name, plan.name, tier.efa)],
             deployment_type=tier.deployment_type,
             storage_type=tier.storage_type,
             storage_capacity=tier.capacity_gib,

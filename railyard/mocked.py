@@ -212,6 +212,8 @@ class PreviewMocks(mocks.Mocks):
                 "certificateAuthority": {"data": "TU9DSy1DRVJUSUZJQ0FURS1BVVRIT1JJVFk="},
                 "identities": [{"oidcs": [{"issuer": f"https://oidc.eks.{self.region}.amazonaws.com/id/{digest}"}]}],
                 "vpcConfig": {**state.get("vpcConfig", {}), "clusterSecurityGroupId": "sg-" + _digest(args.typ, args.name, 17)[::-1]},
+                # EKS's pick for a VPC in 10.0.0.0/8 (it takes 10.100.0.0/16 otherwise); railyard sets none.
+                "kubernetesNetworkConfig": {"ipFamily": "ipv4", "serviceIpv4Cidr": "172.20.0.0/16"},
             }
         if kind == "aws:eks/nodeGroup:NodeGroup":
             group = state.get("nodeGroupName", args.name)

@@ -40,7 +40,7 @@ from components.node_groups import NodePool, NodePoolArgs
 from components.placement import Placement, PlacementArgs
 from components.plan import CompilePlan, PlanError, plan_blueprint
 from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
-from components.storage import FileSystemHandle, Storage, StorageArgs
+from components.storage import ClassNetwork, FileSystemHandle, Storage, StorageArgs
 from railyard.pipeline import Validation, validate
 from railyard.render import findings_report
 from railyard.stack import read_stack
@@ -71,6 +71,8 @@ class ClusterHandles:
     aws_provider: aws.Provider
     # Each add-on's version, as pinned or as EKS's default read at apply (the `addonVersions` output).
     addon_versions: Mapping[str, pulumi.Output[str]] = field(default_factory=dict)
+    # Each FSx StorageClass's subnet and security group (the `fsxClasses` output).
+    class_networks: Mapping[str, ClassNetwork] = field(default_factory=dict)
 
 
 def plan_validated(validation: Validation, now: datetime | None = None) -> tuple[CompilePlan | None, list[Finding]]:
@@ -179,6 +181,9 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
                 cluster.volume_key_arn,
                 [node_addons],
                 plan.node_auto_repair,
+                cluster.endpoint,
+                cluster.certificate_authority,
+                cluster.service_cidr,
             ),
             opts,
         )
@@ -193,7 +198,17 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
     )
     storage = Storage(
         f"{name}-storage",
-        StorageArgs(plan.file_systems, plan.buckets, network.vpc_id, network.subnet_ids, cluster.security_group_id, plan.tags),
+        StorageArgs(
+            plan.file_systems,
+            plan.buckets,
+            network.vpc_id,
+            network.subnet_ids,
+            cluster.security_group_id,
+            plan.tags,
+            plan.fsx_classes,
+            cluster.cluster_name,
+            plan.partition,
+        ),
         opts,
     )
     if plan.layer_stack == "same":
@@ -207,6 +222,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
                 file_systems=storage.file_systems,
                 depends_on=[*node_pools.values(), cluster_addons],
                 system_nodes=system,
+                class_networks=storage.class_networks,
             ),
         )
     return ClusterHandles(
@@ -223,6 +239,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
         plan.placements,
         provider,
         {**node_addons.versions, **cluster_addons.versions},
+        storage.class_networks,
     )
 
 
@@ -242,6 +259,11 @@ def _referenced(systems: pulumi.Output[Any], tier: str) -> ReferencedFileSystem:
         return systems.apply(lambda found: str(found[tier][key]))
 
     return ReferencedFileSystem(field("id"), field("dnsName"), field("mountName"))
+
+
+def _referenced_class(classes: pulumi.Output[Any], name: str) -> ClassNetwork:
+    """One FSx StorageClass's subnet and security group from the cluster stack's `fsxClasses` output."""
+    return ClassNetwork(classes.apply(lambda found: str(found[name]["subnetId"])), classes.apply(lambda found: str(found[name]["securityGroupId"])))
 
 
 def qualified_stack(stack: str) -> str:
@@ -268,7 +290,11 @@ def build_layer(plan: CompilePlan, deployment: Deployment) -> KubernetesLayer:
     )
     systems = reference.require_output("fileSystems")
     file_systems = {volume.tier: _referenced(systems, volume.tier) for volume in plan.kubernetes.storage.volumes}
-    layer = KubernetesLayer(f"{plan.cluster_name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=kubeconfig, file_systems=file_systems))
+    classes = reference.require_output("fsxClasses") if plan.kubernetes.storage.classes else None
+    networks = {fsx_class.name: _referenced_class(classes, fsx_class.name) for fsx_class in plan.kubernetes.storage.classes} if classes else {}
+    layer = KubernetesLayer(
+        f"{plan.cluster_name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=kubeconfig, file_systems=file_systems, class_networks=networks)
+    )
     pulumi.export("clusterName", cluster_name)
     pulumi.export(
         "kubernetes",
@@ -294,6 +320,10 @@ def export(handles: ClusterHandles) -> None:
             tier: {"id": fs.id, "dnsName": fs.dns_name, "mountName": fs.mount_name, "mountPath": fs.mount_path}
             for tier, fs in handles.file_systems.items()
         },
+    )
+    pulumi.export(
+        "fsxClasses",
+        {name: {"subnetId": network.subnet_id, "securityGroupId": network.security_group_id} for name, network in handles.class_networks.items()},
     )
     pulumi.export("placement", [decision.as_json() for decision in handles.placements])
     pulumi.export("addonVersions", dict(handles.addon_versions))

@@ -34,11 +34,22 @@ Name = Annotated[
 they follow the strictest of those grammars (DNS-label style, short enough to
 leave room for suffixes)."""
 
+ZONE_NAME = r"[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-[0-9][a-z]"
+ZONE_ID = r"[a-z]{2,5}[0-9]-az[0-9]{1,2}"
 AvailabilityZone = Annotated[
     str,
-    StringConstraints(pattern=r"^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-[0-9][a-z]$"),
-    Field(description="An AWS availability zone name, such as us-east-1a."),
+    StringConstraints(pattern=rf"^({ZONE_NAME}|{ZONE_ID})$"),
+    Field(
+        description="An AWS availability zone: its name (us-east-1a) or its id (use1-az4). Names map to different zones in "
+        "each account; ids don't, and a Capacity Block is bound to one. A blueprint uses one form throughout."
+    ),
 ]
+
+
+def is_zone_id(zone: str) -> bool:
+    """True for a zone id (`use1-az4`), False for a zone name (`us-east-1a`)."""
+    return "-az" in zone
+
 
 PositiveKw = Annotated[float, Field(gt=0, description="Kilowatts.")]
 
@@ -92,4 +103,4 @@ def violation(code: str, message: str, hint: str, field: str | None = None) -> P
     )
 
 
-__all__ = ["Model", "Name", "AvailabilityZone", "PositiveKw", "violation"]
+__all__ = ["Model", "Name", "AvailabilityZone", "PositiveKw", "is_zone_id", "violation"]

@@ -54,25 +54,50 @@ class CapacityReservation(Model):
 
 
 class CapacityBlock(Model):
-    """An EC2 Capacity Block for ML: a fixed number of instances for a fixed window."""
+    """An EC2 Capacity Block for ML: a fixed number of instances for a fixed window.
+
+    Only the id is required: the zone, type, count and window are facts EC2 already
+    holds for the block (DescribeCapacityReservations). Each one given is checked
+    offline against the pool; each one left out is checked by `validate --online`,
+    which reads it from the account.
+    """
 
     kind: Literal["capacity_block"] = Field(description="An EC2 Capacity Block for ML.")
     reservation_id: ReservationId
-    zone: AvailabilityZone = Field(description="The zone the block is in; the pool must be placed there.")
-    instance_type: InstanceTypeName = Field(description="The instance type of the block; must equal the pool's.")
-    instance_count: int = Field(ge=1, description="Instances in the block (AWS: at most 64 per block).")
-    start: UtcTime = Field(description="When the block starts (ISO 8601 with its zone, e.g. 2026-12-01T11:30:00Z).")
-    end: UtcTime = Field(description="When the block ends (ISO 8601 with its zone). EC2 starts terminating 30 minutes before.")
+    zone: AvailabilityZone | None = Field(default=None, description="The zone the block is in; the pool must be placed there. None = read online.")
+    instance_type: InstanceTypeName | None = Field(default=None, description="The block's instance type; must equal the pool's. None = read online.")
+    instance_count: int | None = Field(default=None, ge=1, description="Instances in the block (AWS: at most 64 per block). None = read online.")
+    start: UtcTime | None = Field(
+        default=None, description="When the block starts (ISO 8601 with its zone, e.g. 2026-12-01T11:30:00Z). None = read online."
+    )
+    end: UtcTime | None = Field(
+        default=None, description="When the block ends (ISO 8601 with its zone). EC2 starts terminating 30 minutes before. None = read online."
+    )
+
+    @property
+    def unstated(self) -> tuple[str, ...]:
+        """The fields left for `validate --online` to read from the account, in declaration order."""
+        return tuple(name for name in ("zone", "instance_type", "instance_count", "start", "end") if getattr(self, name) is None)
 
     @model_validator(mode="after")
     def _within_aws_limits(self) -> Self:
-        if self.instance_count > CAPACITY_BLOCK_MAX_INSTANCES:
+        if self.instance_count is not None and self.instance_count > CAPACITY_BLOCK_MAX_INSTANCES:
             raise violation(
                 "capacity.block-too-large",
                 f"instance_count {self.instance_count} exceeds the Capacity Block maximum of {CAPACITY_BLOCK_MAX_INSTANCES} instances per block",
                 "split the pool over several blocks (up to 256 instances across blocks) or use a reservation",
                 field="instance_count",
             )
+        if (self.start is None) != (self.end is None):
+            given, missing = ("start", "end") if self.end is None else ("end", "start")
+            raise violation(
+                "capacity.block-window",
+                f"{given} is set but {missing} is not; a window is checked only whole",
+                f"set {missing} too (copy both from the offering you purchased), or leave both out to read them online",
+                field=missing,
+            )
+        if self.start is None or self.end is None:
+            return self
         if self.end <= self.start:
             raise violation(
                 "capacity.block-window",

@@ -6,7 +6,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
-from blueprints.models.base import AvailabilityZone, Cidr, Model, Name, violation
+from blueprints.models.base import AvailabilityZone, Cidr, Model, Name, is_zone_id, violation
 
 TagValue = Annotated[str, StringConstraints(min_length=0, max_length=256)]
 
@@ -79,9 +79,16 @@ class AwsTarget(Model):
         default=None, description="Use a VPC and subnets that already exist (vpc_cidr is then that VPC's block); none = railyard creates the VPC."
     )
 
+    @property
+    def zones_by_id(self) -> bool:
+        """True when the blueprint names zones by id (`use1-az4`) rather than by name (one form throughout)."""
+        return is_zone_id(self.availability_zones[0])
+
     @model_validator(mode="after")
     def _zones_belong_to_region(self) -> Self:
         for index, zone in enumerate(self.availability_zones):
+            if is_zone_id(zone):
+                continue  # an id's region is checked against the region's zone ids (blueprints/rules/regions.py)
             if not zone.startswith(self.region) or len(zone) != len(self.region) + 1:
                 raise violation(
                     "cloud.zone-outside-region",

@@ -15,6 +15,8 @@ GP3_BASELINE_IOPS = 3_000
 GP3_IOPS_PER_GIB = 500
 GP3_MIBPS_PER_IOPS = 0.25
 
+# EC2 resource ids: the prefix, a hyphen, then 8 or (since 2016-2018) 17 characters (EC2 user guide, "Resource IDs").
+AmiId = Annotated[str, StringConstraints(pattern=r"^ami-([0-9a-f]{8}|[0-9a-f]{17})$"), Field(description="An AMI id, such as ami-0123456789abcdef0.")]
 LabelKey = Annotated[str, StringConstraints(pattern=r"^([a-z0-9.-]{1,253}/)?[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$")]
 LabelValue = Annotated[str, StringConstraints(pattern=r"^([A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?$")]
 
@@ -130,6 +132,11 @@ class Pool(Model):
     node_power_kw: float | None = Field(default=None, gt=0, description="Per-node draw; none = the catalog's typical draw.")
     storage: list[StorageUse] = Field(default_factory=list, description="The storage tiers the pool mounts and its demand on them.")
     root_volume: RootVolume = Field(default_factory=_root_volume, description="The nodes' root volume (gp3, encrypted with the volume key).")
+    ami_id: AmiId | None = Field(
+        default=None,
+        description="A custom Amazon Linux 2023 AMI with nodeadm (built from the EKS AMI); none = EKS's AMI for the accelerator. "
+        "EKS bootstraps no custom AMI: railyard writes the node's whole NodeConfig, labels and taints included.",
+    )
 
     @model_validator(mode="after")
     def _fixed_nodes_positive(self) -> Self:

@@ -3,6 +3,9 @@
 The legal FSx values (capacity steps, throughput per TiB, which deployment type
 supports metadata configuration, EFA and data-repository associations) are
 checked by `blueprints/rules/fsx.py`, which reports every broken one at once.
+An `fsx_lustre` tier is one file system railyard makes (or one that exists);
+an `fsx_lustre_class` is a StorageClass the FSx CSI driver makes file systems
+from, one per claim.
 """
 
 from __future__ import annotations
@@ -88,6 +91,39 @@ class FsxLustre(Model):
     )
 
 
+class FsxLustreClass(Model):
+    """A StorageClass that makes an FSx for Lustre file system for each PersistentVolumeClaim (dynamic provisioning).
+
+    Pods claim with `storageClassName: <name>`; the FSx CSI driver creates a file
+    system of the claim's size, rounded up to the deployment type's step, in the
+    subnet of the first pool that lists this tier (its EFA subnet when both are
+    on EFA), behind a security group railyard makes for the class. Its
+    controller gets an IAM role (AmazonFSxFullAccess) through EKS Pod Identity.
+    Parameters are the driver's (aws-fsx-csi-driver pkg/driver/controller.go).
+    """
+
+    kind: Literal["fsx_lustre_class"] = Field(description="A StorageClass of FSx for Lustre file systems made on demand.")
+    name: Name = Field(description="The tier's and the StorageClass's name; pools list it, claims name it.")
+    deployment_type: Literal["SCRATCH_2", "PERSISTENT_1", "PERSISTENT_2"] = Field(
+        description="The FSx deployment type of every file system it makes. Always explicit: the driver's default is SCRATCH_1."
+    )
+    throughput_mbps_per_tib: int | None = Field(
+        default=None, description="Throughput per TiB (persistent types only): PERSISTENT_1 50/100/200, PERSISTENT_2 125/250/500/1000."
+    )
+    efa: bool = Field(default=False, description="EFA-enabled file systems (PERSISTENT_2; metadata configuration is set to automatic).")
+    data_compression: Literal["NONE", "LZ4"] = Field(default="LZ4", description="Lustre data compression (LZ4, as railyard's own file systems use).")
+    file_system_type_version: Literal["2.10", "2.12", "2.15"] = Field(default="2.15", description="The Lustre version.")
+    reclaim_policy: Literal["Retain", "Delete"] = Field(
+        default="Retain",
+        description="What happens to a file system when its claim is deleted: `Retain` keeps it (and its data), `Delete` deletes it.",
+    )
+
+    @property
+    def storage_type(self) -> Literal["SSD"]:
+        """Dynamic file systems are SSD (HDD needs a drive cache the class does not set)."""
+        return "SSD"
+
+
 class LocalNvme(Model):
     """The nodes' instance-store NVMe disks, assembled into one RAID0 volume at boot."""
 
@@ -111,6 +147,6 @@ class S3Bucket(Model):
 
 
 StorageTier = Annotated[
-    FsxLustre | LocalNvme | S3Bucket,
+    FsxLustre | FsxLustreClass | LocalNvme | S3Bucket,
     Field(discriminator="kind", description="A storage tier."),
 ]

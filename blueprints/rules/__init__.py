@@ -22,6 +22,7 @@ from blueprints.models.pools import Pool
 from blueprints.models.storage import StorageTier
 from blueprints.rules import (
     capacity,
+    custom_ami,
     efa,
     endpoint,
     existing,
@@ -72,6 +73,7 @@ def _rule(module: RuleModule, scope: Scope) -> Rule:
 
 RULES: tuple[Rule, ...] = (
     _rule(instance, "pool"),
+    _rule(custom_ami, "pool"),
     _rule(fsx, "storage"),
     _rule(references, "blueprint"),
     _rule(efa, "blueprint"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from blueprints.findings import Finding, error
+from blueprints.findings import Finding, error, info
 from blueprints.models.capacity import CapacityBlock, CapacityReservation
 from blueprints.rules.context import Context
 
@@ -19,6 +19,7 @@ CODES = (
     "capacity.type-mismatch",
     "capacity.block-unsupported-type",
     "capacity.spot-unsupported-type",
+    "capacity.block-unstated",
 )
 
 
@@ -39,21 +40,35 @@ def check(ctx: Context) -> Iterable[Finding]:
         where = ("pools", pi, "capacity")
         what = "Capacity Block" if source.kind == "capacity_block" else "capacity reservation"
         zones = [zone.availability_zone for zone in ctx.pool_zones(pool)]
-        if zones and zones != [source.zone]:
+        if isinstance(source, CapacityBlock) and source.unstated:
+            yield info(
+                "capacity.block-unstated",
+                where + ("reservation_id",),
+                f"Capacity Block {source.reservation_id} leaves {', '.join(source.unstated)} to the account, "
+                "so the checks that need them run only with `railyard validate --online`"
+                + (
+                    "; without a window its node group is created at full size, which EKS accepts once the block is active"
+                    if source.start is None
+                    else ""
+                ),
+                f"run `railyard validate --online`, or copy {', '.join(source.unstated)} from the block in the EC2 console",
+                unstated=list(source.unstated),
+            )
+        if source.zone is not None and zones and zones != [source.zone]:
             yield error(
                 "capacity.zone-mismatch",
                 where + ("zone",),
                 f"the {what} {source.reservation_id} is in {source.zone}, but pool '{pool.name}' is placed in {zones}",
                 f"place the pool only in failure domains of {source.zone}, or fix the {what}'s zone",
             )
-        if source.instance_count < pool.max_nodes:
+        if source.instance_count is not None and source.instance_count < pool.max_nodes:
             yield error(
                 "capacity.too-small",
                 where + ("instance_count",),
                 f"the {what} holds {source.instance_count} instances, but pool '{pool.name}' may grow to {pool.max_nodes} nodes",
                 f"lower the pool to {source.instance_count} nodes or reserve more",
             )
-        if source.instance_type != pool.instance_type:
+        if source.instance_type is not None and source.instance_type != pool.instance_type:
             yield error(
                 "capacity.type-mismatch",
                 where + ("instance_type",),

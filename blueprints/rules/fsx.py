@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from blueprints.catalog import Catalog
 from blueprints.findings import Finding, Path, error
-from blueprints.models.storage import FsxLustre, StorageTier
+from blueprints.models.storage import FsxLustre, FsxLustreClass, StorageTier
 
 CODES = (
     "fsx.capacity-step",
@@ -60,7 +60,7 @@ def _nearest(capacity: int, deployment: str, storage: str, throughput: int | Non
     return max(2400, -(-capacity // 2400) * 2400)
 
 
-def _throughput(tier: FsxLustre, path: Path) -> Iterable[Finding]:
+def _throughput(tier: FsxLustre | FsxLustreClass, path: Path) -> Iterable[Finding]:
     where = path + ("throughput_mbps_per_tib",)
     legal = THROUGHPUT.get((tier.deployment_type, tier.storage_type))
     if tier.deployment_type.startswith("SCRATCH"):
@@ -177,8 +177,34 @@ def _repositories(tier: FsxLustre, path: Path) -> Iterable[Finding]:
         seen_buckets.add((link.bucket, link.prefix))
 
 
+def _class_features(tier: FsxLustreClass, path: Path) -> Iterable[Finding]:
+    if tier.efa and tier.deployment_type != "PERSISTENT_2":
+        yield error(
+            "fsx.feature-unsupported",
+            path + ("efa",),
+            f"{tier.deployment_type} does not support EFA; only PERSISTENT_2 does",
+            f"switch '{tier.name}' to PERSISTENT_2 or remove efa",
+        )
+    if tier.deployment_type == "PERSISTENT_2" and tier.file_system_type_version == "2.10":
+        yield error(
+            "fsx.version", path + ("file_system_type_version",), "Lustre 2.10 is not offered on PERSISTENT_2", 'use file_system_type_version: "2.15"'
+        )
+    elif tier.efa and tier.file_system_type_version != "2.15":
+        # EFA needs a metadata configuration, which the class always sets with EFA, and that needs Lustre 2.15.
+        yield error(
+            "fsx.version",
+            path + ("file_system_type_version",),
+            f"an EFA-enabled file system needs Lustre 2.15 (for its metadata configuration), not {tier.file_system_type_version}",
+            'use file_system_type_version: "2.15"',
+        )
+
+
 def check(tier: StorageTier, path: Path, catalog: Catalog) -> Iterable[Finding]:
     """Every FSx rule for one tier; other tier kinds have none here."""
+    if isinstance(tier, FsxLustreClass):
+        yield from _throughput(tier, path)
+        yield from _class_features(tier, path)
+        return
     if not isinstance(tier, FsxLustre):
         return
     ok, rule = legal_capacity(tier.deployment_type, tier.storage_type, tier.throughput_mbps_per_tib, tier.capacity_gib)

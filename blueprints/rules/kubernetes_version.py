@@ -35,8 +35,8 @@ def check(ctx: Context) -> Iterable[Finding]:
         )
         return
     for pool in ctx.blueprint.pools:
-        if pool.capacity.kind != "capacity_block":
-            continue
+        if pool.capacity.kind != "capacity_block" or pool.capacity.end is None:
+            continue  # an unstated end is compared by `validate --online`
         ends = pool.capacity.end.date()
         if ends > entry.end_of_extended:
             yield error(

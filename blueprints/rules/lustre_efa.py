@@ -49,7 +49,7 @@ def _why_not(pool: Pool, spec: InstanceType, ctx: Context) -> str | None:
 def check(ctx: Context) -> Iterable[Finding]:
     """Pools that would mount an EFA tier over TCP; EFA tiers no pool can use over EFA."""
     for index, tier in enumerate(ctx.blueprint.storage):
-        if tier.kind != "fsx_lustre" or not tier.efa:
+        if tier.kind not in ("fsx_lustre", "fsx_lustre_class") or not tier.efa:
             continue
         clients, over_efa = 0, 0
         for pi, pool in enumerate(ctx.blueprint.pools):

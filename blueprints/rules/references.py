@@ -6,12 +6,23 @@ import difflib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from blueprints.findings import Finding, Path, error
+from blueprints.findings import Finding, Path, error, warning
 from blueprints.models.domains import Block, Zone
-from blueprints.models.storage import FsxLustre
+from blueprints.models.storage import FsxLustre, FsxLustreClass
 from blueprints.rules.context import Context
 
-CODES = ("names.duplicate", "ref.unknown-domain", "ref.unknown-fabric", "ref.unknown-storage", "ref.unknown-bucket", "ref.zone-not-in-cloud")
+CODES = (
+    "names.duplicate",
+    "ref.unknown-domain",
+    "ref.unknown-fabric",
+    "ref.unknown-storage",
+    "ref.unknown-bucket",
+    "ref.zone-not-in-cloud",
+    "ref.class-unclaimed",
+    "ref.class-name-taken",
+)
+# The StorageClass railyard makes as the default with the EBS CSI driver (components/kubernetes/storage.py).
+DEFAULT_CLASS = "gp3"
 
 
 def _did_you_mean(name: str, known: Iterable[str]) -> str:
@@ -96,6 +107,8 @@ def check(ctx: Context) -> Iterable[Finding]:
                 )
     buckets = {tier.name for tier in bp.storage if tier.kind == "s3"}
     for ti, tier in enumerate(bp.storage):
+        if isinstance(tier, FsxLustreClass):
+            yield from _storage_class(tier, ti, ctx)
         if isinstance(tier, FsxLustre):
             for ri, link in enumerate(tier.data_repositories):
                 if link.bucket not in buckets:
@@ -105,3 +118,21 @@ def check(ctx: Context) -> Iterable[Finding]:
                         f"'{tier.name}' links to bucket tier '{link.bucket}', which is no `kind: s3` tier",
                         _did_you_mean(link.bucket, buckets),
                     )
+
+
+def _storage_class(tier: FsxLustreClass, index: int, ctx: Context) -> Iterable[Finding]:
+    """An FSx StorageClass no pool lists (no node runs the driver's node plugin to mount it), or one named like the default class."""
+    if tier.name == DEFAULT_CLASS and ctx.blueprint.kubernetes.addons.ebs_csi_driver.enabled:
+        yield error(
+            "ref.class-name-taken",
+            ("storage", index, "name"),
+            f"StorageClass '{tier.name}' is the name of the default gp3 class railyard makes with the EBS CSI driver",
+            "give the FSx class another name",
+        )
+    if not any(use.tier == tier.name for pool in ctx.blueprint.pools for use in pool.storage):
+        yield warning(
+            "ref.class-unclaimed",
+            ("storage", index, "name"),
+            f"no pool lists FSx StorageClass '{tier.name}', so the FSx CSI node plugin runs on no node that could mount its volumes",
+            f"add `- tier: {tier.name}` to the storage of the pools whose pods claim from it",
+        )

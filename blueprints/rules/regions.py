@@ -3,9 +3,16 @@
 A region name of the right shape (`eu-central-3`) passes the schema but fails
 the first API call; a zone letter a region doesn't have (`us-east-2d`,
 `ap-northeast-1b` for new accounts) fails when the subnet is created. Regions
-are checked against every partition botocore knows; zones against the zones
-moto records for the region (`blueprints/catalog/regions.py`). A region moto
-has no zones for (a new or isolated one) has its zones left unchecked.
+are checked against every partition botocore knows; zones against the zone
+names or zone ids moto records for the region (`blueprints/catalog/regions.py`).
+A region moto has no zones for (a new or isolated one) has its zones left
+unchecked.
+
+Zones are named one way throughout a blueprint: by name (`us-east-1a`) or by
+id (`use1-az4`). Which id a name stands for differs in each account, so a
+blueprint that mixes them can't be checked offline (is the Capacity Block's
+`use1-az4` the pool's `us-east-1a`?): that is an error at the first zone
+written the other way.
 """
 
 from __future__ import annotations
@@ -15,9 +22,12 @@ from collections.abc import Iterable
 
 from blueprints.catalog.regions import load_regions
 from blueprints.findings import Finding, Path, error
+from blueprints.models.base import is_zone_id
+from blueprints.models.capacity import CapacityBlock, CapacityReservation
+from blueprints.models.storage import FsxLustre
 from blueprints.rules.context import Context
 
-CODES = ("cloud.unknown-region", "cloud.unknown-zone", "cloud.policy-partition")
+CODES = ("cloud.unknown-region", "cloud.unknown-zone", "cloud.policy-partition", "cloud.zone-forms-mixed")
 
 
 def check(ctx: Context) -> Iterable[Finding]:
@@ -34,22 +44,52 @@ def check(ctx: Context) -> Iterable[Finding]:
         )
         return
     yield from _policy_partitions(ctx, regions.partition_of(cloud.region))
-    known = regions.zones.get(cloud.region)
+    named = list(zone_references(ctx))
+    by_id = is_zone_id(cloud.availability_zones[0])
+    mixed = [(path, zone) for path, zone in named if is_zone_id(zone) != by_id]
+    if mixed:
+        path, zone = mixed[0]
+        form, other = ("zone ids", "a zone name") if by_id else ("zone names", "a zone id")
+        yield error(
+            "cloud.zone-forms-mixed",
+            path,
+            f"'{zone}' is {other}, but cloud.availability_zones uses {form}; which id a name stands for differs in each "
+            "account, so railyard can't compare them",
+            f"write every zone as {'an id (use1-az4)' if by_id else 'a name (us-east-1a)'}: `aws ec2 describe-availability-zones` "
+            "lists both for your account",
+        )
+        return
+    known = (regions.zone_ids if by_id else regions.zones).get(cloud.region)
     if not known:
         return
-    named: list[tuple[Path, str]] = [(("cloud", "availability_zones", index), zone) for index, zone in enumerate(cloud.availability_zones)]
-    named += [
-        (("failure_domains", "zones", index, "availability_zone"), zone.availability_zone)
-        for index, zone in enumerate(ctx.blueprint.failure_domains.zones)
-    ]
     for path, zone in named:
-        if zone.startswith(cloud.region) and zone not in known:
+        # A name of another region is another rule's error (cloud.zone-outside-region, the domain's zone not the VPC's).
+        if zone not in known and (by_id or zone.startswith(cloud.region)):
             yield error(
                 "cloud.unknown-zone",
                 path,
-                f"availability zone '{zone}' does not exist in {cloud.region}, whose zones are {', '.join(known)}",
+                f"availability zone {'id ' if by_id else ''}'{zone}' does not exist in {cloud.region}, whose zone{' id' if by_id else ''}s "
+                f"are {', '.join(known)}",
                 f"use one of {', '.join(known)}",
             )
+
+
+def zone_references(ctx: Context) -> Iterable[tuple[Path, str]]:
+    """Every zone the blueprint writes, with its path: the VPC's, the failure domains', the reservations', the existing subnets' and file systems'."""
+    blueprint = ctx.blueprint
+    cloud = blueprint.cloud
+    yield from ((("cloud", "availability_zones", index), zone) for index, zone in enumerate(cloud.availability_zones))
+    for index, domain in enumerate(blueprint.failure_domains.zones):
+        yield ("failure_domains", "zones", index, "availability_zone"), domain.availability_zone
+    for index, pool in enumerate(blueprint.pools):
+        if isinstance(pool.capacity, CapacityReservation | CapacityBlock) and pool.capacity.zone is not None:
+            yield ("pools", index, "capacity", "zone"), pool.capacity.zone
+    if cloud.existing_vpc is not None:
+        for index, subnet in enumerate(cloud.existing_vpc.subnets):
+            yield ("cloud", "existing_vpc", "subnets", index, "availability_zone"), subnet.availability_zone
+    for index, tier in enumerate(blueprint.storage):
+        if isinstance(tier, FsxLustre) and tier.existing is not None:
+            yield ("storage", index, "existing", "availability_zone"), tier.existing.availability_zone
 
 
 def _policy_partitions(ctx: Context, partition: str | None) -> Iterable[Finding]:

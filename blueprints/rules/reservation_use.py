@@ -26,7 +26,9 @@ def check(ctx: Context) -> Iterable[Finding]:
             users.setdefault(pool.capacity.reservation_id, []).append(index)
     for reservation_id, indexes in users.items():
         first = ctx.blueprint.pools[indexes[0]]
-        held = first.capacity.instance_count if isinstance(first.capacity, CapacityReservation | CapacityBlock) else 0
+        held = first.capacity.instance_count if isinstance(first.capacity, CapacityReservation | CapacityBlock) else None
+        if held is None:
+            continue  # an unstated count is read by `validate --online`
         most = sum(ctx.blueprint.pools[index].max_nodes for index in indexes)
         if most < held:
             names = ", ".join(f"'{ctx.blueprint.pools[index].name}'" for index in indexes)

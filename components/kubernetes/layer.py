@@ -20,22 +20,23 @@ from components.kubernetes.device_plugins import DevicePlugins
 from components.kubernetes.kueue import KueueScheduling
 from components.kubernetes.metrics import AcceleratorMetrics
 from components.kubernetes.plan import KubernetesPlan
-from components.kubernetes.storage import ClusterStorage, FileSystemRef
+from components.kubernetes.storage import ClassNetworkRef, ClusterStorage, FileSystemRef
 
 
 @dataclass
 class KubernetesLayerArgs:
     """What the layer needs from the stages before it.
 
-    `plan` is `plan_kubernetes(blueprint, catalog)`. `kubeconfig` is the
-    cluster's kubeconfig (a string or Output); `provider`, when given, is used
-    instead. `file_systems` maps each FSx tier name to the storage component's
-    file system (anything with id, dns_name, mount_name). `depends_on` holds
-    resources the in-cluster objects wait for (the node groups: Kueue's
-    controller needs a node to become ready). `system_nodes` holds the
-    system node group every Helm release waits for: the charts' controllers
-    run there, and Helm waits for them to be ready. A layer applied by its
-    own stack after the cluster's leaves both empty.
+        `plan` is `plan_kubernetes(blueprint, catalog)`. `kubeconfig` is the
+        cluster's kubeconfig (a string or Output); `provider`, when given, is used
+        instead. `file_systems` maps each FSx tier name to the storage component's
+        file system (anything with id, dns_name, mount_name), `class_networks` each
+    FSx StorageClass's subnet and security group. `depends_on` holds
+        resources the in-cluster objects wait for (the node groups: Kueue's
+        controller needs a node to become ready). `system_nodes` holds the
+        system node group every Helm release waits for: the charts' controllers
+        run there, and Helm waits for them to be ready. A layer applied by its
+        own stack after the cluster's leaves both empty.
     """
 
     plan: KubernetesPlan
@@ -44,6 +45,8 @@ class KubernetesLayerArgs:
     file_systems: Mapping[str, FileSystemRef] = field(default_factory=dict)
     depends_on: Sequence[pulumi.Resource] = ()
     system_nodes: Sequence[pulumi.Resource] = ()
+    # Each FSx StorageClass's subnet and security group (anything with subnet_id, security_group_id).
+    class_networks: Mapping[str, ClassNetworkRef] = field(default_factory=dict)
 
 
 class KubernetesLayer(pulumi.ComponentResource):
@@ -71,7 +74,9 @@ class KubernetesLayer(pulumi.ComponentResource):
         system = list(args.system_nodes)
         self.plugins = DevicePlugins(f"{name}-plugins", self.plan.plugin_releases, self.provider, child, system)
         self.metrics = AcceleratorMetrics(f"{name}-metrics", self.plan.metrics, self.provider, child, system)
-        self.storage = ClusterStorage(f"{name}-storage", self.plan.storage, args.file_systems, self.provider, after, child, system)
+        self.storage = ClusterStorage(
+            f"{name}-storage", self.plan.storage, args.file_systems, self.provider, after, child, system, args.class_networks
+        )
         self.kueue = KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child, system) if self.plan.kueue is not None else None
         self.register_outputs(
             {

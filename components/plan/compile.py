@@ -19,7 +19,7 @@ from blueprints.models import Blueprint
 from blueprints.models.kubernetes import PodNetworking
 from blueprints.rules.names import cluster_name as derived_cluster_name
 from components.kubernetes.plan import KubernetesPlan, plan_kubernetes
-from components.plan.storage import BucketPlan, FileSystemPlan, plan_storage
+from components.plan.storage import BucketPlan, FileSystemPlan, FsxClassPlan, plan_fsx_classes, plan_storage
 from topology.cluster.addons import AddonPlan
 from topology.cluster.errors import PlanError
 from topology.cluster.node_groups import NodeGroupPlan
@@ -61,11 +61,17 @@ class CompilePlan:
     # cloud.existing_vpc's id: nodes go in its subnets and no network is created.
     existing_vpc_id: str | None = None
     node_policy_arns: tuple[str, ...] = ()
+    # `fsx_lustre_class` tiers: StorageClasses whose file systems the FSx CSI driver makes, one per claim.
+    fsx_classes: tuple[FsxClassPlan, ...] = ()
 
     @property
     def needs_efa(self) -> bool:
         """True when any node group launches EFA interfaces (so the EFA security group is needed)."""
-        return any(group.efa_interfaces for group in self.node_groups) or any(fs.tier.efa for fs in self.file_systems)
+        return (
+            any(group.efa_interfaces for group in self.node_groups)
+            or any(fs.tier.efa for fs in self.file_systems)
+            or any(fsx_class.tier.efa for fsx_class in self.fsx_classes)
+        )
 
     @property
     def addons_before_nodes(self) -> tuple[AddonPlan, ...]:
@@ -145,4 +151,5 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         node_auto_repair=blueprint.kubernetes.node_auto_repair,
         existing_vpc_id=blueprint.cloud.existing_vpc.id if blueprint.cloud.existing_vpc else None,
         node_policy_arns=tuple(dict.fromkeys(blueprint.kubernetes.node_iam_policies)),
+        fsx_classes=plan_fsx_classes(blueprint, cluster.node_groups),
     )

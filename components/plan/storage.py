@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
-from blueprints.models.storage import DataRepository, FsxLustre, S3Bucket
+from blueprints.models.storage import DataRepository, FsxLustre, FsxLustreClass, S3Bucket
 from blueprints.rules.names import bucket_name
 from topology.cluster.node_groups import NodeGroupPlan
 from topology.storage import MEGABYTES_PER_GIB
@@ -89,23 +89,60 @@ def declared_demand(tier_name: str, blueprint: Blueprint, catalog: Catalog) -> f
     return max(reads, max(bursts))
 
 
+def _near_clients(tier: str, efa: bool, blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[str, str, tuple[str, ...], str]:
+    """(zone, subnet key, client pools, why) for file systems of `tier`: the subnet of the first node group that lists it."""
+    clients = tuple(pool.name for pool in blueprint.pools if any(use.tier == tier for use in pool.storage))
+    groups = [group for group in node_groups if group.pool in clients]
+    if not groups:
+        zone = blueprint.cloud.availability_zones[0]
+        return zone, f"private-{zone}", (), f"no pool mounts '{tier}': first zone {zone}"
+    first = groups[0]
+    zone = first.availability_zones[0]
+    efa_subnet = efa and first.efa_interfaces > 0
+    subnet = first.subnet_keys[0] if efa_subnet else f"private-{zone}"
+    why = "the EFA subnet of" if efa_subnet else "the zone of"
+    return zone, subnet, clients, f"{why} pool '{first.pool}' ({first.name}) in {zone}"
+
+
 def place_file_system(tier: FsxLustre, blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeGroupPlan, ...]) -> FileSystemPlan:
     """Put one FSx tier in the subnet of the pools that mount it (see the module docstring)."""
-    clients = tuple(pool.name for pool in blueprint.pools if any(use.tier == tier.name for use in pool.storage))
-    groups = [group for group in node_groups if group.pool in clients]
     demand = declared_demand(tier.name, blueprint, catalog)
     if tier.existing is not None:
         zone = tier.existing.availability_zone
+        clients = tuple(pool.name for pool in blueprint.pools if any(use.tier == tier.name for use in pool.storage))
         return FileSystemPlan(tier, zone, f"private-{zone}", clients, f"'{tier.name}' exists ({tier.existing.id}) in {zone}", demand)
-    if not groups:
-        zone = blueprint.cloud.availability_zones[0]
-        return FileSystemPlan(tier, zone, f"private-{zone}", (), f"no pool mounts '{tier.name}': first zone {zone}", demand)
-    first = groups[0]
-    zone = first.availability_zones[0]
-    efa_subnet = tier.efa and first.efa_interfaces > 0
-    subnet = first.subnet_keys[0] if efa_subnet else f"private-{zone}"
-    why = "the EFA subnet of" if efa_subnet else "the zone of"
-    return FileSystemPlan(tier, zone, subnet, clients, f"{why} pool '{first.pool}' ({first.name}) in {zone}", demand)
+    zone, subnet, clients, why = _near_clients(tier.name, tier.efa, blueprint, node_groups)
+    return FileSystemPlan(tier, zone, subnet, clients, why, demand)
+
+
+# The FSx CSI chart's controller service account (aws-fsx-csi-driver 1.17.0 values.yaml `controller.serviceAccount.name`),
+# named explicitly in the release so the Pod Identity association names the account the controller runs as.
+FSX_CONTROLLER_ACCOUNT = ("kube-system", "fsx-csi-controller-sa")
+
+
+@dataclass(frozen=True)
+class FsxClassPlan:
+    """One FSx for Lustre StorageClass: the file systems the driver makes for its claims go in this subnet."""
+
+    tier: FsxLustreClass
+    availability_zone: str
+    subnet_key: str
+    client_pools: tuple[str, ...]
+    reason: str
+
+    @property
+    def name(self) -> str:
+        """The tier's (and the StorageClass's) name."""
+        return self.tier.name
+
+
+def plan_fsx_classes(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[FsxClassPlan, ...]:
+    """Where each `fsx_lustre_class` tier's file systems are made, in blueprint order (placed like a file system)."""
+    planned = []
+    for tier in blueprint.storage:
+        if isinstance(tier, FsxLustreClass):
+            planned.append(FsxClassPlan(tier, *_near_clients(tier.name, tier.efa, blueprint, node_groups)))
+    return tuple(planned)
 
 
 def plan_storage(

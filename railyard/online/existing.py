@@ -88,7 +88,7 @@ def _subnets(existing: ExistingVpc, blueprint: Blueprint, account: Account) -> I
             continue
         for field, theirs, ours in (
             ("id", actual.get("VpcId"), existing.id),
-            ("availability_zone", actual.get("AvailabilityZone"), subnet.availability_zone),
+            ("availability_zone", actual.get("AvailabilityZoneId" if blueprint.cloud.zones_by_id else "AvailabilityZone"), subnet.availability_zone),
             ("cidr", actual.get("CidrBlock"), str(subnet.cidr)),
         ):
             if theirs != ours:

@@ -29,7 +29,7 @@ def check_offerings(blueprint: Blueprint, account: Account, node_groups: Sequenc
     if not types:
         return []
     try:
-        offered = _offered(account, types)
+        offered = _offered(account, types, blueprint.cloud.zones_by_id)
     except AccountError as exc:
         return [account_finding(exc, ("pools",), "instance type offerings were not checked")]
     pool_index = {pool.name: index for index, pool in enumerate(blueprint.pools)}
@@ -44,10 +44,11 @@ def check_offerings(blueprint: Blueprint, account: Account, node_groups: Sequenc
     return findings
 
 
-def _offered(account: Account, types: list[str]) -> dict[str, set[str]]:
-    """instance type -> the zones (by name) that offer it to this account."""
+def _offered(account: Account, types: list[str], by_id: bool) -> dict[str, set[str]]:
+    """instance type -> the zones that offer it to this account, by name or by id as the blueprint writes them."""
     offered: dict[str, set[str]] = {name: set() for name in types}
-    params: dict[str, Any] = {"LocationType": "availability-zone", "Filters": [{"Name": "instance-type", "Values": types}]}
+    location = "availability-zone-id" if by_id else "availability-zone"
+    params: dict[str, Any] = {"LocationType": location, "Filters": [{"Name": "instance-type", "Values": types}]}
     while True:
         answer = account.call("ec2", "DescribeInstanceTypeOfferings", **params)
         for offering in answer.get("InstanceTypeOfferings", []):

@@ -13,14 +13,17 @@ pool's nodes at creation.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from blueprints.catalog import Catalog
 from blueprints.findings import Finding, Path, error, warning
 from blueprints.models import Blueprint
 from blueprints.models.capacity import CapacityBlock, CapacityReservation
 from blueprints.models.pools import Pool
+from blueprints.rules import capacity, kubernetes_version, reservation_use
+from blueprints.rules.context import Context
 from railyard.online.account import Account, AccountError
 from railyard.online.findings import account_finding
 
@@ -95,20 +98,21 @@ def check_reservations(blueprint: Blueprint, account: Account, now: datetime) ->
         if reservation is None:
             findings.append(_missing(pool.name, source, path, account.region))
             continue
-        fact = _fact(pool.name, reservation)
+        fact = _fact(pool.name, reservation, blueprint.cloud.zones_by_id)
         facts.append(fact)
         findings += _compare(pool, source, fact, path, now)
     return facts, findings
 
 
-def _fact(pool: str, reservation: dict[str, Any]) -> ReservationFact:
+def _fact(pool: str, reservation: dict[str, Any], by_id: bool) -> ReservationFact:
+    """The reservation in railyard's terms; its zone in the blueprint's form (name or id)."""
     return ReservationFact(
         pool,
         reservation["CapacityReservationId"],
         reservation.get("State", "unknown"),
         reservation.get("ReservationType", "default"),
         reservation.get("InstanceType", ""),
-        reservation.get("AvailabilityZone", ""),
+        reservation.get("AvailabilityZoneId" if by_id else "AvailabilityZone", ""),
         int(reservation.get("TotalInstanceCount", 0)),
         int(reservation.get("AvailableInstanceCount", 0)),
         _utc(reservation.get("StartDate")),
@@ -140,7 +144,7 @@ def _compare(pool: Pool, source: Reserved, fact: ReservationFact, path: Path, no
         fix = "capacity_block" if fact.kind == "capacity-block" else "capacity_reservation"
         yield error("online.reservation-mismatch", (*path, "kind"), f"{said} is {what} in the account", f"set kind: {fix}", field="kind")
     for field_name, ours, theirs in (("instance_type", source.instance_type, fact.instance_type), ("zone", source.zone, fact.zone)):
-        if ours != theirs:
+        if ours is not None and ours != theirs:
             yield error(
                 "online.reservation-mismatch",
                 (*path, field_name),
@@ -148,7 +152,7 @@ def _compare(pool: Pool, source: Reserved, fact: ReservationFact, path: Path, no
                 f"set {field_name}: {theirs}",
                 field=field_name,
             )
-    if source.instance_count != fact.total:
+    if source.instance_count is not None and source.instance_count != fact.total:
         yield error(
             "online.reservation-mismatch",
             (*path, "instance_count"),
@@ -158,7 +162,7 @@ def _compare(pool: Pool, source: Reserved, fact: ReservationFact, path: Path, no
         )
     if isinstance(source, CapacityBlock):
         for moment, declared, actual in (("start", source.start, fact.start), ("end", source.end, fact.end)):
-            if actual is not None and declared != actual:
+            if actual is not None and declared is not None and declared != actual:
                 yield error(
                     "online.reservation-mismatch",
                     (*path, moment),
@@ -199,3 +203,48 @@ def _usable(pool: Pool, said: str, fact: ReservationFact, path: Path, now: datet
             available=fact.available,
             desired=pool.desired_nodes,
         )
+
+
+# The offline rules that read a Capacity Block's zone, type, count or window.
+_FILLED_RULES = (capacity.check, reservation_use.check, kubernetes_version.check)
+
+
+def check_unstated(blueprint: Blueprint, catalog: Catalog, facts: list[ReservationFact]) -> list[Finding]:
+    """The offline checks a Capacity Block's unstated fields skipped, run on the account's values for them.
+
+    The blueprint is copied with each unstated zone, type, count and window
+    filled from the account; the capacity, reservation-use and Kubernetes
+    support rules run on both; what only the filled copy finds is reported,
+    saying where the value came from.
+    """
+    by_id = {fact.reservation_id: fact for fact in facts}
+    pools = list(blueprint.pools)
+    filled_fields: dict[int, tuple[str, ...]] = {}
+    for index, pool in enumerate(pools):
+        source = pool.capacity
+        fact = by_id.get(source.reservation_id) if isinstance(source, CapacityBlock) else None
+        if not isinstance(source, CapacityBlock) or fact is None or not source.unstated:
+            continue
+        known = {"zone": fact.zone, "instance_type": fact.instance_type, "instance_count": fact.total, "start": fact.start, "end": fact.end}
+        update = {name: known[name] for name in source.unstated if known[name] not in (None, "")}
+        if update:
+            pools[index] = pool.model_copy(update={"capacity": source.model_copy(update=update)})
+            filled_fields[index] = tuple(update)
+    if not filled_fields:
+        return []
+    filled = blueprint.model_copy(update={"pools": pools})
+
+    def found(subject: Blueprint) -> list[Finding]:
+        ctx = Context(subject, catalog)
+        return [finding for rule in _FILLED_RULES for finding in rule(ctx) if finding.code != "capacity.block-unstated"]
+
+    before = {(finding.code, finding.path, finding.message) for finding in found(blueprint)}
+    added: list[Finding] = []
+    for finding in found(filled):
+        if (finding.code, finding.path, finding.message) in before:
+            continue
+        at = finding.path[1] if finding.path[:1] == ("pools",) and len(finding.path) > 1 else None  # ("pools", index, ...)
+        read = filled_fields.get(at, ()) if isinstance(at, int) else ()
+        note = f" (the account's {', '.join(read)} for the block, which the blueprint leaves out)" if read else " (with the account's values)"
+        added.append(replace(finding, message=finding.message + note))
+    return added

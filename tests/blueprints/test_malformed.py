@@ -155,6 +155,14 @@ CASES = [
         "end: 2026-11-08",
     ),
     (
+        "capacity-block-half-a-window",
+        "      end: 2026-12-08T00:00:00Z\n",
+        "",
+        "capacity.block-window",
+        "pools[0].capacity.end",
+        "kind: capacity_block",
+    ),
+    (
         "node-range-unordered",
         "    nodes: {min: 1, max: 4}\n",
         "    nodes: {min: 5, max: 4}\n",

@@ -11,7 +11,7 @@ import pytest
 from railyard.online import validate_online
 from railyard.pipeline import Validation, validate
 from tests.online.moto_account import MotoAccount, capacity_block, moto_account
-from tests.yaml_text import replace_once
+from tests.yaml_text import edited_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 P5 = ROOT / "blueprints" / "examples" / "p5-capacity-block.yaml"
@@ -69,9 +69,4 @@ def added(offline: Validation, online: Validation) -> list[tuple[str, str, str]]
 
 def variant(tmp_path: Path, source: Path, *edits: tuple[str, str]) -> Path:
     """A copy of an example with each (old, new) snippet replaced once, written under `tmp_path`."""
-    text = source.read_text()
-    for old, new in edits:
-        text = replace_once(text, old, new)
-    path = tmp_path / source.name
-    path.write_text(text)
-    return path
+    return edited_copy(source, tmp_path, *edits)

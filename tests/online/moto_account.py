@@ -28,6 +28,7 @@ from moto import settings as moto_settings
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.core.responses import ActionResult
 from moto.ec2.exceptions import EC2ClientError
+from moto.ec2.models.availability_zones_and_regions import RegionsAndZonesBackend
 from moto.ec2.responses import EC2Response
 from moto.servicequotas.exceptions import NoSuchResource
 from moto.servicequotas.resources.default_quotas.vpc import VPC_DEFAULT_QUOTAS
@@ -56,6 +57,11 @@ def odcr(reservation_id: str, instance_type: str, zone: str, count: int, availab
     return reservation
 
 
+def _zone_id(zone: str) -> str:
+    """The id moto's account gives a zone name (every moto account maps them alike)."""
+    return next(found.zone_id for found in RegionsAndZonesBackend.zones[zone[:-1]] if found.name == zone)
+
+
 def _reservation(reservation_id: str, instance_type: str, zone: str, count: int, state: str) -> dict:
     return {
         "CapacityReservationId": reservation_id,
@@ -63,6 +69,7 @@ def _reservation(reservation_id: str, instance_type: str, zone: str, count: int,
         "InstanceType": instance_type,
         "InstancePlatform": "Linux/UNIX",
         "AvailabilityZone": zone,
+        "AvailabilityZoneId": _zone_id(zone),
         "Tenancy": "default",
         "TotalInstanceCount": count,
         "AvailableInstanceCount": count,

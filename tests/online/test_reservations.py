@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.online.conftest import BEFORE, BLOCK_END, BLOCK_ID, BLOCK_START, HETEROGENEOUS, P5, added, checked
+from railyard.pipeline import validate
+from tests.online.conftest import BEFORE, BLOCK_END, BLOCK_ID, BLOCK_START, HETEROGENEOUS, P5, added, checked, variant
 from tests.online.moto_account import capacity_block, odcr
 from tests.yaml_text import line_of
 
@@ -72,3 +73,37 @@ def test_a_reservation_mostly_used_by_others_warns_that_the_pool_will_not_start(
     assert (finding.code, finding.severity) == ("online.reservation-in-use", "warning")
     assert "4 of 32 instances free" in finding.message
     assert finding.certificate == {"available": 4, "desired": offline.blueprint.pools[finding.path[1]].desired_nodes}
+
+
+BARE_BLOCK = (
+    "      zone: us-east-1a\n      instance_type: p5.48xlarge\n      instance_count: 64\n"
+    "      start: 2026-12-01T11:30:00Z\n      end: 2026-12-15T11:30:00Z\n",
+    "",
+)
+
+
+def test_a_block_named_by_id_alone_validates_offline_and_says_what_only_the_account_can_check(tmp_path):
+    offline = validate(str(variant(tmp_path, P5, BARE_BLOCK)))
+    assert offline.ok
+    [note] = [f for f in offline.findings if f.code == "capacity.block-unstated"]
+    assert (note.severity, note.path_text) == ("info", "pools[0].capacity.reservation_id")
+    assert note.certificate["unstated"] == ["zone", "instance_type", "instance_count", "start", "end"]
+
+
+def test_the_accounts_values_for_an_unstated_block_are_held_to_the_pool(us_east_1, tmp_path):
+    # The block is in another zone, for 32 instances, ending after Kubernetes 1.35's standard support: the
+    # checks the unstated fields skipped offline run on the account's values.
+    us_east_1.reserve(capacity_block(BLOCK_ID, "p5.48xlarge", "us-east-1b", 32, BLOCK_START, BLOCK_END.replace(year=2028)))
+    offline, online = checked(us_east_1, variant(tmp_path, P5, BARE_BLOCK))
+    found = {f.code: f for f in online.findings if f not in set(offline.findings)}
+    assert {"capacity.zone-mismatch", "capacity.too-small"} <= set(found)
+    assert "online.reservation-mismatch" not in found  # nothing stated, so nothing contradicts the account
+    assert "us-east-1b" in found["capacity.zone-mismatch"].message
+    assert "the account's zone, instance_type, instance_count, start, end" in found["capacity.zone-mismatch"].message
+    # The zone has no line of its own: the finding points at the capacity mapping that would hold it.
+    assert found["capacity.zone-mismatch"].line == line_of(P5.read_text(), "      kind: capacity_block")
+
+
+def test_an_unstated_block_that_matches_the_pool_adds_nothing(p5_account, tmp_path):
+    offline, online = checked(p5_account, variant(tmp_path, P5, BARE_BLOCK))
+    assert [code for code, _, _ in added(offline, online) if not code.startswith("online.quota")] == []

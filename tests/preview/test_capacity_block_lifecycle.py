@@ -12,6 +12,7 @@ up at the start, and Pulumi ignores the desired size after creation.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +72,15 @@ def test_on_demand_groups_are_unaffected_by_the_clock():
         scaling = result.named("p5-train-dev-train-use1a").inputs["scalingConfig"]
         assert (scaling["minSize"], scaling["desiredSize"], scaling["maxSize"]) == (2, 2, 2)
         assert result.of_type(SCHEDULE) == []
+
+
+def test_a_block_without_its_window_is_sized_as_if_it_runs(tmp_path):
+    # No window to place `now` in: the group starts at the pool's size and nothing is scheduled. The info
+    # finding says so, and `validate --online` warns when the account's block hasn't started.
+    text = Path(EXAMPLE).read_text().replace("      start: 2026-12-01T11:30:00Z\n      end: 2026-12-15T11:30:00Z\n", "")
+    bare = tmp_path / "p5-capacity-block.yaml"
+    bare.write_text(text)
+    result = run_preview(str(bare), project_dir=ROOT, at=_at(2026, 11, 24))
+    scaling = _group(result).inputs["scalingConfig"]
+    assert (scaling["minSize"], scaling["desiredSize"], scaling["maxSize"]) == (0, 64, 64)
+    assert result.of_type(SCHEDULE) == []

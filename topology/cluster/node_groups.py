@@ -105,6 +105,8 @@ class NodeGroupPlan:
     fabric: str | None = None
     system: bool = False
     scale_up_at: datetime | None = None
+    # A custom AMI (pools[].ami_id): the launch template names it and the user data bootstraps the node.
+    ami_id: str | None = None
     part: str = ""
     addresses: NodeAddresses = NodeAddresses(1, 0, 0)
     pod_subnet_key: str | None = None
@@ -183,8 +185,12 @@ def block_sizing(block: CapacityBlock, share: int, now: datetime | None) -> tupl
 
     Before the start: 0, and a scheduled scale-up at the start (EKS asks for
     0 on a group created before its block); from 40 minutes before the end:
-    0 (EKS has scaled it down); in between: the group's share.
+    0 (EKS has scaled it down); in between: the group's share. A block whose
+    window the blueprint leaves to the account is sized as if it runs (the
+    `online.reservation-not-started` warning says when it doesn't yet).
     """
+    if block.start is None or block.end is None:
+        return share, None
     if now is not None and now < block.start:
         return 0, block.start
     if now is not None and now >= block.end - BLOCK_SCALE_DOWN_LEAD:
@@ -281,6 +287,7 @@ def plan_pool(
                 root_volume_gib=pool.root_volume.size_gib,
                 root_volume_iops=pool.root_volume.iops,
                 root_volume_throughput=pool.root_volume.throughput_mibps,
+                ami_id=pool.ami_id,
             )
         )
     return plans

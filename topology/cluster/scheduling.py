@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
+from blueprints.models.base import is_zone_id
 from topology.cluster.labels import HOSTNAME_LABEL, INSTANCE_TYPE_LABEL, NETWORK_LAYER_LABEL, ZONE_LABEL, NodeTaint
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 
@@ -76,14 +77,16 @@ class NodeGroupView:
         `feature_discovery` (the GPU Operator deploys node-feature-discovery),
         NVIDIA nodes also get NFD's PCI label.
         """
+        # A blueprint names zones one way; the label of the other form is known only on the node.
+        by_id = is_zone_id(self.availability_zone)
         labels = {
             INSTANCE_TYPE_LABEL: self.spec.name,
-            ZONE_LABEL: self.availability_zone,
+            ZONE_LABEL: RUNTIME_VALUE if by_id else self.availability_zone,
             REGION_LABEL: self.region or RUNTIME_VALUE,
             ARCH_LABEL: "arm64" if self.spec.architecture == "arm64" else "amd64",
             OS_LABEL: "linux",
             HOSTNAME_LABEL: RUNTIME_VALUE,
-            ZONE_ID_LABEL: RUNTIME_VALUE,
+            ZONE_ID_LABEL: self.availability_zone if by_id else RUNTIME_VALUE,
             NODEGROUP_LABEL: RUNTIME_VALUE,
         }
         for layer in range(1, self.spec.topology_layers + 1):
@@ -133,7 +136,8 @@ def node_groups(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGr
                 efa=group.efa_interfaces > 0,
                 efa_interfaces=group.efa_interfaces,
                 ephemeral_gib=group.ephemeral_gib,
-                mounts=tuple(use.tier for use in pool.storage if tiers.get(use.tier) == "fsx_lustre"),
+                # Both FSx kinds are mounted by the driver's node plugin: a tier's static volume, a class's claims.
+                mounts=tuple(use.tier for use in pool.storage if tiers.get(use.tier) in ("fsx_lustre", "fsx_lustre_class")),
                 region=blueprint.cloud.region,
                 feature_discovery=discovery,
             )
