@@ -46,6 +46,8 @@ class NetworkArgs:
     flow_log_retention_days: int | None = None
     # cloud.existing_vpc: place nodes in its subnets (each plan's `existing_id`) and create no network.
     existing_vpc_id: str | None = None
+    # cloud.secondary_cidrs: more blocks for node subnets.
+    secondary_cidrs: tuple[str, ...] = ()
 
 
 class Network(pulumi.ComponentResource):
@@ -80,12 +82,13 @@ class Network(pulumi.ComponentResource):
             opts=child_of(self),
         )
         self.vpc_id = vpc.id
-        # CNI custom networking: pods' subnets come from secondary CIDR blocks associated with the VPC.
+        # Secondary blocks: node subnets past the primary block's room, and CNI custom networking's pod subnets.
+        blocks = [("block", cidr) for cidr in args.secondary_cidrs] + [("pods", cidr) for cidr in args.pod_cidrs]
         self._blocks = {
             cidr: aws.ec2.VpcIpv4CidrBlockAssociation(
-                f"{name}-pods-{cidr.replace('.', '-').replace('/', '-')}", vpc_id=vpc.id, cidr_block=cidr, opts=child_of(self)
+                f"{name}-{role}-{cidr.replace('.', '-').replace('/', '-')}", vpc_id=vpc.id, cidr_block=cidr, opts=child_of(self)
             )
-            for cidr in args.pod_cidrs
+            for role, cidr in blocks
         }
         self.subnet_ids = {plan.key: self._subnet(plan) for plan in args.subnets}
         nat_ids = self._egress()

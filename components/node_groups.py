@@ -36,7 +36,17 @@ from components.common import child_of, named_tags
 from components.plan.user_data import Bootstrap, encoded_user_data
 from topology.cluster.node_groups import MAX_UNAVAILABLE_PERCENT, NodeGroupPlan
 
-ROOT_DEVICE = "/dev/xvda"  # the root device of the EKS AL2023 AMIs
+ROOT_DEVICE = "/dev/xvda"
+# Says on a launch template that its placement group is the one its reservation was created in (COR004 reads it).
+RESERVATION_PLACEMENT_TAG = "railyard:reservation-placement-group"
+
+
+def reservation_placement_tag(placement_group: str | None) -> dict[str, str]:
+    """The tag naming a reservation's own placement group, or none."""
+    return {RESERVATION_PLACEMENT_TAG: placement_group} if placement_group else {}
+
+
+# the root device of the EKS AL2023 AMIs
 TAGGED_AT_LAUNCH = ("instance", "volume", "network-interface")
 
 
@@ -60,6 +70,9 @@ class NodePoolArgs:
     endpoint: pulumi.Input[str] | None = None
     certificate_authority: pulumi.Input[str] | None = None
     service_cidr: pulumi.Input[str] | None = None
+    # Where the pool's reservations live, for the ARNs of a reservation group railyard makes.
+    region: str = ""
+    partition: str = "aws"
 
 
 class NodePool(pulumi.ComponentResource):
@@ -73,6 +86,7 @@ class NodePool(pulumi.ComponentResource):
         self._args = args
         self.node_group_names = {}
         self.node_groups = {}
+        self._reservation_group = self._group_reservations(name)
         for group in args.groups:
             child = f"{name}-{group.child_suffix}"
             template = self._launch_template(child, group)
@@ -109,6 +123,58 @@ class NodePool(pulumi.ComponentResource):
             self.node_group_names[group.name] = node_group.node_group_name
             self.node_groups[group.name] = node_group
         self.register_outputs({"nodeGroupNames": self.node_group_names})
+
+    def _group_reservations(self, name: str) -> pulumi.Output[str] | None:
+        """The pool's capacity reservation group, when it names reservations for railyard to group: the group's ARN.
+
+        An AWS Resource Group with the `AWS::EC2::CapacityReservationPool` configuration, accepting only
+        capacity reservations (EC2 user guide, "Create a Capacity Reservation group"), plus one membership per
+        reservation. The ARNs are the account's own reservations': a shared reservation belongs to another
+        account, so a group of those is made by its owner and named by `group_arn`.
+        """
+        members = next((group.reservation_members for group in self._args.groups if group.reservation_members), ())
+        if not members:
+            return None
+        args = self._args
+        blocks = any(group.capacity_type == "CAPACITY_BLOCK" for group in args.groups)
+        pool = args.groups[0].pool
+        pool_parameters = (
+            [
+                aws.resourcegroups.GroupConfigurationParameterArgs(name="instance-type", values=[args.groups[0].instance_type]),
+                aws.resourcegroups.GroupConfigurationParameterArgs(name="reservation-type", values=["capacity-block"]),
+            ]
+            if blocks
+            else None
+        )
+        group = aws.resourcegroups.Group(
+            f"{name}-reservations",
+            # Resource Groups names: letters, digits and _.- only, never starting with "aws" (botocore CreateGroup Name).
+            name=f"railyard-{name}",
+            description=f"Capacity reservations of pool {pool}",
+            configurations=[
+                aws.resourcegroups.GroupConfigurationArgs(type="AWS::EC2::CapacityReservationPool", parameters=pool_parameters),
+                aws.resourcegroups.GroupConfigurationArgs(
+                    type="AWS::ResourceGroups::Generic",
+                    parameters=[
+                        aws.resourcegroups.GroupConfigurationParameterArgs(name="allowed-resource-types", values=["AWS::EC2::CapacityReservation"])
+                    ],
+                ),
+            ],
+            tags=named_tags(args.tags, f"railyard-{name}"),
+            opts=child_of(self),
+        )
+        account = aws.get_caller_identity_output(opts=pulumi.InvokeOutputOptions(parent=self)).account_id
+        memberships = [
+            aws.resourcegroups.Resource(
+                f"{name}-reservations-{reservation}",
+                group_arn=group.arn,
+                resource_arn=pulumi.Output.concat(f"arn:{args.partition}:ec2:{args.region}:", account, f":capacity-reservation/{reservation}"),
+                opts=child_of(self),
+            )
+            for reservation in members
+        ]
+        # Launch templates name the group once every reservation is in it.
+        return pulumi.Output.all(group.arn, *(member.id for member in memberships)).apply(lambda values: str(values[0]))
 
     def _block_start(self, name: str, group: NodeGroupPlan, node_group: aws.eks.NodeGroup) -> None:
         """The scheduled action that scales a Capacity Block group up when its block starts (EKS does only the scale-down)."""
@@ -164,15 +230,19 @@ class NodePool(pulumi.ComponentResource):
     def _launch_template(self, name: str, group: NodeGroupPlan) -> aws.ec2.LaunchTemplate:
         args = self._args
         reservation = market = placement = None
-        if group.reservation_id is not None:
+        group_arn = group.reservation_group_arn or (self._reservation_group if group.reservation_members else None)
+        if group.reservation_id is not None or group_arn is not None:
             reservation = aws.ec2.LaunchTemplateCapacityReservationSpecificationArgs(
                 capacity_reservation_target=aws.ec2.LaunchTemplateCapacityReservationSpecificationCapacityReservationTargetArgs(
-                    capacity_reservation_id=group.reservation_id
+                    capacity_reservation_id=group.reservation_id, capacity_reservation_resource_group_arn=group_arn
                 )
             )
         if group.market_type is not None:
             market = aws.ec2.LaunchTemplateInstanceMarketOptionsArgs(market_type=group.market_type)
-        if group.placement_key is not None and group.placement_key in args.placement_group_names:
+        if group.reservation_placement_group is not None:
+            # The reservation was created in this cluster placement group: only instances launched into it match.
+            placement = aws.ec2.LaunchTemplatePlacementArgs(group_name=group.reservation_placement_group)
+        elif group.placement_key is not None and group.placement_key in args.placement_group_names:
             placement = aws.ec2.LaunchTemplatePlacementArgs(group_name=args.placement_group_names[group.placement_key])
         return aws.ec2.LaunchTemplate(
             f"{name}-template",
@@ -205,6 +275,6 @@ class NodePool(pulumi.ComponentResource):
             tag_specifications=[
                 aws.ec2.LaunchTemplateTagSpecificationArgs(resource_type=kind, tags=named_tags(args.tags, group.name)) for kind in TAGGED_AT_LAUNCH
             ],
-            tags=named_tags(args.tags, name),
+            tags={**named_tags(args.tags, name), **reservation_placement_tag(group.reservation_placement_group)},
             opts=child_of(self),
         )

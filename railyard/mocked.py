@@ -226,6 +226,8 @@ class PreviewMocks(mocks.Mocks):
             return {"keyId": _digest(args.typ, args.name, 32)}
         if kind == "aws:s3/bucket:Bucket":
             return {"arn": f"arn:aws:s3:::{state.get('bucket', args.name)}"}
+        if kind == "aws:resourcegroups/group:Group":
+            return {"arn": f"arn:aws:resource-groups:{self.region}:{MOCK_ACCOUNT}:group/{state.get('name', args.name)}"}
         if kind == "aws:ec2/placementGroup:PlacementGroup":
             return {"name": state.get("name", args.name)}
         return {}

@@ -132,6 +132,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
             plan.pod_cidrs,
             plan.flow_log_retention_days,
             plan.existing_vpc_id,
+            plan.secondary_cidrs,
         ),
         opts,
     )
@@ -184,6 +185,8 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
                 cluster.endpoint,
                 cluster.certificate_authority,
                 cluster.service_cidr,
+                plan.region,
+                plan.partition,
             ),
             opts,
         )

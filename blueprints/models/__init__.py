@@ -1,7 +1,7 @@
 """The blueprint language: strict, documented Pydantic v2 models. See `Blueprint`."""
 
 from blueprints.models.blueprint import Blueprint
-from blueprints.models.capacity import CapacityBlock, CapacityReservation, OnDemand, Spot
+from blueprints.models.capacity import CapacityBlock, CapacityReservation, OnDemand, ReservationGroup, Spot
 from blueprints.models.domains import Block, FailureDomains, Zone
 from blueprints.models.fabrics import FatTree, RailOnly, RailOptimizedClos, TorClos
 from blueprints.models.kubernetes import EfaDevicePlugin, GpuOperator, Kubernetes, NeuronDevicePlugin, NvidiaDevicePlugin
@@ -18,6 +18,7 @@ MODEL_CODES: tuple[str, ...] = (
     "capacity.block-too-large",
     "capacity.block-window",
     "capacity.block-duration",
+    "capacity.group-members",
     "domain.feeds-per-rack",
     "fabric.odd-radix",
     "pool.node-range",
@@ -42,6 +43,7 @@ __all__ = [
     "Blueprint",
     "CapacityBlock",
     "CapacityReservation",
+    "ReservationGroup",
     "EfaDevicePlugin",
     "FailureDomains",
     "FatTree",

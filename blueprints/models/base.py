@@ -103,4 +103,13 @@ def violation(code: str, message: str, hint: str, field: str | None = None) -> P
     )
 
 
+def check_secondary_blocks(blocks: list[IPv4Network], code: str, what: str, field: str) -> None:
+    """Raise for the first block outside the /16 to /28 a VPC CIDR block may be (Amazon VPC User Guide, VPC CIDR blocks)."""
+    for index, cidr in enumerate(blocks):
+        if not 16 <= cidr.prefixlen <= 28:
+            raise violation(
+                code, f"{what} {cidr} is a /{cidr.prefixlen}; a VPC CIDR block is /16 to /28", "split it into /16 blocks", f"{field}.{index}"
+            )
+
+
 __all__ = ["Model", "Name", "AvailabilityZone", "PositiveKw", "is_zone_id", "violation"]

@@ -20,6 +20,18 @@ ReservationId = Annotated[
     StringConstraints(pattern=r"^cr-[0-9a-f]{8,17}$"),
     Field(description="A capacity reservation id, such as cr-0123456789abcdef0."),
 ]
+# EC2 CreatePlacementGroup GroupName: up to 255 ASCII characters (railyard keeps to letters, digits and ._-).
+PlacementGroupName = Annotated[
+    str,
+    StringConstraints(pattern=r"^[A-Za-z0-9._-]{1,255}$"),
+    Field(description="The name of an existing cluster placement group."),
+]
+# A Resource Groups group ARN (resource-groups GroupArn: arn:<partition>:resource-groups:<region>:<account>:group/<name>).
+ResourceGroupArn = Annotated[
+    str,
+    StringConstraints(pattern=r"^arn:aws(-[a-z]+)*:resource-groups:[a-z0-9-]+:[0-9]{12}:group/[a-zA-Z0-9_.-]{1,300}$"),
+    Field(description="A capacity reservation group's ARN, such as arn:aws:resource-groups:us-east-1:123456789012:group/my-crs."),
+]
 InstanceTypeName = Annotated[
     str, StringConstraints(pattern=r"^[a-z0-9-]+\.[a-z0-9-]+$"), Field(description="An EC2 instance type, such as p5.48xlarge.")
 ]
@@ -51,6 +63,63 @@ class CapacityReservation(Model):
     zone: AvailabilityZone = Field(description="The zone the reservation is in; the pool must be placed there.")
     instance_type: InstanceTypeName = Field(description="The instance type reserved; must equal the pool's.")
     instance_count: int = Field(ge=1, le=1000, description="Instances reserved (ODCR: 1 to 1000).")
+    placement_group: PlacementGroupName | None = Field(
+        default=None,
+        description="The cluster placement group the reservation was created in (CreateCapacityReservation PlacementGroupArn); "
+        "its instances must launch into that group to use it, so the nodes do. None = a zonal reservation.",
+    )
+
+
+class ReservationGroup(Model):
+    """A capacity reservation group (an AWS Resource Group of kind `AWS::EC2::CapacityReservationPool`) the node group targets.
+
+    Several reservations used as one: EC2 launches into any member with room
+    (matching type, platform, zone and tenancy). Name the reservations and
+    railyard makes the group, or name a group that exists. With
+    `capacity_blocks`, the members are Capacity Blocks (an UltraServer's, for
+    one): the node group is then a Capacity Block group (EC2 user guide,
+    "Capacity Reservation groups"; "Create a resource group for UltraServer
+    Capacity Blocks"). Only `active` reservations can join a group.
+    """
+
+    kind: Literal["reservation_group"] = Field(description="A capacity reservation group.")
+    reservation_ids: list[ReservationId] = Field(
+        default_factory=list, max_length=100, description="The reservations railyard groups (it makes the group); empty with group_arn."
+    )
+    group_arn: ResourceGroupArn | None = Field(default=None, description="A group that already exists; none = railyard makes one of reservation_ids.")
+    capacity_blocks: bool = Field(default=False, description="The members are Capacity Blocks for ML (an UltraServer's, for one).")
+    zone: AvailabilityZone | None = Field(default=None, description="The members' zone; the pool must be placed there. None = unchecked offline.")
+    instance_type: InstanceTypeName | None = Field(default=None, description="The members' instance type; must equal the pool's.")
+    instance_count: int | None = Field(default=None, ge=1, description="Instances the members hold together. None = unchecked offline.")
+    placement_group: PlacementGroupName | None = Field(
+        default=None, description="The cluster placement group the members were created in; the nodes launch into it."
+    )
+
+    @property
+    def reservation_id(self) -> str:
+        """How messages name the group: its ARN, or its reservations."""
+        return self.group_arn or "+".join(self.reservation_ids)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Self:
+        if bool(self.reservation_ids) == (self.group_arn is not None):
+            raise violation(
+                "capacity.group-members",
+                "a reservation group names its reservations or an existing group's ARN, "
+                + ("not both" if self.reservation_ids else "and this one names neither"),
+                "list reservation_ids for railyard to group, or give group_arn",
+                field="reservation_ids",
+            )
+        if len(set(self.reservation_ids)) != len(self.reservation_ids):
+            raise violation("capacity.group-members", "reservation_ids lists a reservation twice", "list each once", field="reservation_ids")
+        if self.capacity_blocks and self.placement_group is not None:
+            raise violation(
+                "capacity.group-members",
+                "Capacity Blocks are bought without a placement group (PurchaseCapacityBlock takes none)",
+                "drop placement_group",
+                field="placement_group",
+            )
+        return self
 
 
 class CapacityBlock(Model):
@@ -120,8 +189,8 @@ class CapacityBlock(Model):
 
 
 CapacitySource = Annotated[
-    OnDemand | Spot | CapacityReservation | CapacityBlock,
+    OnDemand | Spot | CapacityReservation | CapacityBlock | ReservationGroup,
     Field(discriminator="kind", description="Where the pool's instances come from."),
 ]
 
-RESERVED_KINDS = ("capacity_reservation", "capacity_block")
+RESERVED_KINDS = ("capacity_reservation", "capacity_block", "reservation_group")

@@ -18,7 +18,7 @@ from pydantic import Field, StringConstraints, model_validator
 
 from blueprints.catalog.pins import DEFAULT_KUBERNETES_VERSION
 from blueprints.models.addons import Addons
-from blueprints.models.base import Cidr, Model, Name, violation
+from blueprints.models.base import Cidr, Model, Name, check_secondary_blocks, violation
 from blueprints.models.pools import LabelKey, LabelValue
 
 HOSTNAME_LEVEL = "kubernetes.io/hostname"
@@ -231,14 +231,7 @@ class PodNetworking(Model):
                 "add pod_cidrs: [100.64.0.0/16]",
                 field="pod_cidrs",
             )
-        for index, cidr in enumerate(self.pod_cidrs):
-            if not 16 <= cidr.prefixlen <= 28:
-                raise violation(
-                    "network.pod-cidr-size",
-                    f"pod CIDR {cidr} is a /{cidr.prefixlen}; a VPC CIDR block is /16 to /28",
-                    "split it into /16 blocks",
-                    field=f"pod_cidrs.{index}",
-                )
+        check_secondary_blocks(self.pod_cidrs, "network.pod-cidr-size", "pod CIDR", "pod_cidrs")
         return self
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
-from blueprints.models.base import AvailabilityZone, Cidr, Model, Name, is_zone_id, violation
+from blueprints.models.base import AvailabilityZone, Cidr, Model, Name, check_secondary_blocks, is_zone_id, violation
 
 TagValue = Annotated[str, StringConstraints(min_length=0, max_length=256)]
 
@@ -74,6 +74,12 @@ class AwsTarget(Model):
         description="Zones the VPC spans. EKS needs subnets in at least two, even when all nodes sit in one.",
     )
     vpc_cidr: Cidr = Field(description="The VPC's IPv4 block, /16 to /24; node subnets are carved from it.")
+    secondary_cidrs: list[Cidr] = Field(
+        default_factory=list,
+        max_length=49,
+        description="More IPv4 blocks for the VPC (/16 to /28 each; 100.64.0.0/10 is the usual choice): node subnets the "
+        "primary block can't hold are carved from them, largest first.",
+    )
     flow_logs: FlowLogs = Field(default_factory=FlowLogs, description="The VPC flow log (on by default, kept a year).")
     existing_vpc: ExistingVpc | None = Field(
         default=None, description="Use a VPC and subnets that already exist (vpc_cidr is then that VPC's block); none = railyard creates the VPC."
@@ -103,6 +109,7 @@ class AwsTarget(Model):
                 "list each zone once",
                 field="availability_zones",
             )
+        check_secondary_blocks(self.secondary_cidrs, "cloud.vpc-cidr-size", "secondary CIDR", "secondary_cidrs")
         if not 16 <= self.vpc_cidr.prefixlen <= 24:
             raise violation(
                 "cloud.vpc-cidr-size",

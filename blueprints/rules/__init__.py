@@ -39,6 +39,7 @@ from blueprints.rules import (
     regions,
     reservation_use,
     system_nodes,
+    vpc_blocks,
 )
 from blueprints.rules.context import Context
 
@@ -90,6 +91,7 @@ RULES: tuple[Rule, ...] = (
     _rule(regions, "blueprint"),
     _rule(existing, "blueprint"),
     _rule(system_nodes, "blueprint"),
+    _rule(vpc_blocks, "blueprint"),
 )
 
 

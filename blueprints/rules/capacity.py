@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from blueprints.findings import Finding, error, info
-from blueprints.models.capacity import CapacityBlock, CapacityReservation
+from blueprints.models.capacity import CapacityBlock, CapacityReservation, ReservationGroup
 from blueprints.rules.context import Context
 
 CODES = (
@@ -35,10 +35,10 @@ def check(ctx: Context) -> Iterable[Finding]:
                 f"{pool.instance_type} is not sold as spot (its usage classes, from DescribeInstanceTypes: {list(spec.usage_classes)})",
                 "use on-demand capacity, a capacity reservation or a Capacity Block",
             )
-        if not isinstance(source, (CapacityReservation, CapacityBlock)):  # the RESERVED_KINDS: each kind is one model
+        if not isinstance(source, (CapacityReservation, CapacityBlock, ReservationGroup)):  # the RESERVED_KINDS: each kind is one model
             continue
         where = ("pools", pi, "capacity")
-        what = "Capacity Block" if source.kind == "capacity_block" else "capacity reservation"
+        what = {"capacity_block": "Capacity Block", "reservation_group": "reservation group"}.get(source.kind, "capacity reservation")
         zones = [zone.availability_zone for zone in ctx.pool_zones(pool)]
         if isinstance(source, CapacityBlock) and source.unstated:
             yield info(
@@ -75,7 +75,8 @@ def check(ctx: Context) -> Iterable[Finding]:
                 f"the {what} is for {source.instance_type}, but pool '{pool.name}' runs {pool.instance_type}",
                 "make the pool's instance_type match the reservation",
             )
-        if source.kind == "capacity_block" and spec is not None and not spec.supports_capacity_blocks:
+        blocks = source.kind == "capacity_block" or (isinstance(source, ReservationGroup) and source.capacity_blocks)
+        if blocks and spec is not None and not spec.supports_capacity_blocks:
             yield error(
                 "capacity.block-unsupported-type",
                 where + ("kind",),

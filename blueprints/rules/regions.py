@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from blueprints.catalog.regions import load_regions
 from blueprints.findings import Finding, Path, error
 from blueprints.models.base import is_zone_id
-from blueprints.models.capacity import CapacityBlock, CapacityReservation
+from blueprints.models.capacity import CapacityBlock, CapacityReservation, ReservationGroup
 from blueprints.models.storage import FsxLustre
 from blueprints.rules.context import Context
 
@@ -82,7 +82,7 @@ def zone_references(ctx: Context) -> Iterable[tuple[Path, str]]:
     for index, domain in enumerate(blueprint.failure_domains.zones):
         yield ("failure_domains", "zones", index, "availability_zone"), domain.availability_zone
     for index, pool in enumerate(blueprint.pools):
-        if isinstance(pool.capacity, CapacityReservation | CapacityBlock) and pool.capacity.zone is not None:
+        if isinstance(pool.capacity, CapacityReservation | CapacityBlock | ReservationGroup) and pool.capacity.zone is not None:
             yield ("pools", index, "capacity", "zone"), pool.capacity.zone
     if cloud.existing_vpc is not None:
         for index, subnet in enumerate(cloud.existing_vpc.subnets):

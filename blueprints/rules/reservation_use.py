@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from blueprints.findings import Finding, warning
-from blueprints.models.capacity import CapacityBlock, CapacityReservation
+from blueprints.models.capacity import CapacityBlock, CapacityReservation, ReservationGroup
 from blueprints.rules.context import Context
 
 CODES = ("capacity.reservation-unused",)
@@ -22,11 +22,11 @@ def check(ctx: Context) -> Iterable[Finding]:
     """A warning per reservation whose pools together can't use all the instances it holds."""
     users: dict[str, list[int]] = {}
     for index, pool in enumerate(ctx.blueprint.pools):
-        if isinstance(pool.capacity, CapacityReservation | CapacityBlock):
+        if isinstance(pool.capacity, CapacityReservation | CapacityBlock | ReservationGroup):
             users.setdefault(pool.capacity.reservation_id, []).append(index)
     for reservation_id, indexes in users.items():
         first = ctx.blueprint.pools[indexes[0]]
-        held = first.capacity.instance_count if isinstance(first.capacity, CapacityReservation | CapacityBlock) else None
+        held = first.capacity.instance_count if isinstance(first.capacity, CapacityReservation | CapacityBlock | ReservationGroup) else None
         if held is None:
             continue  # an unstated count is read by `validate --online`
         most = sum(ctx.blueprint.pools[index].max_nodes for index in indexes)

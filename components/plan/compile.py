@@ -63,6 +63,7 @@ class CompilePlan:
     node_policy_arns: tuple[str, ...] = ()
     # `fsx_lustre_class` tiers: StorageClasses whose file systems the FSx CSI driver makes, one per claim.
     fsx_classes: tuple[FsxClassPlan, ...] = ()
+    vpc_secondary_cidrs: tuple[str, ...] = ()
 
     @property
     def needs_efa(self) -> bool:
@@ -82,6 +83,11 @@ class CompilePlan:
     def addons_after_nodes(self) -> tuple[AddonPlan, ...]:
         """The add-ons whose pods need nodes (they wait for the system nodes)."""
         return tuple(addon for addon in self.addons if not addon.spec.before_nodes)
+
+    @property
+    def secondary_cidrs(self) -> tuple[str, ...]:
+        """The VPC's secondary blocks for node subnets (`cloud.secondary_cidrs`), else none."""
+        return tuple(str(cidr) for cidr in self.vpc_secondary_cidrs)
 
     @property
     def pod_cidrs(self) -> tuple[str, ...]:
@@ -152,4 +158,5 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         existing_vpc_id=blueprint.cloud.existing_vpc.id if blueprint.cloud.existing_vpc else None,
         node_policy_arns=tuple(dict.fromkeys(blueprint.kubernetes.node_iam_policies)),
         fsx_classes=plan_fsx_classes(blueprint, cluster.node_groups),
+        vpc_secondary_cidrs=cluster.secondary_cidrs,
     )

@@ -24,7 +24,7 @@ CODES = ("online.type-not-offered",)
 
 def check_offerings(blueprint: Blueprint, account: Account, node_groups: Sequence[NodeGroupPlan]) -> list[Finding]:
     """An error for each (node group, zone) whose instance type the account isn't offered in that zone."""
-    wanted = [group for group in node_groups if group.reservation_id is None]
+    wanted = [group for group in node_groups if not group.targets_reservation]
     types = sorted({group.instance_type for group in wanted})
     if not types:
         return []

@@ -20,7 +20,7 @@ from typing import Any
 from blueprints.catalog import Catalog
 from blueprints.findings import Finding, Path, error, warning
 from blueprints.models import Blueprint
-from blueprints.models.capacity import CapacityBlock, CapacityReservation
+from blueprints.models.capacity import CapacityBlock, CapacityReservation, ReservationGroup
 from blueprints.models.pools import Pool
 from blueprints.rules import capacity, kubernetes_version, reservation_use
 from blueprints.rules.context import Context
@@ -38,7 +38,27 @@ USABLE = "active"
 # States a reservation passes through on its way to `active` (EC2 CapacityReservationState).
 COMING = frozenset({"scheduled", "pending", "payment-pending", "assessing", "delayed"})
 MISSING = ("InvalidCapacityReservationId.NotFound", "InvalidCapacityReservationId.Malformed")
-Reserved = CapacityReservation | CapacityBlock
+
+
+@dataclass(frozen=True)
+class Stated:
+    """What the blueprint says of one reservation it names (a group's member: what the group says of all of them)."""
+
+    kind: str  # capacity_reservation or capacity_block
+    reservation_id: str
+    zone: str | None
+    instance_type: str | None
+    instance_count: int | None
+    start: datetime | None = None
+    end: datetime | None = None
+
+    @staticmethod
+    def of(source: CapacityReservation | CapacityBlock) -> Stated:
+        """A reservation or Capacity Block as the blueprint writes it."""
+        window = (source.start, source.end) if isinstance(source, CapacityBlock) else (None, None)
+        return Stated(source.kind, source.reservation_id, source.zone, source.instance_type, source.instance_count, *window)
+
+
 RESERVATION_TYPE = {"capacity_block": "capacity-block", "capacity_reservation": "default"}
 
 
@@ -73,16 +93,35 @@ class ReservationFact:
         }
 
 
+def _named(blueprint: Blueprint) -> list[tuple[int, Pool, Stated, Path]]:
+    """(pool index, pool, reservation, path of its id) for every reservation the pools name.
+
+    A reservation group's members are each held to what the group says of
+    them (kind, type, zone); their count is the group's together (`check_unstated`).
+    A group named only by its ARN is not read.
+    """
+    named: list[tuple[int, Pool, Stated, Path]] = []
+    for index, pool in enumerate(blueprint.pools):
+        source = pool.capacity
+        path: Path = ("pools", index, "capacity")
+        if isinstance(source, CapacityReservation | CapacityBlock):
+            named.append((index, pool, Stated.of(source), (*path, "reservation_id")))
+        elif isinstance(source, ReservationGroup):
+            for position, member in enumerate(source.reservation_ids):
+                kind = "capacity_block" if source.capacity_blocks else "capacity_reservation"
+                as_member = Stated(kind, member, source.zone, source.instance_type, None)
+                named.append((index, pool, as_member, (*path, "reservation_ids", position)))
+    return named
+
+
 def check_reservations(blueprint: Blueprint, account: Account, now: datetime) -> tuple[list[ReservationFact], list[Finding]]:
     """Every reservation the pools name, looked up in the account: the facts found and the findings."""
-    named = [
-        (index, pool, pool.capacity) for index, pool in enumerate(blueprint.pools) if isinstance(pool.capacity, CapacityReservation | CapacityBlock)
-    ]
+    named = _named(blueprint)
     if not named:
         return [], []
     found: dict[str, dict[str, Any]] = {}
     findings: list[Finding] = []
-    for reservation_id in sorted({source.reservation_id for _, _, source in named}):
+    for reservation_id in sorted({source.reservation_id for _, _, source, _ in named}):
         try:
             answer = account.call("ec2", "DescribeCapacityReservations", CapacityReservationIds=[reservation_id])
         except AccountError as exc:
@@ -92,15 +131,15 @@ def check_reservations(blueprint: Blueprint, account: Account, now: datetime) ->
         for reservation in answer.get("CapacityReservations", []):
             found[reservation["CapacityReservationId"]] = reservation
     facts = []
-    for index, pool, source in named:
+    for index, pool, source, id_path in named:
         path: Path = ("pools", index, "capacity")
         reservation = found.get(source.reservation_id)
         if reservation is None:
-            findings.append(_missing(pool.name, source, path, account.region))
+            findings.append(_missing(pool.name, source, id_path, account.region))
             continue
         fact = _fact(pool.name, reservation, blueprint.cloud.zones_by_id)
         facts.append(fact)
-        findings += _compare(pool, source, fact, path, now)
+        findings += _compare(pool, source, fact, path, now, id_path)
     return facts, findings
 
 
@@ -125,17 +164,17 @@ def _utc(moment: datetime | None) -> datetime | None:
     return None if moment is None else moment.astimezone(UTC)
 
 
-def _missing(pool: str, source: Reserved, path: Path, region: str) -> Finding:
+def _missing(pool: str, source: Stated, id_path: Path, region: str) -> Finding:
     return error(
         "online.reservation-missing",
-        (*path, "reservation_id"),
+        id_path,
         f"pool '{pool}': reservation {source.reservation_id} does not exist in {region} for this account (nor is it shared with it)",
         "check the id and the region; a reservation shared from another account must be shared with this one (AWS RAM)",
         reservation=source.reservation_id,
     )
 
 
-def _compare(pool: Pool, source: Reserved, fact: ReservationFact, path: Path, now: datetime) -> Iterable[Finding]:
+def _compare(pool: Pool, source: Stated, fact: ReservationFact, path: Path, now: datetime, id_path: Path) -> Iterable[Finding]:
     """The blueprint's reservation against the account's."""
     said = f"pool '{pool.name}': reservation {fact.reservation_id}"
     expected_type = RESERVATION_TYPE[source.kind]
@@ -160,7 +199,7 @@ def _compare(pool: Pool, source: Reserved, fact: ReservationFact, path: Path, no
             f"set instance_count: {fact.total}",
             field="instance_count",
         )
-    if isinstance(source, CapacityBlock):
+    if source.kind == "capacity_block":
         for moment, declared, actual in (("start", source.start, fact.start), ("end", source.end, fact.end)):
             if actual is not None and declared is not None and declared != actual:
                 yield error(
@@ -171,16 +210,16 @@ def _compare(pool: Pool, source: Reserved, fact: ReservationFact, path: Path, no
                     f"set {moment}: {actual.isoformat().replace('+00:00', 'Z')}",
                     field=moment,
                 )
-    yield from _usable(pool, said, fact, path, now)
+    yield from _usable(pool, said, fact, id_path, now)
 
 
-def _usable(pool: Pool, said: str, fact: ReservationFact, path: Path, now: datetime) -> Iterable[Finding]:
+def _usable(pool: Pool, said: str, fact: ReservationFact, id_path: Path, now: datetime) -> Iterable[Finding]:
     """Whether the pool's nodes can launch into the reservation now, later, or never."""
     if fact.state in COMING:
         when = f" until {fact.start.isoformat()}" if fact.start is not None and fact.start > now else ""
         yield warning(
             "online.reservation-not-started",
-            (*path, "reservation_id"),
+            id_path,
             f"{said} is {fact.state}: nodes can't launch into it{when}",
             "apply after it turns active, or keep the pool at 0 desired nodes until then",
             state=fact.state,
@@ -189,15 +228,15 @@ def _usable(pool: Pool, said: str, fact: ReservationFact, path: Path, now: datet
         ended = f" (it ended {fact.end.isoformat()})" if fact.end is not None and fact.end <= now else ""
         yield error(
             "online.reservation-state",
-            (*path, "reservation_id"),
+            id_path,
             f"{said} is {fact.state}{ended}: no node can launch into it",
             "name a reservation that is active or scheduled, or change the pool's capacity kind",
             state=fact.state,
         )
-    elif fact.available < pool.desired_nodes:
+    elif fact.available < pool.desired_nodes and "reservation_ids" not in id_path:  # a group's members share the pool
         yield warning(
             "online.reservation-in-use",
-            (*path, "reservation_id"),
+            id_path,
             f"{said} has {fact.available} of {fact.total} instances free, but the pool starts with {pool.desired_nodes} nodes",
             "free the instances using it, or start the pool smaller",
             available=fact.available,
@@ -210,10 +249,10 @@ _FILLED_RULES = (capacity.check, reservation_use.check, kubernetes_version.check
 
 
 def check_unstated(blueprint: Blueprint, catalog: Catalog, facts: list[ReservationFact]) -> list[Finding]:
-    """The offline checks a Capacity Block's unstated fields skipped, run on the account's values for them.
+    """The offline checks a Capacity Block's (or a reservation group's) unstated fields skipped, run on the account's values.
 
     The blueprint is copied with each unstated zone, type, count and window
-    filled from the account; the capacity, reservation-use and Kubernetes
+    filled from the account (a group's count is its members' together); the capacity, reservation-use and Kubernetes
     support rules run on both; what only the filled copy finds is reported,
     saying where the value came from.
     """
@@ -222,11 +261,17 @@ def check_unstated(blueprint: Blueprint, catalog: Catalog, facts: list[Reservati
     filled_fields: dict[int, tuple[str, ...]] = {}
     for index, pool in enumerate(pools):
         source = pool.capacity
-        fact = by_id.get(source.reservation_id) if isinstance(source, CapacityBlock) else None
-        if not isinstance(source, CapacityBlock) or fact is None or not source.unstated:
+        if isinstance(source, CapacityBlock) and source.reservation_id in by_id:
+            fact = by_id[source.reservation_id]
+            known = {"zone": fact.zone, "instance_type": fact.instance_type, "instance_count": fact.total, "start": fact.start, "end": fact.end}
+            unstated = source.unstated
+        elif isinstance(source, ReservationGroup) and source.reservation_ids and all(member in by_id for member in source.reservation_ids):
+            members = [by_id[member] for member in source.reservation_ids]
+            known = {"zone": members[0].zone, "instance_type": members[0].instance_type, "instance_count": sum(fact.total for fact in members)}
+            unstated = tuple(name for name in known if getattr(source, name) is None)
+        else:
             continue
-        known = {"zone": fact.zone, "instance_type": fact.instance_type, "instance_count": fact.total, "start": fact.start, "end": fact.end}
-        update = {name: known[name] for name in source.unstated if known[name] not in (None, "")}
+        update = {name: known[name] for name in unstated if known[name] not in (None, "")}
         if update:
             pools[index] = pool.model_copy(update={"capacity": source.model_copy(update=update)})
             filled_fields[index] = tuple(update)
@@ -245,6 +290,6 @@ def check_unstated(blueprint: Blueprint, catalog: Catalog, facts: list[Reservati
             continue
         at = finding.path[1] if finding.path[:1] == ("pools",) and len(finding.path) > 1 else None  # ("pools", index, ...)
         read = filled_fields.get(at, ()) if isinstance(at, int) else ()
-        note = f" (the account's {', '.join(read)} for the block, which the blueprint leaves out)" if read else " (with the account's values)"
+        note = f" (the account's {', '.join(read)}, which the blueprint leaves out)" if read else " (with the account's values)"
         added.append(replace(finding, message=finding.message + note))
     return added

@@ -107,3 +107,27 @@ def test_the_accounts_values_for_an_unstated_block_are_held_to_the_pool(us_east_
 def test_an_unstated_block_that_matches_the_pool_adds_nothing(p5_account, tmp_path):
     offline, online = checked(p5_account, variant(tmp_path, P5, BARE_BLOCK))
     assert [code for code, _, _ in added(offline, online) if not code.startswith("online.quota")] == []
+
+
+GROUPED = (
+    "      kind: capacity_reservation\n      reservation_id: cr-0123456789abcdef0\n      zone: us-east-2a\n"
+    "      instance_type: p5en.48xlarge\n      instance_count: 32\n",
+    "      kind: reservation_group\n      reservation_ids: [cr-0123456789abcdef0, cr-0123456789abcdef1]\n",
+)
+
+
+def test_each_member_of_a_reservation_group_is_looked_up_at_its_own_line(us_east_2, tmp_path):
+    us_east_2.reserve(odcr("cr-0123456789abcdef0", "p5en.48xlarge", "us-east-2a", 16))
+    _, online = checked(us_east_2, variant(tmp_path, HETEROGENEOUS, GROUPED))
+    [missing] = [f for f in online.findings if f.code == "online.reservation-missing"]
+    assert missing.path_text == "pools[0].capacity.reservation_ids[1]" and "cr-0123456789abcdef1" in missing.message
+
+
+def test_a_groups_members_together_are_held_to_the_pools_size(us_east_2, tmp_path):
+    us_east_2.reserve(odcr("cr-0123456789abcdef0", "p5en.48xlarge", "us-east-2a", 16))
+    us_east_2.reserve(odcr("cr-0123456789abcdef1", "p5en.48xlarge", "us-east-2a", 8))
+    offline, online = checked(us_east_2, variant(tmp_path, HETEROGENEOUS, GROUPED))
+    found = {f.code: f for f in online.findings if f not in set(offline.findings)}
+    assert "holds 24 instances" in found["capacity.too-small"].message  # 16 + 8 for a pool of 32
+    assert "the account's zone, instance_type, instance_count," in found["capacity.too-small"].message
+    assert "online.reservation-missing" not in found and "online.reservation-mismatch" not in found

@@ -15,9 +15,10 @@ import pytest
 from policies.api_constraints import Constraint, load_constraints, values_at, violations
 from policies.generate_constraints import main as generate
 from policies.generate_constraints import python_pattern
+from tests.policies.previews import EXAMPLES as EXAMPLE_DIR
 from tests.policies.previews import example, preview
 
-EXAMPLES = ("p5-capacity-block", "heterogeneous", "dev-g6e", "rail-131k", "insecure")
+EXAMPLES = tuple(sorted(path.stem for path in EXAMPLE_DIR.glob("*.yaml")))
 # Rules for inputs railyard doesn't set on any example, kept because they apply the moment a value appears.
 NOT_EMITTED = {
     ("aws:ec2/securityGroupRule:SecurityGroupRule", "description"),

@@ -7,12 +7,13 @@ import json
 import pytest
 
 from blueprints.catalog.pins import load_pins
-from tests.preview.conftest import preview_of
+from tests.preview.conftest import ROOT, preview_of
 from tests.topology.cluster.test_addons import SEVEN
 
 ADDON = "aws:eks/addon:Addon"
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-EXAMPLES = ("p5-capacity-block", "heterogeneous", "dev-g6e", "inference-fleet", "rail-131k")
+# Every example a team would deploy (insecure.yaml exists to fail the policy pack).
+EXAMPLES = tuple(sorted(path.stem for path in (ROOT / "blueprints" / "examples").glob("*.yaml") if path.stem != "insecure"))
 PINNED = ("vpc-cni", "kube-proxy", "coredns")
 
 

@@ -41,7 +41,7 @@ from blueprints.catalog import Catalog, InstanceType
 from blueprints.catalog.quotas import NODES_PER_NODE_GROUP, load_quotas
 from blueprints.catalog.system_types import load_system_types
 from blueprints.models import Blueprint
-from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock, CapacityReservation
+from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock, CapacityReservation, ReservationGroup
 from blueprints.models.kubernetes import PodNetworking, SystemNodes
 from blueprints.models.pools import Pool, RootVolume
 from blueprints.models.storage import LocalNvme
@@ -68,6 +68,7 @@ _CAPACITY_TYPES: dict[str, CapacityType] = {
     "spot": "SPOT",
     "capacity_reservation": "ON_DEMAND",
     "capacity_block": "CAPACITY_BLOCK",
+    "reservation_group": "ON_DEMAND",  # CAPACITY_BLOCK when its members are Capacity Blocks
 }
 
 
@@ -94,6 +95,11 @@ class NodeGroupPlan:
     reservation_id: str | None = None
     market_type: Literal["capacity-block"] | None = None
     placement_key: str | None = None
+    # A reservation group: the reservations railyard groups (one group per pool), or an existing group's ARN.
+    reservation_members: tuple[str, ...] = ()
+    reservation_group_arn: str | None = None
+    # The cluster placement group a reservation was created in: the nodes launch into it (railyard doesn't make it).
+    reservation_placement_group: str | None = None
     raid0: bool = False
     local_nvme_gb: int = 0
     lustre_efa_interfaces: int = 0
@@ -121,6 +127,11 @@ class NodeGroupPlan:
     def child_suffix(self) -> str:
         """What the node group's Pulumi names add to their pool component's: the domain, or the split part (`b01-02`)."""
         return self.part or self.domain
+
+    @property
+    def targets_reservation(self) -> bool:
+        """True when the launch template targets a reservation, a Capacity Block or a reservation group."""
+        return self.reservation_id is not None or bool(self.reservation_members) or self.reservation_group_arn is not None
 
     @property
     def desired_owned_by_eks(self) -> bool:
@@ -247,9 +258,13 @@ def plan_pool(
         pod_subnet = bounded_name(f"pods-{name}") if custom else None  # a label value: at most 63 characters
         labels = node_labels(pool, spec, domain, efa) | ({ENI_CONFIG_LABEL: pod_subnet} if pod_subnet else {})
         scale_up_at = None
+        blocks = isinstance(source, CapacityBlock) or (isinstance(source, ReservationGroup) and source.capacity_blocks)
         if isinstance(source, CapacityBlock):
             low = 0
             desired, scale_up_at = block_sizing(source, high, now)
+        elif blocks:
+            low = 0  # EKS scales Capacity Block groups to 0 before their end; a group of blocks has no one window to plan in
+        group_of = source if isinstance(source, ReservationGroup) else None
         plans.append(
             NodeGroupPlan(
                 name=name,
@@ -261,7 +276,7 @@ def plan_pool(
                 instance_type=pool.instance_type,
                 ami_type=spec.ami_type,
                 role=pool.role,
-                capacity_type=_CAPACITY_TYPES[source.kind],
+                capacity_type="CAPACITY_BLOCK" if blocks else _CAPACITY_TYPES[source.kind],
                 # EKS needs max_size >= 1 even for a domain whose share rounds to zero.
                 min_size=low,
                 desired_size=desired,
@@ -270,7 +285,10 @@ def plan_pool(
                 labels=dict(sorted(labels.items())),
                 taints=tuple(node_taints(pool, spec)),
                 reservation_id=source.reservation_id if isinstance(source, (CapacityReservation, CapacityBlock)) else None,
-                market_type="capacity-block" if source.kind == "capacity_block" else None,
+                market_type="capacity-block" if blocks else None,
+                reservation_members=tuple(group_of.reservation_ids) if group_of else (),
+                reservation_group_arn=group_of.group_arn if group_of else None,
+                reservation_placement_group=source.placement_group if isinstance(source, CapacityReservation | ReservationGroup) else None,
                 placement_key=f"{pool.name}-{zone}",
                 raid0=spec.instance_store is not None,
                 local_nvme_gb=spec.instance_store.total_gb if spec.instance_store else 0,

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from blueprints.models.capacity import CapacityReservation
+from blueprints.models.capacity import CapacityReservation, ReservationGroup
 from blueprints.models.pools import Pool
 
 Strategy = Literal["cluster", "partition", "spread"]
@@ -89,10 +89,24 @@ def decide_placement(pool: Pool, zone: str, availability_zone: str, efa: bool, n
             "instances together in an UltraCluster, and a placement group on a Capacity Block launch "
             "is a known cause of failed launches",
         )
-    if isinstance(source, CapacityReservation):  # the other of the RESERVED_KINDS; a Capacity Block returned above
+    if isinstance(source, CapacityReservation | ReservationGroup):  # the other RESERVED_KINDS; a Capacity Block returned above
+        what = "reservation group" if isinstance(source, ReservationGroup) else "capacity reservation"
+        if source.placement_group is not None:
+            return decide(
+                None,
+                f"capacity comes from {what} {source.reservation_id}, created in cluster placement group "
+                f"{source.placement_group}: instances launch into that group (the reservation's, not one railyard makes), "
+                "or they don't match the reservation",
+            )
+        if isinstance(source, ReservationGroup) and source.capacity_blocks:
+            return decide(
+                None,
+                f"capacity comes from the Capacity Blocks of reservation group {source.reservation_id}: EC2 already places "
+                "their instances together, and a placement group on a Capacity Block launch is a known cause of failed launches",
+            )
         return decide(
             None,
-            f"capacity comes from capacity reservation {source.reservation_id}: instances launch into "
+            f"capacity comes from {what} {source.reservation_id}: instances launch into "
             "the reservation's own capacity, and a placement group the reservation was not created in "
             "is a known cause of failed launches",
         )

@@ -22,7 +22,7 @@ from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 from topology.cluster.placement_groups import PlacementDecision, decide_placement
 from topology.cluster.scale import control_plane_tier
-from topology.cluster.subnets import SubnetDemand, SubnetPlan, carve_pod_subnets, carve_subnets, place_in_existing
+from topology.cluster.subnets import SubnetDemand, SubnetPlan, carve_into_blocks, carve_subnets, place_in_existing
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,7 @@ class ClusterPlan:
 
     availability_zones: tuple[str, ...]
     pod_cidrs: tuple[str, ...]
+    secondary_cidrs: tuple[str, ...]
     control_plane_tier: str
     subnets: tuple[SubnetPlan, ...]
     placements: tuple[PlacementDecision, ...]
@@ -82,7 +83,7 @@ def _pod_subnets(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -
         for group in node_groups
         if group.pod_subnet_key
     ]
-    return carve_pod_subnets(list(networking.pod_cidrs), demands)
+    return carve_into_blocks(list(networking.pod_cidrs), demands)
 
 
 def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[PlacementDecision, ...]:
@@ -115,10 +116,17 @@ def plan_cluster(
         placed = [(subnet.id, subnet.availability_zone, subnet.cidr) for subnet in existing.subnets]
         subnets = place_in_existing(placed, _subnet_demands(blueprint, groups))
     else:
-        subnets = carve_subnets(blueprint.cloud.vpc_cidr, _subnet_demands(blueprint, groups)) + _pod_subnets(blueprint, groups)
+        cloud = blueprint.cloud
+        demands = _subnet_demands(blueprint, groups)
+        # One block: carved as it always was. More: spread over them (the primary first).
+        nodes = (
+            carve_into_blocks([cloud.vpc_cidr, *cloud.secondary_cidrs], demands) if cloud.secondary_cidrs else carve_subnets(cloud.vpc_cidr, demands)
+        )
+        subnets = nodes + _pod_subnets(blueprint, groups)
     return ClusterPlan(
         availability_zones=tuple(blueprint.cloud.availability_zones),
         pod_cidrs=tuple(str(cidr) for cidr in blueprint.kubernetes.pod_networking.pod_cidrs),
+        secondary_cidrs=tuple(str(cidr) for cidr in blueprint.cloud.secondary_cidrs),
         control_plane_tier=control_plane_tier(sum(group.max_size for group in groups), blueprint.kubernetes.control_plane_tier),
         subnets=subnets,
         placements=_placements(blueprint, catalog, groups),

@@ -144,8 +144,9 @@ def _network_counts(blueprint: Blueprint, plan: ClusterPlan) -> Iterable[tuple[s
     zones = len(plan.availability_zones)
     yield ELASTIC_IPS, zones, f"one Elastic IP per NAT gateway, one NAT gateway per zone ({zones})", ("cloud", "availability_zones")
     yield SUBNETS_PER_VPC, len(plan.subnets), f"{len(plan.subnets)} subnets", ("cloud", "vpc_cidr")
-    blocks = 1 + len(plan.pod_cidrs)
-    yield IPV4_BLOCKS_PER_VPC, blocks, f"the VPC's own CIDR block and {len(plan.pod_cidrs)} for pods", ("cloud", "vpc_cidr")
+    blocks = 1 + len(plan.secondary_cidrs) + len(plan.pod_cidrs)
+    why = f"the VPC's own CIDR block, {len(plan.secondary_cidrs)} more for nodes and {len(plan.pod_cidrs)} for pods"
+    yield IPV4_BLOCKS_PER_VPC, blocks, why, ("cloud", "vpc_cidr")
     yield NAT_GATEWAYS_PER_ZONE, 1, "one NAT gateway per zone", ("cloud", "availability_zones")
 
 

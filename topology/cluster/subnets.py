@@ -8,7 +8,9 @@ subnet (aws-facts.md 2.4).
 
 With CNI custom networking, pods take their addresses from subnets of their
 own (kind `pods`, one per node group) carved out of the secondary VPC blocks
-`pod_networking.pod_cidrs`, each block on its own.
+`pod_networking.pod_cidrs`, each block on its own. With `cloud.secondary_cidrs`
+the node subnets are spread the same way over the primary block and those:
+largest first, each into the first block with room.
 
 Sizing, in three steps:
 
@@ -49,7 +51,7 @@ HEADROOM = 2
 REMEDIES = (
     "set kubernetes.pod_networking warm_ip_target / minimum_ip_target (or pods_per_node) so nodes hold only the "
     "addresses their pods use, or mode: prefix_delegation, or mode: custom_networking with pod_cidrs "
-    "(100.64.0.0/16 blocks) so pods' addresses leave the node subnets; or a larger vpc_cidr"
+    "(100.64.0.0/16 blocks) so pods' addresses leave the node subnets; or a larger vpc_cidr, or blocks in cloud.secondary_cidrs"
 )
 
 
@@ -155,23 +157,33 @@ def carve_subnets(vpc_cidr: IPv4Network, demands: list[SubnetDemand]) -> tuple[S
     return tuple(plans)
 
 
-def carve_pod_subnets(blocks: list[IPv4Network], demands: list[SubnetDemand]) -> tuple[SubnetPlan, ...]:
-    """Pod subnets (custom networking) in the secondary blocks: largest first, each into the first block with room.
+def carve_into_blocks(blocks: Sequence[IPv4Network], demands: list[SubnetDemand]) -> tuple[SubnetPlan, ...]:
+    """Subnets over several VPC blocks: largest first, each into the first block with room, then carved per block.
 
-    Raises `PlanError` when they don't fit. Results keep the demands' order.
+    The node subnets over the primary block and `cloud.secondary_cidrs`, or
+    the pod subnets (custom networking) over `pod_cidrs`. Raises `PlanError`
+    when one doesn't fit. Results keep the demands' order.
     """
-    sizes = {demand.key: _power_of_two(demand.needed + AWS_RESERVED_ADDRESSES) for demand in demands}
+    pods = all(demand.kind == "pods" for demand in demands)
+    sizes = {
+        demand.key: PUBLIC_SUBNET_ADDRESSES if demand.kind == "public" else _power_of_two(demand.needed + AWS_RESERVED_ADDRESSES)
+        for demand in demands
+    }
     free = [block.num_addresses for block in blocks]
     placed: dict[int, list[SubnetDemand]] = {index: [] for index in range(len(blocks))}
     for demand in sorted(demands, key=lambda item: -sizes[item.key]):
         home = next((index for index, room in enumerate(free) if room >= sizes[demand.key]), None)
         if home is None or sizes[demand.key] > MAX_SUBNET_ADDRESSES:
+            what = "pod CIDR block" if pods else "VPC block"
+            fix = (
+                "add a 100.64.0.0/10 block to kubernetes.pod_networking.pod_cidrs, or hold fewer addresses per node (pods_per_node, warm_ip_target)"
+                if pods
+                else f"add a block to cloud.secondary_cidrs (100.64.0.0/16, ...); or {REMEDIES}"
+            )
             raise PlanError(
-                f"pod subnet '{demand.key}' needs {demand.needed} addresses for {demand.nodes} nodes, but no pod CIDR block "
-                f"({', '.join(str(block) for block in blocks)}) has room for a /{33 - sizes[demand.key].bit_length()} left; "
-                "add a 100.64.0.0/10 block to kubernetes.pod_networking.pod_cidrs, or hold fewer addresses per node "
-                "(pods_per_node, warm_ip_target)",
-                ("kubernetes", "pod_networking", "pod_cidrs"),
+                f"{'pod ' if pods else ''}subnet '{demand.key}' needs {demand.needed} addresses for {demand.nodes} nodes, but no {what} "
+                f"({', '.join(str(block) for block in blocks)}) has room for a /{33 - sizes[demand.key].bit_length()} left; {fix}",
+                ("kubernetes", "pod_networking", "pod_cidrs") if pods else ("cloud", "secondary_cidrs"),
             )
         free[home] -= sizes[demand.key]
         placed[home].append(demand)

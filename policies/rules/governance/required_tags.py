@@ -42,6 +42,7 @@ TAGGABLE_TYPES = (
     "aws:iam/role:Role",
     "aws:iam/serviceLinkedRole:ServiceLinkedRole",
     "aws:kms/key:Key",
+    "aws:resourcegroups/group:Group",
     "aws:s3/bucket:Bucket",
     "aws:s3/bucketV2:BucketV2",
     "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule",
