@@ -70,8 +70,8 @@ class Cluster(pulumi.ComponentResource):
     def __init__(self, name: str, args: ClusterArgs, opts: pulumi.ResourceOptions | None = None):
         super().__init__("railyard:cluster:Cluster", name, None, opts)
         self._name, self._args = name, args
-        cluster_role_arn = self._role("control-plane-role", "eks.amazonaws.com", CLUSTER_POLICIES)
-        self.node_role_arn = self._role("node-role", "ec2.amazonaws.com", NODE_POLICIES, args.node_policy_arns)
+        cluster_role_arn, _ = self._role("control-plane-role", "eks.amazonaws.com", CLUSTER_POLICIES)
+        self.node_role_arn, self.node_role_name = self._role("node-role", "ec2.amazonaws.com", NODE_POLICIES, args.node_policy_arns)
         key = aws.kms.Key(
             f"{name}-secrets",
             description=f"Envelope encryption of {args.cluster_name}'s Kubernetes secrets",
@@ -181,8 +181,10 @@ class Cluster(pulumi.ComponentResource):
         )
         return [role]
 
-    def _role(self, suffix: str, service: str, policies: tuple[str, ...], extra_arns: Sequence[str] = ()) -> pulumi.Output[str]:
-        """An IAM role `service` may assume, with AWS managed `policies` and any `extra_arns`; its ARN resolves after they are attached."""
+    def _role(
+        self, suffix: str, service: str, policies: tuple[str, ...], extra_arns: Sequence[str] = ()
+    ) -> tuple[pulumi.Output[str], pulumi.Output[str]]:
+        """An IAM role `service` may assume, with AWS managed `policies` and any `extra_arns`: (ARN, name), resolved after they are attached."""
         name, args = f"{self._name}-{suffix}", self._args
         role = aws.iam.Role(name, assume_role_policy=_assume_role_policy(service), tags=named_tags(args.tags, name), opts=child_of(self))
         arns = {policy: f"arn:{args.partition}:iam::aws:policy/{policy}" for policy in policies}
@@ -191,4 +193,5 @@ class Cluster(pulumi.ComponentResource):
         attachments = [
             aws.iam.RolePolicyAttachment(f"{name}-{key}", role=role.name, policy_arn=arn, opts=child_of(self)) for key, arn in arns.items()
         ]
-        return pulumi.Output.all(role.arn, *(attachment.id for attachment in attachments)).apply(lambda values: values[0])
+        attached = pulumi.Output.all(role.arn, role.name, *(attachment.id for attachment in attachments))
+        return attached.apply(lambda values: values[0]), attached.apply(lambda values: values[1])

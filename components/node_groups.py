@@ -34,9 +34,8 @@ import pulumi_aws as aws
 
 from components.common import child_of, named_tags
 from components.plan.user_data import Bootstrap, encoded_user_data
-from topology.cluster.node_groups import MAX_UNAVAILABLE_PERCENT, NodeGroupPlan
+from topology.cluster.node_groups import MAX_UNAVAILABLE_PERCENT, ROOT_DEVICE, NodeGroupPlan
 
-ROOT_DEVICE = "/dev/xvda"
 # Says on a launch template that its placement group is the one its reservation was created in (COR004 reads it).
 RESERVATION_PLACEMENT_TAG = "railyard:reservation-placement-group"
 

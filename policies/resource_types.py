@@ -32,3 +32,5 @@ BUCKET_ENCRYPTION_V2 = "aws:s3/bucketServerSideEncryptionConfigurationV2:BucketS
 VPC = "aws:ec2/vpc:Vpc"
 FLOW_LOG = "aws:ec2/flowLog:FlowLog"
 DEFAULT_SECURITY_GROUP = "aws:ec2/defaultSecurityGroup:DefaultSecurityGroup"
+# Karpenter's NodePool (karpenter.sh/v1), as pulumi-kubernetes registers a CustomResource of that kind.
+KARPENTER_NODE_POOL = "kubernetes:karpenter.sh/v1:NodePool"

@@ -8,8 +8,9 @@ pieces make that work:
   them through the engine's unknown-checking proxy, so a value that is
   unknown during preview raises `UnknownValueError` exactly as a hand-written
   policy would (the engine then reports "can't run policy during preview");
-* `RailyardValidator` adds one rule Cerberus lacks, `absent: True` (the field
-  must not be set at all), and reports errors through `Sentences`;
+* `RailyardValidator` adds two rules Cerberus lacks, `absent: True` (the field
+  must not be set at all) and `any_item: <schema>` (some item of a list obeys
+  the schema), and reports errors through `Sentences`;
 * `Sentences` turns Cerberus errors into phrases that quote the path and the
   bad value: `metadataOptions.httpTokens is 'optional'; allowed: 'required'`.
 """
@@ -26,6 +27,7 @@ from cerberus import errors as cerberus_errors
 
 _SHOWN_ALLOWED = 6
 ABSENT_MESSAGE = "must not be set"
+ANY_ITEM_MESSAGE = "has no item of the required form"
 
 
 def plain(value: Any) -> Any:
@@ -141,7 +143,7 @@ class Sentences(cerberus_errors.BaseErrorHandler):
 
 
 class RailyardValidator(cerberus.Validator):
-    """Cerberus with `absent` (a field that must not be set) and sentence errors."""
+    """Cerberus with `absent` (a field that must not be set), `any_item` (some list item obeys a schema) and sentence errors."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("error_handler", Sentences)
@@ -155,6 +157,16 @@ class RailyardValidator(cerberus.Validator):
         """
         if absent:
             self._error(field, ABSENT_MESSAGE)
+
+    def _validate_any_item(self, schema, field, value):
+        """Fail unless at least one item of the list obeys `schema`.
+
+        The rule's arguments are validated against this schema:
+        {'type': 'dict'}
+        """
+        items = value if isinstance(value, list) else []
+        if not any(isinstance(item, Mapping) and validator_for(schema).validate(item, normalize=False) for item in items):
+            self._error(field, ANY_ITEM_MESSAGE)
 
 
 _PER_THREAD = threading.local()

@@ -230,6 +230,16 @@ class PreviewMocks(mocks.Mocks):
             return {"arn": f"arn:aws:resource-groups:{self.region}:{MOCK_ACCOUNT}:group/{state.get('name', args.name)}"}
         if kind == "aws:ec2/placementGroup:PlacementGroup":
             return {"name": state.get("name", args.name)}
+        if kind == "aws:sqs/queue:Queue":
+            # Pulumi names an unnamed queue after the resource (plus a random suffix the preview leaves out).
+            name = state.get("name", args.name)
+            return {
+                "name": name,
+                "url": f"https://sqs.{self.region}.amazonaws.com/{MOCK_ACCOUNT}/{name}",
+                "arn": f"arn:aws:sqs:{self.region}:{MOCK_ACCOUNT}:{name}",
+            }
+        if kind == "aws:iam/role:Role":
+            return {"name": state.get("name", args.name)}  # Pulumi auto-names a role after the resource
         return {}
 
     def call(self, args: mocks.MockCallArgs) -> tuple[dict, list]:

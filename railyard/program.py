@@ -34,11 +34,13 @@ from blueprints.findings import Finding, error
 from blueprints.source import SourceError
 from components.addons import Addons, AddonsArgs, cni_configuration_values
 from components.cluster import Cluster, ClusterArgs
+from components.karpenter import KarpenterAccess, KarpenterAccessArgs
 from components.kubernetes import KubernetesLayer, KubernetesLayerArgs
+from components.kubernetes.karpenter import KarpenterWiring, NodeClassNetwork, NodeClassNetworkRef
 from components.network import Network, NetworkArgs
 from components.node_groups import NodePool, NodePoolArgs
 from components.placement import Placement, PlacementArgs
-from components.plan import CompilePlan, PlanError, plan_blueprint
+from components.plan.compile import CompilePlan, PlanError, plan_blueprint
 from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
 from components.storage import ClassNetwork, FileSystemHandle, Storage, StorageArgs
 from railyard.pipeline import Validation, validate
@@ -73,6 +75,8 @@ class ClusterHandles:
     addon_versions: Mapping[str, pulumi.Output[str]] = field(default_factory=dict)
     # Each FSx StorageClass's subnet and security group (the `fsxClasses` output).
     class_networks: Mapping[str, ClassNetwork] = field(default_factory=dict)
+    # What Karpenter's NodePools need from this stack (the `karpenter` output), when a pool uses Karpenter.
+    karpenter: KarpenterWiring | None = None
 
 
 def plan_validated(validation: Validation, now: datetime | None = None) -> tuple[CompilePlan | None, list[Finding]]:
@@ -166,8 +170,9 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
     )
     node_group_names: dict[str, pulumi.Output[str]] = {}
     node_pools: dict[str, NodePool] = {}
-    for pool in dict.fromkeys(group.pool for group in plan.node_groups):
-        groups = tuple(group for group in plan.node_groups if group.pool == pool)
+    managed = [group for group in plan.node_groups if group.managed]  # Karpenter's are NodePools in the Kubernetes layer
+    for pool in dict.fromkeys(group.pool for group in managed):
+        groups = tuple(group for group in managed if group.pool == pool)
         node_pool = NodePool(
             f"{name}-{pool}",
             NodePoolArgs(
@@ -214,6 +219,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
         ),
         opts,
     )
+    karpenter = _karpenter(name, plan, cluster, network, placement, opts)
     if plan.layer_stack == "same":
         # Charts with controllers need the system nodes; volumes and Kueue objects wait for every pool,
         # and the gp3 StorageClass for the EBS CSI driver.
@@ -226,6 +232,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
                 depends_on=[*node_pools.values(), cluster_addons],
                 system_nodes=system,
                 class_networks=storage.class_networks,
+                karpenter=karpenter,
             ),
         )
     return ClusterHandles(
@@ -243,7 +250,28 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
         provider,
         {**node_addons.versions, **cluster_addons.versions},
         storage.class_networks,
+        karpenter,
     )
+
+
+def _karpenter(
+    name: str, plan: CompilePlan, cluster: Cluster, network: Network, placement: Placement, opts: pulumi.ResourceOptions
+) -> KarpenterWiring | None:
+    """Karpenter's AWS side and what its NodePools need from the cluster's stack, when a pool uses Karpenter."""
+    if plan.kubernetes.karpenter is None:
+        return None
+    access = KarpenterAccess(
+        f"{name}-karpenter",
+        KarpenterAccessArgs(cluster.cluster_name, cluster.node_role_arn, plan.region, plan.partition, plan.tags, cluster.volume_key_arn),
+        opts,
+    )
+    networks: dict[str, NodeClassNetworkRef] = {}
+    for node_class in plan.kubernetes.karpenter.node_classes:
+        group = node_class.group
+        groups = [cluster.security_group_id] + ([network.efa_security_group_id] if group.efa_interfaces and network.efa_security_group_id else [])
+        placement_group = placement.group_names[group.placement_key] if group.placement_key and _in_placement_group(plan, group) else None
+        networks[node_class.name] = NodeClassNetwork(network.subnet_ids[group.subnet_keys[0]], groups, placement_group)
+    return KarpenterWiring(cluster.cluster_name, access.queue_name, cluster.node_role_name, cluster.volume_key_arn, networks, [access.association])
 
 
 @dataclass(frozen=True)
@@ -267,6 +295,37 @@ def _referenced(systems: pulumi.Output[Any], tier: str) -> ReferencedFileSystem:
 def _referenced_class(classes: pulumi.Output[Any], name: str) -> ClassNetwork:
     """One FSx StorageClass's subnet and security group from the cluster stack's `fsxClasses` output."""
     return ClassNetwork(classes.apply(lambda found: str(found[name]["subnetId"])), classes.apply(lambda found: str(found[name]["securityGroupId"])))
+
+
+def _in_placement_group(plan: CompilePlan, group: NodeGroupPlan) -> bool:
+    """True when railyard makes a placement group for the group's pool and zone (the Placement component's `group_names`)."""
+    return any(decision.key == group.placement_key and decision.strategy is not None for decision in plan.placements)
+
+
+def _referenced_karpenter(reference: pulumi.StackReference, plan: CompilePlan, cluster_name: pulumi.Output[Any]) -> KarpenterWiring | None:
+    """Karpenter's wiring from the cluster stack's `karpenter` output, when the plan has Karpenter pools."""
+    if plan.kubernetes.karpenter is None:
+        return None
+    found = reference.require_output("karpenter")
+
+    def read(*keys: str | int) -> pulumi.Output[Any]:
+        def walk(value: Any) -> Any:
+            for key in keys:
+                value = value[key]
+            return value
+
+        return found.apply(walk)
+
+    networks: dict[str, NodeClassNetworkRef] = {
+        node_class.name: NodeClassNetwork(
+            read("nodeClasses", node_class.name, "subnetId"),
+            # The cluster security group, and the EFA group on EFA nodes (as `_karpenter` lists them).
+            [read("nodeClasses", node_class.name, "securityGroupIds", index) for index in range(2 if node_class.group.efa_interfaces else 1)],
+            read("nodeClasses", node_class.name, "placementGroup") if _in_placement_group(plan, node_class.group) else None,
+        )
+        for node_class in plan.kubernetes.karpenter.node_classes
+    }
+    return KarpenterWiring(cluster_name, read("queueName"), read("nodeRoleName"), read("volumeKeyArn"), networks)
 
 
 def qualified_stack(stack: str) -> str:
@@ -293,10 +352,12 @@ def build_layer(plan: CompilePlan, deployment: Deployment) -> KubernetesLayer:
     )
     systems = reference.require_output("fileSystems")
     file_systems = {volume.tier: _referenced(systems, volume.tier) for volume in plan.kubernetes.storage.volumes}
+    karpenter = _referenced_karpenter(reference, plan, cluster_name)
     classes = reference.require_output("fsxClasses") if plan.kubernetes.storage.classes else None
     networks = {fsx_class.name: _referenced_class(classes, fsx_class.name) for fsx_class in plan.kubernetes.storage.classes} if classes else {}
     layer = KubernetesLayer(
-        f"{plan.cluster_name}-k8s", KubernetesLayerArgs(plan.kubernetes, kubeconfig=kubeconfig, file_systems=file_systems, class_networks=networks)
+        f"{plan.cluster_name}-k8s",
+        KubernetesLayerArgs(plan.kubernetes, kubeconfig=kubeconfig, file_systems=file_systems, class_networks=networks, karpenter=karpenter),
     )
     pulumi.export("clusterName", cluster_name)
     pulumi.export(
@@ -328,6 +389,21 @@ def export(handles: ClusterHandles) -> None:
         "fsxClasses",
         {name: {"subnetId": network.subnet_id, "securityGroupId": network.security_group_id} for name, network in handles.class_networks.items()},
     )
+    if handles.karpenter is not None:
+        wiring = handles.karpenter
+        pulumi.export(
+            "karpenter",
+            {
+                "queueName": wiring.queue_name,
+                "nodeRoleName": wiring.node_role_name,
+                "volumeKeyArn": wiring.volume_key_arn,
+                "nodeClasses": {
+                    name: {"subnetId": found.subnet_id, "securityGroupIds": list(found.security_group_ids)}
+                    | ({"placementGroup": found.placement_group} if found.placement_group is not None else {})
+                    for name, found in wiring.networks.items()
+                },
+            },
+        )
     pulumi.export("placement", [decision.as_json() for decision in handles.placements])
     pulumi.export("addonVersions", dict(handles.addon_versions))
 

@@ -132,6 +132,11 @@ class Pool(Model):
     node_power_kw: float | None = Field(default=None, gt=0, description="Per-node draw; none = the catalog's typical draw.")
     storage: list[StorageUse] = Field(default_factory=list, description="The storage tiers the pool mounts and its demand on them.")
     root_volume: RootVolume = Field(default_factory=_root_volume, description="The nodes' root volume (gp3, encrypted with the volume key).")
+    provisioner: Literal["managed_node_group", "karpenter"] = Field(
+        default="managed_node_group",
+        description="What launches the nodes: EKS managed node groups (one per failure domain), or Karpenter (a NodePool and "
+        "EC2NodeClass per failure domain, nodes launched for pending pods). Karpenter is for pools not on reserved capacity.",
+    )
     ami_id: AmiId | None = Field(
         default=None,
         description="A custom Amazon Linux 2023 AMI with nodeadm (built from the EKS AMI); none = EKS's AMI for the accelerator. "

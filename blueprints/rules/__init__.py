@@ -30,6 +30,7 @@ from blueprints.rules import (
     fabric_ports,
     fsx,
     instance,
+    karpenter,
     kubernetes_version,
     lustre_efa,
     mounts,
@@ -75,6 +76,7 @@ def _rule(module: RuleModule, scope: Scope) -> Rule:
 RULES: tuple[Rule, ...] = (
     _rule(instance, "pool"),
     _rule(custom_ami, "pool"),
+    _rule(karpenter, "pool"),
     _rule(fsx, "storage"),
     _rule(references, "blueprint"),
     _rule(efa, "blueprint"),

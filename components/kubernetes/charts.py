@@ -47,6 +47,9 @@ GPU_OPERATOR = _pinned("gpu_operator")
 EFA_DEVICE_PLUGIN = _pinned("efa_device_plugin")
 NEURON = _pinned("neuron")
 FSX_CSI_DRIVER = _pinned("fsx_csi_driver")
+# karpenter renders `settings.clusterName` (required), `settings.interruptionQueue` (the SQS queue's name),
+# `serviceAccount.name`, `replicas` and `controller.resources` (charts/karpenter/values.yaml at v1.14.1).
+KARPENTER = _pinned("karpenter")
 KUEUE = _pinned("kueue")
 # dcgm-exporter renders `affinity`, `tolerations`, `podAnnotations` and `serviceMonitor.enabled` (deployment/values.yaml).
 DCGM_EXPORTER = _pinned("dcgm_exporter")

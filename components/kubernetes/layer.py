@@ -17,6 +17,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.kubernetes.device_plugins import DevicePlugins
+from components.kubernetes.karpenter import KarpenterNodes, KarpenterWiring
 from components.kubernetes.kueue import KueueScheduling
 from components.kubernetes.metrics import AcceleratorMetrics
 from components.kubernetes.plan import KubernetesPlan
@@ -47,6 +48,8 @@ class KubernetesLayerArgs:
     system_nodes: Sequence[pulumi.Resource] = ()
     # Each FSx StorageClass's subnet and security group (anything with subnet_id, security_group_id).
     class_networks: Mapping[str, ClassNetworkRef] = field(default_factory=dict)
+    # What the cluster's stack made for Karpenter, when the plan has Karpenter pools.
+    karpenter: KarpenterWiring | None = None
 
 
 class KubernetesLayer(pulumi.ComponentResource):
@@ -77,6 +80,11 @@ class KubernetesLayer(pulumi.ComponentResource):
         self.storage = ClusterStorage(
             f"{name}-storage", self.plan.storage, args.file_systems, self.provider, after, child, system, args.class_networks
         )
+        self.karpenter = None
+        if self.plan.karpenter is not None:
+            if args.karpenter is None:
+                raise ValueError("the plan has Karpenter pools: pass the cluster stack's KarpenterWiring")
+            self.karpenter = KarpenterNodes(f"{name}-karpenter", self.plan.karpenter, args.karpenter, self.provider, child, system)
         self.kueue = KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child, system) if self.plan.kueue is not None else None
         self.register_outputs(
             {

@@ -13,13 +13,15 @@ from dataclasses import dataclass
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
+from blueprints.rules.names import cluster_name
 from components.kubernetes.device_plugins import plugin_releases
+from components.kubernetes.karpenter import KarpenterPlan, plan_karpenter
 from components.kubernetes.kueue import KUEUE_RELEASE
 from components.kubernetes.metrics import MetricsPlan, plan_metrics
 from components.kubernetes.releases import ReleasePlan
 from components.kubernetes.storage import StoragePlan, plan_storage
 from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
-from topology.cluster.node_groups import NodeGroupPlan
+from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,8 @@ class KubernetesPlan:
     plugin_releases: Mapping[str, ReleasePlan]
     storage: StoragePlan
     metrics: MetricsPlan = MetricsPlan()
+    # The Karpenter controller and its node classes, when a pool uses Karpenter.
+    karpenter: KarpenterPlan | None = None
 
     @property
     def kueue(self):
@@ -50,6 +54,8 @@ class KubernetesPlan:
             found.append(self.storage.release)
         if self.layout.kueue is not None:
             found.append(KUEUE_RELEASE)
+        if self.karpenter is not None:
+            found.append(self.karpenter.release)
         return found
 
 
@@ -58,6 +64,11 @@ def plan_kubernetes(
 ) -> KubernetesPlan:
     """Plan the releases and volumes of a validated blueprint's layer, on `layout` when the caller has it."""
     layout = layout or lay_out_kubernetes(blueprint, catalog, planned)
+    groups = planned if planned is not None else plan_node_groups(blueprint, catalog)
     return KubernetesPlan(
-        layout, plugin_releases(blueprint, layout.plugins, layout.nodes), plan_storage(blueprint, layout.mounts), plan_metrics(layout.exporters)
+        layout,
+        plugin_releases(blueprint, layout.plugins, layout.nodes),
+        plan_storage(blueprint, layout.mounts),
+        plan_metrics(layout.exporters),
+        plan_karpenter(blueprint, catalog, groups, cluster_name(blueprint)),
     )

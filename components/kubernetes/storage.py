@@ -33,6 +33,7 @@ from blueprints.rules.names import cluster_name
 from components.kubernetes import charts
 from components.kubernetes.releases import ReleasePlan, emit_release
 from components.plan.storage import FSX_CONTROLLER_ACCOUNT
+from components.plan.tags import CLUSTER_NAME_TAG
 from topology.cluster.mounts import AGENT_NOT_READY, MountPlacement
 
 
@@ -91,7 +92,7 @@ class FsxClassParameters:
             "fileSystemTypeVersion": tier.file_system_type_version,
             "dataCompressionType": tier.data_compression,
             # Every file system the class makes carries the cluster's name and the class's, for cost and for finding them.
-            "extraTags": f"{CLUSTER_TAG}={cluster},{CLASS_TAG}={tier.name}",
+            "extraTags": f"{CLUSTER_NAME_TAG}={cluster},{CLASS_TAG}={tier.name}",
         }
         if tier.throughput_mbps_per_tib is not None:
             parameters["perUnitStorageThroughput"] = str(tier.throughput_mbps_per_tib)
@@ -115,7 +116,6 @@ class StoragePlan:
 EBS_CSI_PROVISIONER = "ebs.csi.aws.com"
 GP3 = "gp3"
 # Tags on the file systems an FSx StorageClass makes (the driver's `extraTags`: key=value pairs, comma-separated).
-CLUSTER_TAG = "railyard:cluster"
 CLASS_TAG = "railyard:storage-class"
 
 

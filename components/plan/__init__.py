@@ -10,8 +10,6 @@ add what the resources need beyond it, each table-tested on its own:
 * `compile` - `plan_blueprint`, which joins them with the cluster plan into one `CompilePlan`.
 
 The ComponentResources in `components/` only turn these specs into resources.
+The package imports nothing itself: the Kubernetes layer uses `tags`,
+`storage` and `user_data`, and `compile` uses the Kubernetes layer's plan.
 """
-
-from components.plan.compile import CompilePlan, PlanError, plan_blueprint
-
-__all__ = ["CompilePlan", "PlanError", "plan_blueprint"]

@@ -20,6 +20,7 @@ from blueprints.models.kubernetes import PodNetworking
 from blueprints.rules.names import cluster_name as derived_cluster_name
 from components.kubernetes.plan import KubernetesPlan, plan_kubernetes
 from components.plan.storage import BucketPlan, FileSystemPlan, FsxClassPlan, plan_fsx_classes, plan_storage
+from components.plan.tags import cluster_tags
 from topology.cluster.addons import AddonPlan
 from topology.cluster.errors import PlanError
 from topology.cluster.node_groups import NodeGroupPlan
@@ -28,8 +29,6 @@ from topology.cluster.plan import plan_cluster
 from topology.cluster.subnets import SubnetPlan
 
 __all__ = ["CompilePlan", "PlanError", "plan_blueprint", "aws_partition"]
-
-CLUSTER_NAME_TAG = "railyard:cluster"
 
 
 @dataclass(frozen=True)
@@ -117,14 +116,6 @@ def aws_partition(region: str) -> str:
     return "aws"
 
 
-def _tags(blueprint: Blueprint, cluster_name: str) -> dict[str, str]:
-    metadata = blueprint.metadata
-    tags = {"owner": metadata.owner, "cost-center": metadata.cost_center, "environment": metadata.environment}
-    tags.update(metadata.tags)
-    tags[CLUSTER_NAME_TAG] = cluster_name
-    return tags
-
-
 def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None = None) -> CompilePlan:
     """Plan every resource of a validated blueprint at `now` (it sizes Capacity Block groups from their window; None
     plans them as running); raises `PlanError` when the blueprint can't be compiled as written."""
@@ -145,13 +136,13 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         layer_stack=blueprint.kubernetes.layer_stack,
         pod_networking=blueprint.kubernetes.pod_networking,
         control_plane_tier=cluster.control_plane_tier,
-        tags=_tags(blueprint, cluster_name),
+        tags=cluster_tags(blueprint, cluster_name),
         subnets=cluster.subnets,
         placements=cluster.placements,
         node_groups=cluster.node_groups,
         file_systems=file_systems,
         buckets=buckets,
-        kubernetes=plan_kubernetes(blueprint, catalog, layout=cluster.kubernetes),
+        kubernetes=plan_kubernetes(blueprint, catalog, cluster.node_groups, layout=cluster.kubernetes),
         flow_log_retention_days=blueprint.cloud.flow_logs.retention_days if blueprint.cloud.flow_logs.enabled else None,
         addons=cluster.addons,
         node_auto_repair=blueprint.kubernetes.node_auto_repair,

@@ -31,8 +31,12 @@ def test_every_pin_has_a_source():
         "fsx_csi_driver",
         "kueue",
         "dcgm_exporter",
+        "karpenter",
     }
-    assert [(pin.key, pin.reference) for pin in pins.images] == [("neuron_monitor", "public.ecr.aws/neuron/neuron-monitor:1.3.0")]
+    assert [(pin.key, pin.reference) for pin in pins.images] == [
+        ("neuron_monitor", "public.ecr.aws/neuron/neuron-monitor:1.3.0"),
+        ("eks_ami", "al2023:v20260724"),  # Karpenter's amiSelectorTerms alias al2023@v20260724
+    ]
     assert all(pin.source for pin in pins.images)
 
 

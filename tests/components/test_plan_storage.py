@@ -3,7 +3,7 @@
 from blueprints.catalog import load_catalog
 from blueprints.models.storage import S3Bucket
 from blueprints.rules.names import bucket_name
-from components.plan import plan_blueprint
+from components.plan.compile import plan_blueprint
 from railyard.pipeline import validate
 
 

@@ -9,7 +9,7 @@ from pulumi.runtime.stack import wait_for_rpcs
 from pulumi.runtime.sync_await import _sync_await
 
 from blueprints.catalog import load_catalog
-from components.plan import plan_blueprint
+from components.plan.compile import plan_blueprint
 from railyard.mocked import PreviewMocks, RecordingMonitor
 from railyard.pipeline import validate
 from railyard.program import build, deploy

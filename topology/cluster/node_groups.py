@@ -61,6 +61,7 @@ MAX_UNAVAILABLE_PERCENT = 10
 NODE_GROUP_NAME_LIMIT = 63
 # EKS scales a Capacity Block node group to 0 this long before the block ends.
 BLOCK_SCALE_DOWN_LEAD = timedelta(minutes=40)
+ROOT_DEVICE = "/dev/xvda"  # the root device of the EKS AL2023 AMIs
 # Where nodeadm mounts the RAID0 of instance-store disks unless told otherwise (nodeadm `localStorage`).
 DEFAULT_LOCAL_MOUNT = "/mnt/k8s-disks"
 _CAPACITY_TYPES: dict[str, CapacityType] = {
@@ -113,6 +114,8 @@ class NodeGroupPlan:
     scale_up_at: datetime | None = None
     # A custom AMI (pools[].ami_id): the launch template names it and the user data bootstraps the node.
     ami_id: str | None = None
+    # Who launches the nodes: a managed node group, or Karpenter (a NodePool and EC2NodeClass made from this plan).
+    provisioner: Literal["managed_node_group", "karpenter"] = "managed_node_group"
     part: str = ""
     addresses: NodeAddresses = NodeAddresses(1, 0, 0)
     pod_subnet_key: str | None = None
@@ -127,6 +130,11 @@ class NodeGroupPlan:
     def child_suffix(self) -> str:
         """What the node group's Pulumi names add to their pool component's: the domain, or the split part (`b01-02`)."""
         return self.part or self.domain
+
+    @property
+    def managed(self) -> bool:
+        """True when an EKS managed node group launches the nodes (False: Karpenter does)."""
+        return self.provisioner == "managed_node_group"
 
     @property
     def targets_reservation(self) -> bool:
@@ -306,6 +314,7 @@ def plan_pool(
                 root_volume_iops=pool.root_volume.iops,
                 root_volume_throughput=pool.root_volume.throughput_mibps,
                 ami_id=pool.ami_id,
+                provisioner=pool.provisioner,
             )
         )
     return plans

@@ -101,7 +101,8 @@ def _pool_index(blueprint: Blueprint, pool: str) -> Path:
 def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterable[tuple[str, int, str, Path]]:
     """(code, needed, why, path) for every quota the plan touches."""
     groups = list(plan.node_groups)
-    largest = max(groups, key=lambda group: group.max_size)
+    managed = [group for group in groups if group.managed]  # Karpenter's nodes belong to no managed node group
+    largest = max(managed, key=lambda group: group.max_size)
     yield (
         NODES_PER_NODE_GROUP,
         largest.max_size,
@@ -110,9 +111,9 @@ def _counts(blueprint: Blueprint, catalog: Catalog, plan: ClusterPlan) -> Iterab
     )
     yield (
         NODE_GROUPS_PER_CLUSTER,
-        len(groups),
-        f"{len(groups)} managed node groups (the system group included)",
-        _pool_index(blueprint, groups[-1].pool),
+        len(managed),
+        f"{len(managed)} managed node groups (the system group included)",
+        _pool_index(blueprint, managed[-1].pool),
     )
     vcpus: dict[tuple[str, str], tuple[int, str]] = {}
     interfaces = 0

@@ -43,6 +43,8 @@ def update_room_findings(needs: Sequence[QuotaNeed], node_groups: Iterable[NodeG
     codes = {(quota.family, quota.market): code for code, quota in load_quotas().items() if quota.family}
     surge: dict[str, int] = {}
     for group in node_groups:
+        if not group.managed:
+            continue  # Karpenter replaces nodes under its own disruption budget, not an EKS node-group update
         market = MARKETS.get(group.capacity_type)
         spec = catalog.get(group.instance_type)
         # The system group's type isn't an accelerator type in the catalog; its vCPUs come from the system types.

@@ -13,6 +13,7 @@ from policies.config import REQUIRED_TAGS
 from policies.rule import SchemaRule
 
 TAGGABLE_TYPES = (
+    "aws:cloudwatch/eventRule:EventRule",
     "aws:cloudwatch/logGroup:LogGroup",
     "aws:ebs/volume:Volume",
     "aws:ec2/capacityBlockReservation:CapacityBlockReservation",
@@ -45,6 +46,7 @@ TAGGABLE_TYPES = (
     "aws:resourcegroups/group:Group",
     "aws:s3/bucket:Bucket",
     "aws:s3/bucketV2:BucketV2",
+    "aws:sqs/queue:Queue",
     "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule",
     "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
 )

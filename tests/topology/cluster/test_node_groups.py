@@ -3,7 +3,7 @@
 import pytest
 
 from blueprints.catalog import load_catalog
-from components.plan import plan_blueprint
+from components.plan.compile import plan_blueprint
 from railyard.pipeline import validate
 from topology.cluster.labels import DOMAIN_LABEL, NEURON_TAINT_KEY, NVIDIA_TAINT_KEY, POOL_LABEL, node_labels
 from topology.cluster.node_groups import bounded_name, split_evenly

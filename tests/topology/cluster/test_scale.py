@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from blueprints.catalog import load_catalog
-from components.plan import plan_blueprint
+from components.plan.compile import plan_blueprint
 from railyard.pipeline import validate
 from tests.blueprints.base import BASE, load
 from tests.preview.conftest import ROOT, preview_of
