@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from blueprints.models import MODEL_CODES
 from blueprints.rules import RULES as BLUEPRINT_RULES
 from blueprints.schema_errors import CODES as SCHEMA_CODES
-from railyard.online import existing, names, offerings, quotas, reservations
+from railyard.online import existing, images, names, offerings, quotas, reservations
 from railyard.online import findings as online_findings
 from topology import CODES as TOPOLOGY_CODES
 from topology.cluster.addons import CODES as ADDON_CODES
@@ -23,7 +23,7 @@ from topology.cluster.scale import CODES as SCALE_CODES
 from topology.cluster.update_room import CODES as UPDATE_ROOM_CODES
 
 # `validate --online`'s checks (they import no AWS SDK until a call is made).
-ONLINE_MODULES = (online_findings, reservations, offerings, quotas, names, existing)
+ONLINE_MODULES = (online_findings, reservations, offerings, quotas, names, existing, images)
 LOADER_CODES = ("yaml.duplicate-key", "override.unknown-name")
 # A design the cluster plan can't lay out (`PlanError`); the code keeps its first name so suppressions still match.
 PLAN_CODES = ("compile.plan",)

@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from blueprints.catalog import Catalog
-from blueprints.findings import Finding, Path, error
+from blueprints.findings import Finding, Path, error, warning
 from blueprints.models.capacity import RESERVED_KINDS
 from blueprints.models.pools import Pool
 
-CODES = ("pool.karpenter-reserved",)
+CODES = ("pool.karpenter-reserved", "pool.karpenter-minimum")
 
 
 def check(pool: Pool, path: Path, catalog: Catalog) -> Iterable[Finding]:
-    """A Karpenter pool on reserved capacity."""
+    """A Karpenter pool on reserved capacity, or one that asks for nodes kept when idle."""
     if pool.provisioner == "karpenter" and pool.capacity.kind in RESERVED_KINDS:
         yield error(
             "pool.karpenter-reserved",
@@ -31,4 +31,12 @@ def check(pool: Pool, path: Path, catalog: Catalog) -> Iterable[Finding]:
             f"pool '{pool.name}' is on {pool.capacity.kind.replace('_', ' ')} capacity; railyard launches reserved capacity "
             "with managed node groups (EKS runs a Capacity Block's lifecycle, and a reservation is sized ahead)",
             "use provisioner: managed_node_group for this pool, or on-demand or spot capacity with Karpenter",
+        )
+    if pool.provisioner == "karpenter" and pool.min_nodes > 0:
+        yield warning(
+            "pool.karpenter-minimum",
+            path + ("nodes",),
+            f"pool '{pool.name}' asks for at least {pool.min_nodes} nodes, but a Karpenter NodePool keeps none: nodes exist "
+            "while pods need them and are consolidated away when empty",
+            "set min: 0 (and keep warm capacity with a low-priority placeholder Deployment), or use provisioner: managed_node_group",
         )

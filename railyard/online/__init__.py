@@ -4,7 +4,8 @@ The offline result is computed first and never changes; the account's answers
 only add findings (and a table of what the account holds). Four checks, each
 a module: the reservations and Capacity Blocks the pools name
 (`reservations`), the instance types offered in each zone (`offerings`), the
-quota plan against the account's applied quotas (`quotas`), the names
+quota plan against the account's applied quotas (`quotas`), the custom AMIs
+the pools name (`images`), the names
 railyard would create that are already taken (`names`), and the VPC, subnets,
 file systems and buckets the blueprint says exist (`existing`). Every call goes through
 `account.Account`, which can only read.
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, sort_findings
 from blueprints.models import Blueprint
-from railyard.online import existing, findings, names, offerings, quotas, reservations
+from railyard.online import existing, findings, images, names, offerings, quotas, reservations
 from railyard.online.account import Account, AccountUnreachable, open_account
 from railyard.online.findings import unreachable_finding
 from railyard.online.quotas import QuotaFact
@@ -30,7 +31,7 @@ from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 if TYPE_CHECKING:
     from railyard.pipeline import Validation
 
-CODES = findings.CODES + reservations.CODES + offerings.CODES + quotas.CODES + names.CODES + existing.CODES
+CODES = findings.CODES + reservations.CODES + offerings.CODES + quotas.CODES + names.CODES + existing.CODES + images.CODES
 __all__ = ["CODES", "OnlineReport", "check_online", "validate_online"]
 
 
@@ -107,6 +108,9 @@ def check_online(validation: Validation, account: Account, now: datetime | None 
             report.checks.append("quotas")
             report.quotas, quota_findings = quotas.check_quotas(validation.quotas, account)
             found += quota_findings
+        if any(pool.ami_id for pool in blueprint.pools):
+            report.checks.append("images")
+            found += images.check_images(blueprint, load_catalog(), account)
         report.checks.append("names")
         found += names.check_names(blueprint, account)
         if blueprint.cloud.existing_vpc is not None or any(getattr(tier, "existing", None) for tier in blueprint.storage):

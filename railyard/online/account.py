@@ -26,6 +26,7 @@ READ_ONLY_CALLS: dict[tuple[str, str], str] = {
     ("ec2", "DescribeInstanceTypeOfferings"): "ec2:DescribeInstanceTypeOfferings",
     ("ec2", "DescribeVpcs"): "ec2:DescribeVpcs",
     ("ec2", "DescribeSubnets"): "ec2:DescribeSubnets",
+    ("ec2", "DescribeImages"): "ec2:DescribeImages",
     ("fsx", "DescribeFileSystems"): "fsx:DescribeFileSystems",
     ("service-quotas", "GetServiceQuota"): "servicequotas:GetServiceQuota",
     ("service-quotas", "GetAWSDefaultServiceQuota"): "servicequotas:GetAWSDefaultServiceQuota",

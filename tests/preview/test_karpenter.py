@@ -150,3 +150,10 @@ def test_a_spot_training_node_pool_fails_gov002(tmp_path):
     result = run_preview(str(edited_copy(HETEROGENEOUS, tmp_path, edit)), project_dir=ROOT)
     violations = [v for v in run_policies(result).violations if v.rule_id == "GOV002"]
     assert [v.urn.rsplit("::", 1)[-1] for v in violations] == ["hetero-prod-k8s-karpenter-trainium-use2b-trn-pool"]
+
+
+def test_a_minimum_karpenter_does_not_keep_is_a_warning(tmp_path):
+    example = ROOT / "blueprints" / "examples" / "ai-on-eks.yaml"
+    path = edited_copy(example, tmp_path, ("    nodes: {min: 0, max: 8}\n", "    nodes: {min: 2, max: 8}\n"))
+    [finding] = [f for f in validate(str(path)).findings if f.code == "pool.karpenter-minimum"]
+    assert (finding.severity, finding.path_text) == ("warning", "pools[2].nodes")
