@@ -21,6 +21,8 @@ from typing import Any
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
+from blueprints.models.fabrics import AwsEfa
+from topology import provider_fabric
 from topology.checks import blast_report, fabric_report, placement_report, power_report, storage_report
 from topology.design import Design, FabricDesign, build_design
 from topology.expand import expand_fabric
@@ -44,6 +46,7 @@ CODES: tuple[str, ...] = (
     "power.site-budget",
     "storage.throughput",
     "storage.checkpoint-time",
+    *provider_fabric.CODES,
 )
 """Every finding code the topology checker can emit (`railyard rules` lists them)."""
 
@@ -57,6 +60,8 @@ def check_design(blueprint: Blueprint, catalog: Catalog) -> DesignReport:
         figures, problems = fabric_report(fabric)
         fabrics.append(figures)
         findings += problems
+    # AWS's own EFA network: its published figures, and the ones it leaves unknown (no graph to compute them on).
+    provided = [provider_fabric.provider_figures(blueprint, catalog, model) for model in blueprint.fabrics if isinstance(model, AwsEfa)]
     power, problems = power_report(design)
     findings += problems
     blast, problems = blast_report(design)
@@ -65,6 +70,7 @@ def check_design(blueprint: Blueprint, catalog: Catalog) -> DesignReport:
     findings += problems
     figures = {
         "fabrics": sorted(fabrics, key=lambda fabric: fabric["name"]),
+        "provider_fabrics": sorted(provided, key=lambda fabric: fabric["name"]),
         "power": power,
         "blast_radius": blast,
         "storage": storage,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from blueprints.findings import Finding, error
+from blueprints.models.fabrics import AwsEfa
 from blueprints.models.pools import Pool
 from topology.bandwidth import Bisection, bisection, oversubscription, switch_ports
 from topology.blast import KINDS, Outage, blast_findings, checked_kinds, outages_by_pool, spread_findings, worst_physical, worst_switch
@@ -241,8 +242,10 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
         total = hosts * per_host
         by_kind = worst_physical(outages.get(pool_index, []), per_host, total)
         fabric = design.fabric_of(pool_index)
+        # On AWS's own EFA network a switch's reach is unknown (AWS publishes no fan-out): neither reported nor checked.
+        provided = pool.fabric in {model.name for model in design.blueprint.fabrics if isinstance(model, AwsEfa)}
         switch = worst_switch(fabric.parts.graph_of(pool.name), pool.name, total) if fabric is not None else Outage("switch", None, 0, 0.0)
-        if switch is not None:
+        if switch is not None and not provided:
             by_kind["switch"] = switch
         checked = [kind for kind in checked_kinds(pool.placement.spread) if kind in by_kind]
         worst = max((by_kind[kind] for kind in checked), key=lambda outage: outage.share)
@@ -253,6 +256,7 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
                 "max_failure_share": pool.placement.max_failure_share,
                 "spread": pool.placement.spread,
                 "checked": checked,
+                "unknown": ["switch"] if provided else [],
                 "worst": _outage_json(worst),
                 "by_kind": {kind: _outage_json(by_kind[kind]) for kind in KINDS if kind in by_kind},
             }

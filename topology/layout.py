@@ -35,9 +35,10 @@ from blueprints import fabric_math
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.findings import Finding, error
 from blueprints.models import Blueprint
-from blueprints.models.fabrics import Fabric, RailOnly, RailOptimizedClos
+from blueprints.models.fabrics import AwsEfa, DesignedFabric, RailOnly, RailOptimizedClos
 from blueprints.models.pools import Pool
 from topology.placement import Placement
+from topology.provider_fabric import provider_managed
 
 __all__ = ["Part", "PoolShape", "Position", "FabricPlan", "plan_fabric", "SCALE_UP_SWITCHES", "RAIL_KINDS"]
 
@@ -99,7 +100,7 @@ class FabricPlan:
     """Everything needed to build one fabric's graph: shapes, positions, tiers and switch counts."""
 
     index: int
-    fabric: Fabric
+    fabric: DesignedFabric
     rails: int
     rail_blocks: tuple[tuple[int, ...], ...]
     tiers: int
@@ -120,14 +121,16 @@ class FabricPlan:
         return self.fabric.name
 
 
-def _scale_up(fabric: Fabric, spec: InstanceType) -> tuple[str, int]:
+def _scale_up(fabric: DesignedFabric, spec: InstanceType) -> tuple[str, int]:
     declared = fabric.scale_up
     kind = declared.kind if declared else (spec.scale_up.kind if spec.scale_up else "pcie")
     size = (declared.domain_size if declared else None) or (spec.scale_up.domain_size if spec.scale_up else 1)
     return kind, max(1, min(size, spec.accelerator_count))
 
 
-def _shape(fabric: Fabric, fabric_index: int, pool_index: int, pool: Pool, spec: InstanceType, rails: int) -> tuple[PoolShape | None, list[Finding]]:
+def _shape(
+    fabric: DesignedFabric, fabric_index: int, pool_index: int, pool: Pool, spec: InstanceType, rails: int
+) -> tuple[PoolShape | None, list[Finding]]:
     """The pool's shape on the fabric, or None (with a finding when the rails are misaligned)."""
     accelerators = spec.accelerator_count
     nics = accelerators * fabric.nics_per_accelerator
@@ -259,7 +262,7 @@ def _pods(raw: list[_RawPosition], per_pod: int) -> list[int]:
     return pods
 
 
-def _tiers(fabric: Fabric, leaves: int) -> int:
+def _tiers(fabric: DesignedFabric, leaves: int) -> int:
     if fabric.kind == "fat_tree":
         return 3
     declared = getattr(fabric, "tiers", None)
@@ -267,8 +270,10 @@ def _tiers(fabric: Fabric, leaves: int) -> int:
 
 
 def plan_fabric(blueprint: Blueprint, catalog: Catalog, placement: Placement, fabric_index: int) -> tuple[FabricPlan | None, list[Finding]]:
-    """Size one fabric for the pools that join it; None (and why) when it can't be built."""
+    """Size one fabric for the pools that join it; None (and why) when it can't be built, or is AWS's to build."""
     fabric = blueprint.fabrics[fabric_index]
+    if isinstance(fabric, AwsEfa):
+        return None, list(provider_managed(blueprint, catalog, fabric_index, fabric))
     if fabric.ports_per_nic % fabric.planes:
         return None, [
             error(
@@ -304,7 +309,7 @@ def plan_fabric(blueprint: Blueprint, catalog: Catalog, placement: Placement, fa
     return _size(fabric, fabric_index, placement, shapes, rails), findings
 
 
-def _size(fabric: Fabric, fabric_index: int, placement: Placement, shapes: dict[int, PoolShape], rails: int) -> FabricPlan:
+def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shapes: dict[int, PoolShape], rails: int) -> FabricPlan:
     radix = fabric.switch_radix
     leaf_down, leaf_up = fabric_math.port_split(radix, fabric.oversubscription.leaf)
     spine_down, spine_up = fabric_math.port_split(radix, fabric.oversubscription.spine)

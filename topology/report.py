@@ -37,6 +37,8 @@ class DesignReport:
         if fabrics:
             tables.append(_fabric_table(fabrics))
             tables.append(_fabric_pool_table(fabrics))
+        if self.figures.get("provider_fabrics"):
+            tables.append(_provider_table(self.figures["provider_fabrics"]))
         if "power" in self.figures:
             tables.append(_power_table(self.figures["power"]))
         if self.figures.get("blast_radius"):
@@ -93,6 +95,17 @@ def _fabric_table(fabrics: list[dict[str, Any]]) -> Table:
     return "Fabrics", headers, rows
 
 
+def _provider_table(fabrics: list[dict[str, Any]]) -> Table:
+    rows = [
+        [pool["pool"], fabric["name"], pool["instance_type"], pool["efa_interfaces"], _text(pool["network_gbps"]), pool["network_node_layers"]]
+        for fabric in fabrics
+        for pool in fabric["pools"]
+    ]
+    headers = ["pool", "fabric", "instance type", "EFA interfaces", "network Gbps", "network-node layers"]
+    unknown = ", ".join(fabrics[0]["unknown"])
+    return f"AWS-managed fabrics (published per instance type; not computed: {unknown})", headers, rows
+
+
 def _fabric_pool_table(fabrics: list[dict[str, Any]]) -> Table:
     rows = [
         [
@@ -133,12 +146,21 @@ def _blast_table(blast: list[dict[str, Any]]) -> Table:
     for entry in blast:
         worst = entry["worst"]
         element = f"{worst['kind']} {worst['element']}" if worst["element"] else f"any {worst['kind']} (none takes a host)"
+        unknown = ", ".join(entry.get("unknown", [])) or "-"
         rows.append(
-            [entry["pool"], entry["spread"], ", ".join(entry["checked"]), element, f"{worst['share']:.1%}", _text(entry["max_failure_share"])]
+            [
+                entry["pool"],
+                entry["spread"],
+                ", ".join(entry["checked"]),
+                unknown,
+                element,
+                f"{worst['share']:.1%}",
+                _text(entry["max_failure_share"]),
+            ]
         )
     return (
         "Blast radius (worst single failure the pool must survive)",
-        ["pool", "spread", "checked", "worst element", "share", "max_failure_share"],
+        ["pool", "spread", "checked", "unknown", "worst element", "share", "max_failure_share"],
         rows,
     )
 

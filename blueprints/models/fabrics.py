@@ -1,6 +1,9 @@
 """Fabrics: the scale-out network a pool's accelerators talk over, and their scale-up domain.
 
-Four scale-out kinds, chosen by `kind`:
+Five scale-out kinds, chosen by `kind`:
+- `aws_efa`: AWS's own EFA network, which nobody designs: EFA interfaces, bandwidth and the
+  network-node layers come from the instance type; AWS publishes no switch radix, link speed,
+  fan-out or oversubscription, so the figures that need them are reported as unknown.
 - `rail_optimized_clos`: NIC r of every host goes to a rail-r leaf; leaves go up to spines
   (and cores, with three tiers). The design of DGX SuperPOD and AWS UltraClusters.
 - `fat_tree`: the classic k-ary fat tree (k = `switch_radix`) of edge, aggregation and core switches.
@@ -102,7 +105,28 @@ class TorClos(_FabricBase):
     tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
 
 
+class AwsEfa(Model):
+    """AWS's EFA network as EC2 provides it: nothing to size, so nothing to invent.
+
+    Each node gets the EFA interfaces its instance type can carry (the
+    catalog's network cards), and Kubernetes sees the network-node layers
+    EC2 reports for it (`topology.k8s.aws/network-node-layer-N`, 3 or 4 by
+    instance type). Switch counts, hops, bisection and a switch's blast
+    radius depend on what AWS does not publish; `validate` says so instead
+    of computing them from made-up numbers.
+    """
+
+    kind: Literal["aws_efa"] = Field(description="AWS's EFA network (provider-managed).")
+    name: Name = Field(description="The fabric's name; pools join it by name.")
+
+    @property
+    def transport(self) -> Literal["efa"]:
+        """Always EFA: the pools on it get EFA interfaces."""
+        return "efa"
+
+
+DesignedFabric = RailOptimizedClos | FatTree | RailOnly | TorClos
 Fabric = Annotated[
-    RailOptimizedClos | FatTree | RailOnly | TorClos,
+    RailOptimizedClos | FatTree | RailOnly | TorClos | AwsEfa,
     Field(discriminator="kind", description="A scale-out fabric."),
 ]

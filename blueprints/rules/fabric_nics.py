@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from blueprints.findings import Finding, warning
+from blueprints.models.fabrics import AwsEfa
 from blueprints.rules.context import Context
 
 CODES = ("fabric.unused-nics",)
@@ -21,8 +22,8 @@ CODES = ("fabric.unused-nics",)
 def check(ctx: Context) -> Iterable[Finding]:
     """A warning per (fabric, instance type) that wires fewer EFA interfaces than the type offers."""
     for fabric_index, fabric in enumerate(ctx.blueprint.fabrics):
-        if fabric.transport != "efa":
-            continue
+        if isinstance(fabric, AwsEfa) or fabric.transport != "efa":
+            continue  # AWS's network gives every node all the EFA interfaces its type has
         said: set[str] = set()
         for pool in ctx.blueprint.pools:
             spec = ctx.catalog.get(pool.instance_type)

@@ -10,14 +10,14 @@ from collections.abc import Iterable
 
 from blueprints.fabric_math import default_rails, fabric_max_endpoints
 from blueprints.findings import Finding, error
-from blueprints.models.fabrics import Fabric
+from blueprints.models.fabrics import AwsEfa, DesignedFabric
 from blueprints.rules.context import Context
 
 CODES = ("fabric.fractional-nics", "fabric.rails-mismatch", "fabric.too-few-nics", "fabric.too-small", "fabric.scale-up-size")
 _MAX_TIERS = {"rail_optimized_clos": 3, "tor_clos": 3, "rail_only": 2, "fat_tree": 3}
 
 
-def _scale_up_findings(ctx: Context, fabric: Fabric, fabric_index: int) -> Iterable[Finding]:
+def _scale_up_findings(ctx: Context, fabric: DesignedFabric, fabric_index: int) -> Iterable[Finding]:
     """A declared scale-up domain must split a host evenly or span whole hosts: NVLink and NeuronLink join whole devices."""
     size = fabric.scale_up.domain_size if fabric.scale_up else None
     if size is None:
@@ -41,7 +41,7 @@ def _scale_up_findings(ctx: Context, fabric: Fabric, fabric_index: int) -> Itera
             )
 
 
-def _nic_findings(ctx: Context, fabric: Fabric, fabric_index: int) -> Iterable[Finding]:
+def _nic_findings(ctx: Context, fabric: DesignedFabric, fabric_index: int) -> Iterable[Finding]:
     yield from _scale_up_findings(ctx, fabric, fabric_index)
     for pool in ctx.blueprint.pools:
         spec = ctx.catalog.get(pool.instance_type)
@@ -75,7 +75,7 @@ def _nic_findings(ctx: Context, fabric: Fabric, fabric_index: int) -> Iterable[F
             )
 
 
-def _demand(ctx: Context, fabric: Fabric) -> tuple[int, int]:
+def _demand(ctx: Context, fabric: DesignedFabric) -> tuple[int, int]:
     """(host ports the pools need on this fabric, rails) — rails from the first pool."""
     ports, rails = 0, 1
     for pool in ctx.blueprint.pools:
@@ -91,6 +91,8 @@ def _demand(ctx: Context, fabric: Fabric) -> tuple[int, int]:
 def check(ctx: Context) -> Iterable[Finding]:
     """Whole NICs per host, rails that divide them, and enough switch ports for every pool's hosts."""
     for fi, fabric in enumerate(ctx.blueprint.fabrics):
+        if isinstance(fabric, AwsEfa):
+            continue  # AWS sizes its own network: there are no ports to count (topology.provider_fabric says what is known)
         yield from _nic_findings(ctx, fabric, fi)
         ports, rails = _demand(ctx, fabric)
         if not ports:
