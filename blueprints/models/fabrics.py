@@ -23,10 +23,10 @@ from blueprints.models.base import Model, Name, violation
 
 
 class Oversubscription(Model):
-    """Downlink:uplink bandwidth ratio per switch tier (1.0 = non-blocking)."""
+    """Downlink:uplink port ratio per switch tier: 1.0 = non-blocking, above 1 oversubscribed, below 1 more up than down."""
 
-    leaf: float = Field(default=1.0, ge=1.0, le=16.0, description="Leaf tier: host-facing over spine-facing ports.")
-    spine: float = Field(default=1.0, ge=1.0, le=16.0, description="Spine tier (three-tier fabrics): leaf-facing over core-facing.")
+    leaf: float = Field(default=1.0, ge=0.125, le=16.0, description="Leaf tier: host-facing over spine-facing ports (0.5 = twice the uplinks).")
+    spine: float = Field(default=1.0, ge=0.125, le=16.0, description="Spine tier (three-tier fabrics): leaf-facing over core-facing.")
 
 
 class HopBounds(Model):

@@ -9,6 +9,7 @@ even striping, the NIC-to-rail mapping and the Clos diameter.
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from blueprints import fabric_math
 from tests.topology.factory import block, blueprint, check, codes, design, fabric, pool, zone
@@ -45,7 +46,7 @@ def test_every_switch_of_a_full_fat_tree_uses_all_k_ports_in_the_explicit_graph(
     assert {used_ports(explicit, node) for node in switches} == {k}
 
 
-@pytest.mark.parametrize("oversubscription", [1.0, 2.0, 3.0, 7.0])
+@pytest.mark.parametrize("oversubscription", [0.25, 0.5, 1.0, 2.0, 3.0, 7.0])  # below 1: more uplinks than host links
 def test_leaf_ports_split_by_the_declared_oversubscription(oversubscription):
     model = blueprint(
         [zone("z", [block("b", racks=4, hosts_per_rack=8)])],
@@ -153,3 +154,29 @@ def test_a_one_tier_rail_only_fabric_puts_every_host_on_one_leaf_per_rail():
     assert "topology.port-budget" not in codes(check(model))
     model, built = rail_switches(5)
     assert len(built.plan.positions) == 1 and "topology.port-budget" in codes(check(model))
+
+
+def test_a_leaf_tier_with_more_uplinks_than_host_links_is_built_and_measured_as_declared():
+    # 0.5:1 (twice the uplinks), as designs with faster or more spine links than host links have: the leaves
+    # take half as many hosts, so there are twice as many, and none is over the declared ratio.
+    def built(leaf: float):
+        return blueprint(
+            [zone("z", [block("b", racks=4, hosts_per_rack=8)])],
+            [pool("p", "g6e.8xlarge", 32, ["b"], fabric="f")],
+            [fabric("f", "rail_optimized_clos", 16, oversubscription={"leaf": leaf})],
+        )
+
+    half, even = check(built(0.5)), check(built(1.0))
+    assert "topology.oversubscription" not in codes(half)
+    [fabric_figures] = half.figures["fabrics"]
+    assert fabric_figures["oversubscription"]["leaf"] <= 0.5
+    assert fabric_figures["switches"]["leaf"] > even.figures["fabrics"][0]["switches"]["leaf"]
+
+
+def test_an_oversubscription_below_an_eighth_is_a_schema_error():
+    with pytest.raises(ValidationError, match="oversubscription.leaf"):
+        blueprint(
+            [zone("z", [block("b", racks=1, hosts_per_rack=8)])],
+            [pool("p", "g6e.8xlarge", 8, ["b"], fabric="f")],
+            [fabric("f", "rail_optimized_clos", 16, oversubscription={"leaf": 0.1})],
+        )
