@@ -28,7 +28,7 @@ import pulumi
 import pulumi_aws as aws
 
 from blueprints.models.kubernetes import PodNetworking
-from components.common import child_of, named_tags, pod_identity_trust
+from components.common import child_of, named_tags, pod_identity_role
 from components.plan.cni import cni_configuration, needs_addon
 from topology.cluster.addons import AddonPlan
 
@@ -106,20 +106,11 @@ class Addons(pulumi.ComponentResource):
         spec = plan.spec
         if spec.service_account is None or spec.managed_policy is None or spec.role is None:
             return None
-        role_name = f"{self._name}-{spec.role}-role"
-        role = aws.iam.Role(
-            role_name,
-            assume_role_policy=pod_identity_trust(),
-            description=f"EKS Pod Identity role of the {plan.name} add-on ({spec.service_account[0]}/{spec.service_account[1]})",
-            tags=named_tags(self._args.tags, role_name),
-            opts=child_of(self),
+        arn = pod_identity_role(
+            self,
+            f"{self._name}-{spec.role}-role",
+            f"EKS Pod Identity role of the {plan.name} add-on ({spec.service_account[0]}/{spec.service_account[1]})",
+            f"arn:{self._args.partition}:iam::aws:policy/{spec.managed_policy}",
+            self._args.tags,
         )
-        attachment = aws.iam.RolePolicyAttachment(
-            f"{role_name}-policy",
-            role=role.name,
-            policy_arn=f"arn:{self._args.partition}:iam::aws:policy/{spec.managed_policy}",
-            opts=child_of(self),
-        )
-        # The ARN resolves once the policy is attached, so the add-on never runs without its permissions.
-        arn = pulumi.Output.all(role.arn, attachment.id).apply(lambda values: str(values[0]))
         return [aws.eks.AddonPodIdentityAssociationArgs(role_arn=arn, service_account=spec.service_account[1])]

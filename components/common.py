@@ -1,4 +1,4 @@
-"""Small helpers every component shares: child options, tags, and the trust policy of Pod Identity roles."""
+"""Small helpers every component shares: child options, tags, and the roles EKS Pod Identity hands to pods."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 import pulumi
+import pulumi_aws as aws
 
 T = TypeVar("T")
 
@@ -39,3 +40,11 @@ def pod_identity_trust() -> str:
     """The role trust policy EKS Pod Identity needs: its service principal may assume the role and tag the session."""
     statement = {"Effect": "Allow", "Principal": {"Service": POD_IDENTITY_SERVICE}, "Action": ["sts:AssumeRole", "sts:TagSession"]}
     return json.dumps({"Version": "2012-10-17", "Statement": [statement]})
+
+
+def pod_identity_role(parent: pulumi.Resource, name: str, description: str, policy_arn: str, tags: Mapping[str, str]) -> pulumi.Output[str]:
+    """A role only EKS Pod Identity may assume, with one managed policy: its ARN, resolved once the policy is attached,
+    so whatever is bound to it never runs without its permissions."""
+    role = aws.iam.Role(name, assume_role_policy=pod_identity_trust(), description=description, tags=named_tags(tags, name), opts=child_of(parent))
+    attachment = aws.iam.RolePolicyAttachment(f"{name}-policy", role=role.name, policy_arn=policy_arn, opts=child_of(parent))
+    return pulumi.Output.all(role.arn, attachment.id).apply(lambda values: str(values[0]))

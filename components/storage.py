@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
-from components.common import child_of, named_tags, pod_identity_trust
+from components.common import child_of, named_tags, pod_identity_role
 from components.plan.storage import FSX_CONTROLLER_ACCOUNT, BucketPlan, FileSystemPlan, FsxClassPlan
 
 LNET_PORTS = ((988, 988), (1018, 1023))
@@ -145,25 +145,21 @@ class Storage(pulumi.ComponentResource):
         """The FSx CSI controller's IAM role, which only EKS Pod Identity may assume, bound to its service account."""
         args = self._args
         assert args.cluster_name is not None, "StorageClasses need the cluster, for the controller's Pod Identity association"
-        role_name = f"{name}-fsx-csi-role"
-        role = aws.iam.Role(
-            role_name,
-            assume_role_policy=pod_identity_trust(),
-            description=f"EKS Pod Identity role of the FSx CSI controller ({FSX_CONTROLLER_ACCOUNT[0]}/{FSX_CONTROLLER_ACCOUNT[1]})",
-            tags=named_tags(args.tags, role_name),
-            opts=child_of(self),
-        )
-        attachment = aws.iam.RolePolicyAttachment(
-            f"{role_name}-policy", role=role.name, policy_arn=f"arn:{args.partition}:iam::aws:policy/{FSX_PROVISIONER_POLICY}", opts=child_of(self)
+        arn = pod_identity_role(
+            self,
+            f"{name}-fsx-csi-role",
+            f"EKS Pod Identity role of the FSx CSI controller ({FSX_CONTROLLER_ACCOUNT[0]}/{FSX_CONTROLLER_ACCOUNT[1]})",
+            f"arn:{args.partition}:iam::aws:policy/{FSX_PROVISIONER_POLICY}",
+            args.tags,
         )
         aws.eks.PodIdentityAssociation(
             f"{name}-fsx-csi",
             cluster_name=args.cluster_name,
             namespace=FSX_CONTROLLER_ACCOUNT[0],
             service_account=FSX_CONTROLLER_ACCOUNT[1],
-            role_arn=role.arn,
+            role_arn=arn,
             tags=named_tags(args.tags, f"{name}-fsx-csi"),
-            opts=child_of(self, depends_on=[attachment]),
+            opts=child_of(self),
         )
 
     def _security_group(self, name: str, label: str, efa: bool) -> pulumi.Output[str]:

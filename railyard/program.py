@@ -283,18 +283,25 @@ class ReferencedFileSystem:
     mount_name: pulumi.Output[str]
 
 
+def _at(output: pulumi.Output[Any], *keys: str | int) -> pulumi.Output[Any]:
+    """The value under `keys` (dict keys, list indexes) of a stack output of the cluster's stack."""
+
+    def walk(value: Any) -> Any:
+        for key in keys:
+            value = value[key]
+        return value
+
+    return output.apply(walk)
+
+
 def _referenced(systems: pulumi.Output[Any], tier: str) -> ReferencedFileSystem:
     """One tier's file system from the cluster stack's `fileSystems` output."""
-
-    def field(key: str) -> pulumi.Output[str]:
-        return systems.apply(lambda found: str(found[tier][key]))
-
-    return ReferencedFileSystem(field("id"), field("dnsName"), field("mountName"))
+    return ReferencedFileSystem(*(_at(systems, tier, key).apply(str) for key in ("id", "dnsName", "mountName")))
 
 
 def _referenced_class(classes: pulumi.Output[Any], name: str) -> ClassNetwork:
     """One FSx StorageClass's subnet and security group from the cluster stack's `fsxClasses` output."""
-    return ClassNetwork(classes.apply(lambda found: str(found[name]["subnetId"])), classes.apply(lambda found: str(found[name]["securityGroupId"])))
+    return ClassNetwork(_at(classes, name, "subnetId").apply(str), _at(classes, name, "securityGroupId").apply(str))
 
 
 def _in_placement_group(plan: CompilePlan, group: NodeGroupPlan) -> bool:
@@ -309,12 +316,7 @@ def _referenced_karpenter(reference: pulumi.StackReference, plan: CompilePlan, c
     found = reference.require_output("karpenter")
 
     def read(*keys: str | int) -> pulumi.Output[Any]:
-        def walk(value: Any) -> Any:
-            for key in keys:
-                value = value[key]
-            return value
-
-        return found.apply(walk)
+        return _at(found, *keys)
 
     networks: dict[str, NodeClassNetworkRef] = {
         node_class.name: NodeClassNetwork(

@@ -63,8 +63,8 @@ def plan_kubernetes(
     blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None, layout: KubernetesLayout | None = None
 ) -> KubernetesPlan:
     """Plan the releases and volumes of a validated blueprint's layer, on `layout` when the caller has it."""
-    layout = layout or lay_out_kubernetes(blueprint, catalog, planned)
-    groups = planned if planned is not None else plan_node_groups(blueprint, catalog)
+    groups = planned if planned is not None else plan_node_groups(blueprint, catalog)  # planned once, for the layout and Karpenter
+    layout = layout or lay_out_kubernetes(blueprint, catalog, groups)
     return KubernetesPlan(
         layout,
         plugin_releases(blueprint, layout.plugins, layout.nodes),

@@ -99,7 +99,7 @@ def check_online(validation: Validation, account: Account, now: datetime | None 
     try:
         report.checks.append("reservations")
         report.reservations, found = reservations.check_reservations(blueprint, account, now)
-        found += reservations.check_unstated(blueprint, load_catalog(), report.reservations)
+        found += reservations.check_unstated(blueprint, load_catalog(), report.reservations, validation.findings)
         node_groups = _node_groups(blueprint)
         if node_groups is not None:
             report.checks.append("offerings")

@@ -248,13 +248,13 @@ def _usable(pool: Pool, said: str, fact: ReservationFact, id_path: Path, now: da
 _FILLED_RULES = (capacity.check, reservation_use.check, kubernetes_version.check)
 
 
-def check_unstated(blueprint: Blueprint, catalog: Catalog, facts: list[ReservationFact]) -> list[Finding]:
+def check_unstated(blueprint: Blueprint, catalog: Catalog, facts: list[ReservationFact], offline: Iterable[Finding]) -> list[Finding]:
     """The offline checks a Capacity Block's (or a reservation group's) unstated fields skipped, run on the account's values.
 
     The blueprint is copied with each unstated zone, type, count and window
     filled from the account (a group's count is its members' together); the capacity, reservation-use and Kubernetes
-    support rules run on both; what only the filled copy finds is reported,
-    saying where the value came from.
+    support rules run on the copy; what the offline validation (`offline`, its findings) didn't already find is
+    reported, saying where the value came from.
     """
     by_id = {fact.reservation_id: fact for fact in facts}
     pools = list(blueprint.pools)
@@ -277,16 +277,11 @@ def check_unstated(blueprint: Blueprint, catalog: Catalog, facts: list[Reservati
             filled_fields[index] = tuple(update)
     if not filled_fields:
         return []
-    filled = blueprint.model_copy(update={"pools": pools})
-
-    def found(subject: Blueprint) -> list[Finding]:
-        ctx = Context(subject, catalog)
-        return [finding for rule in _FILLED_RULES for finding in rule(ctx) if finding.code != "capacity.block-unstated"]
-
-    before = {(finding.code, finding.path, finding.message) for finding in found(blueprint)}
+    ctx = Context(blueprint.model_copy(update={"pools": pools}), catalog)
+    before = {(finding.code, finding.path, finding.message) for finding in offline}
     added: list[Finding] = []
-    for finding in found(filled):
-        if (finding.code, finding.path, finding.message) in before:
+    for finding in (finding for rule in _FILLED_RULES for finding in rule(ctx)):
+        if finding.code == "capacity.block-unstated" or (finding.code, finding.path, finding.message) in before:
             continue
         at = finding.path[1] if finding.path[:1] == ("pools",) and len(finding.path) > 1 else None  # ("pools", index, ...)
         read = filled_fields.get(at, ()) if isinstance(at, int) else ()
