@@ -194,8 +194,8 @@ def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
     zones: list[dict[str, Any]] = []
     for zone in design.blueprint.failure_domains.zones:
         blocks: list[dict[str, Any]] = []
-        for block in zone.blocks:
-            racks = [round(figures.rack_kw[("rack", block.name, index)], 2) for index in range(block.racks)]
+        for block in zone.sites:
+            racks = [round(figures.rack_kw[("rack", block.name, index)], 2) for index in range(block.racks or 0)]
             runs: list[dict[str, Any]] = []
             for index, kw in enumerate(racks):
                 if runs and runs[-1]["it_kw"] == kw:
@@ -208,16 +208,17 @@ def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
                     "name": block.name,
                     "it_kw": round(figures.block_kw[block.name], 2),
                     "budget_kw": block.budget_kw,
-                    "rack_budget_kw": data["rack_budget_kw"],
-                    "max_rack_kw": max(racks, default=0.0),
-                    "racks": runs,
+                    # A block that states no racks has no rack figures: null, not 0.
+                    "rack_budget_kw": data["rack_budget_kw"] if block.racked else None,
+                    "max_rack_kw": max(racks, default=0.0) if block.racked else None,
+                    "racks": runs if block.racked else None,
                 }
             )
         zones.append({"name": zone.name, "it_kw": round(figures.zone_kw[zone.name], 2), "budget_kw": zone.budget_kw, "blocks": blocks})
     power = design.blueprint.power
     site = {
         "it_kw": round(figures.it_kw, 2),
-        "facility_kw": round(figures.facility_kw, 2),
+        "facility_kw": round(figures.facility_kw, 2) if figures.facility_kw is not None else None,
         "pue": power.pue,
         "site_budget_kw": power.site_budget_kw,
         "zones": zones,
@@ -247,8 +248,15 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
         switch = worst_switch(fabric.parts.graph_of(pool.name), pool.name, total) if fabric is not None else Outage("switch", None, 0, 0.0)
         if switch is not None and not provided:
             by_kind["switch"] = switch
+        unknown = ["switch"] if provided else []
+        # Hosts in a block that states no racks sit in racks and on feeds nobody named: those outages are unknown, not zero.
+        unracked = [name for name in design.placement.hosts_by(pool_index, "block") if not _site_racked(design, name)]
+        if unracked:
+            unknown += ["rack", "feed"]
+            for kind in ("rack", "feed"):
+                del by_kind[kind]
         checked = [kind for kind in checked_kinds(pool.placement.spread) if kind in by_kind]
-        worst = max((by_kind[kind] for kind in checked), key=lambda outage: outage.share)
+        worst = max((by_kind[kind] for kind in checked), key=lambda outage: outage.share, default=None)
         report.append(
             {
                 "pool": pool.name,
@@ -256,8 +264,8 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
                 "max_failure_share": pool.placement.max_failure_share,
                 "spread": pool.placement.spread,
                 "checked": checked,
-                "unknown": ["switch"] if provided else [],
-                "worst": _outage_json(worst),
+                "unknown": unknown,
+                "worst": _outage_json(worst) if worst is not None else None,
                 "by_kind": {kind: _outage_json(by_kind[kind]) for kind in KINDS if kind in by_kind},
             }
         )
@@ -266,6 +274,11 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
         if level:
             findings += spread_findings(pool_index, pool, design.placement.hosts_by(pool_index, level))
     return sorted(report, key=lambda entry: entry["pool"]), findings
+
+
+def _site_racked(design: Design, block: str) -> bool:
+    site = design.placement.site(block)
+    return site is not None and site.racked
 
 
 def storage_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:

@@ -8,7 +8,10 @@ A block's racks draw from `feeds_per_rack` of its `power_feeds`: rack i from
 feed i mod F (and, dual-corded, also from feed (i + 1) mod F, so the A and B
 cords of neighbouring racks land on different feeds). A ``hosts`` node stands
 for the `count` hosts one pool has in one rack, with their accelerators and
-per-node draw; racks, feeds, blocks and zones are single elements.
+per-node draw; racks, feeds, blocks and zones are single elements. A block
+that states no racks has neither racks nor feeds in the graph: its hosts hang
+from the block itself, ``("hosts", pool, b, None)``, since which feed and rack
+feed them is not known.
 
 An element takes down exactly the hosts it dominates: every supply path from
 the site to them passes through it. `physical_outages` reads that from
@@ -67,30 +70,32 @@ def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement)
             block_node, kind="block", name=block.name, zone=zone.name, budget_kw=block.budget_kw, rack_budget_kw=rack_budget, path=site.path
         )
         graph.add_edge(zone_node, block_node)
-        feeds = [("feed", block.name, index) for index in range(block.power_feeds)]
-        graph.add_nodes_from(feeds, kind="feed", block=block.name)
-        graph.add_edges_from((block_node, feed) for feed in feeds)
-        graph.add_nodes_from((("rack", block.name, index), {"kind": "rack", "block": block.name, "index": index}) for index in range(block.racks))
-        graph.add_edges_from(
-            (feeds[feed], ("rack", block.name, index))
-            for index in range(block.racks)
-            for feed in rack_feeds(index, block.power_feeds, block.feeds_per_rack)
-        )
+        if block.racks is not None:
+            feeds = [("feed", block.name, index) for index in range(block.power_feeds)]
+            graph.add_nodes_from(feeds, kind="feed", block=block.name)
+            graph.add_edges_from((block_node, feed) for feed in feeds)
+            graph.add_nodes_from((("rack", block.name, index), {"kind": "rack", "block": block.name, "index": index}) for index in range(block.racks))
+            graph.add_edges_from(
+                (feeds[feed], ("rack", block.name, index))
+                for index in range(block.racks)
+                for feed in rack_feeds(index, block.power_feeds, block.feeds_per_rack)
+            )
         for index, contents in enumerate(site.racks):
+            rack: int | None = index if site.racked else None
             for pool_index, count in contents:
                 pool, spec = pools[pool_index], specs[pool_index]
-                hosts = ("hosts", pool.name, block.name, index)
+                hosts = ("hosts", pool.name, block.name, rack)
                 graph.add_node(
                     hosts,
                     kind="hosts",
                     pool=pool_index,
                     count=count,
                     block=block.name,
-                    rack=index,
+                    rack=rack,
                     accelerators=spec.accelerator_count if spec else 0,
                     node_kw=node_kw(pool, spec),
                 )
-                graph.add_edge(("rack", block.name, index), hosts)
+                graph.add_edge(block_node if rack is None else ("rack", block.name, rack), hosts)
     return graph
 
 

@@ -11,6 +11,10 @@ decides how a pool's hosts are dealt:
 * ``blocks`` / ``zones``: hosts are dealt round-robin across the blocks (zones),
   and inside each block (zone) fill its racks in order.
 
+A block that states no racks (`racks` left out, or a zone without blocks) is
+one slot pool that holds any number of hosts; `spread` deals to it as to a
+single rack, and nothing is reported per rack for it.
+
 A pool is placed at its largest size (`Pool.max_nodes`), the size the fabric,
 power and blast-radius checks must hold. Hosts that find no free slot are
 reported as a ``topology.placement`` finding; the rest are still placed, so the
@@ -65,9 +69,15 @@ class BlockSite:
         return self.block.name
 
     @property
+    def racked(self) -> bool:
+        """True when the block states its racks; an unracked block is one slot pool with no rack figures."""
+        return self.block.racked
+
+    @property
     def path(self) -> Path:
-        """The block's path in the blueprint."""
-        return ("failure_domains", "zones", self.zone_index, "blocks", self.block_index)
+        """The block's path in the blueprint (the zone's, for a zone without blocks)."""
+        zone: Path = ("failure_domains", "zones", self.zone_index)
+        return zone + ("blocks", self.block_index) if self.zone.blocks else zone
 
 
 @dataclass
@@ -91,6 +101,8 @@ class Placement:
         """
         counts: dict[str, int] = {}
         for site, rack_index, hosts in self._racks_of().get(pool_index, ()):
+            if level == "rack" and not site.racked:
+                continue  # racks not stated: no rack to count in
             key = {"zone": site.zone.name, "block": site.name}.get(level) or rack_name(site.name, rack_index)
             counts[key] = counts.get(key, 0) + hosts
         return counts
@@ -152,11 +164,13 @@ def round_robin(hosts: int, capacities: list[int]) -> list[int]:
 
 
 def _sites(blueprint: Blueprint) -> list[BlockSite]:
+    """A site per block; an unracked block is one slot pool (its only "rack") big enough for every pool at its largest."""
+    unbounded = sum(pool.max_nodes for pool in blueprint.pools)
     sites: list[BlockSite] = []
     for zone_index, zone in enumerate(blueprint.failure_domains.zones):
-        for block_index, block in enumerate(zone.blocks):
-            free = [block.hosts_per_rack] * block.racks
-            sites.append(BlockSite(zone_index, block_index, zone, block, free, [[] for _ in range(block.racks)], sum(free)))
+        for block_index, block in enumerate(zone.sites):
+            free = [unbounded] if block.racks is None or block.hosts_per_rack is None else [block.hosts_per_rack] * block.racks
+            sites.append(BlockSite(zone_index, block_index, zone, block, free, [[] for _ in free], sum(free)))
     return sites
 
 

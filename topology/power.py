@@ -2,9 +2,10 @@
 
 A rack draws the sum of its hosts' per-node draw (`Pool.node_power_kw`, else
 the catalog's `typical_node_kw`); blocks and zones add up their racks; the
-site's facility load is its IT load times `power.pue`. Budgets checked:
+site's facility load is its IT load times `power.pue` (unknown without one). Budgets checked:
 
-* every rack against its block's `rack_budget_kw`, else `power.rack_budget_kw`;
+* every rack against its block's `rack_budget_kw`, else `power.rack_budget_kw`
+  (a block that states no racks has none: its hosts add to the block directly);
 * every block against `block.budget_kw` and every zone against `zone.budget_kw` (IT load);
 * the site's facility load against `power.site_budget_kw`.
 
@@ -30,25 +31,32 @@ class PowerFigures:
     block_kw: dict[str, float]
     zone_kw: dict[str, float]
     it_kw: float
-    facility_kw: float
+    facility_kw: float | None  # None without a pue
 
 
 def power_figures(facility: FacilityGraph) -> PowerFigures:
     """Add up the facility graph's hosts into racks, blocks, zones and the site."""
     # types-networkx: nodes(data=<key>) yields (node, value of key), not (node, attribute dict).
     rack_kw = {node: 0.0 for node, kind in facility.nodes(data="kind") if kind == "rack"}  # type: ignore[comparison-overlap]
+    unracked_kw: dict[str, float] = {}  # hosts of blocks that state no racks
     for _, data in facility.nodes(data=True):
         if data.get("kind") == "hosts" and data["node_kw"] is not None:
-            rack = ("rack", data["block"], data["rack"])
-            rack_kw[rack] += data["count"] * data["node_kw"]
+            kw = data["count"] * data["node_kw"]
+            if data["rack"] is None:
+                unracked_kw[data["block"]] = unracked_kw.get(data["block"], 0.0) + kw
+            else:
+                rack_kw[("rack", data["block"], data["rack"])] += kw
     block_kw = {data["name"]: 0.0 for _, data in facility.nodes(data=True) if data.get("kind") == "block"}
     for (_, block, _), kw in rack_kw.items():
+        block_kw[block] += kw
+    for block, kw in unracked_kw.items():
         block_kw[block] += kw
     zone_kw = {data["name"]: 0.0 for _, data in facility.nodes(data=True) if data.get("kind") == "zone"}
     for block, kw in block_kw.items():
         zone_kw[facility.nodes[("block", block)]["zone"]] += kw
     it_kw = sum(zone_kw.values())
-    return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * facility.graph["pue"])
+    pue = facility.graph["pue"]
+    return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * pue if pue is not None else None)
 
 
 def _rack_contents(facility: FacilityGraph, rack: FacilityNode, blueprint: Blueprint) -> str:
@@ -74,7 +82,7 @@ def _rack_findings(blueprint: Blueprint, facility: FacilityGraph, figures: Power
         if not over:
             continue
         worst, kw = max(over, key=lambda item: (item[1], -item[0][2]))
-        inherited = blueprint.failure_domains.zones[data["path"][2]].blocks[data["path"][4]].rack_budget_kw is None
+        inherited = blueprint.failure_domains.zones[data["path"][2]].sites[data["path"][4]].rack_budget_kw is None
         path = ("power", "rack_budget_kw") if inherited else data["path"] + ("rack_budget_kw",)
         findings.append(
             error(
@@ -113,7 +121,7 @@ def power_findings(blueprint: Blueprint, facility: FacilityGraph, figures: Power
                 )
             )
     budget = facility.graph["site_budget_kw"]
-    if budget is not None and figures.facility_kw > budget + 1e-9:
+    if budget is not None and figures.facility_kw is not None and figures.facility_kw > budget + 1e-9:
         findings.append(
             error(
                 "power.site-budget",

@@ -132,12 +132,13 @@ def _power_table(power: dict[str, Any]) -> Table:
                     f"  block {block['name']}",
                     _text(block["it_kw"]),
                     _text(block["budget_kw"]),
-                    _text(block["max_rack_kw"]),
+                    _text(block["max_rack_kw"]) if block["racks"] is not None else "racks not stated",
                     _text(block["rack_budget_kw"]),
                 ]
             )
     rows.append(["site IT", _text(power["it_kw"]), "", "", ""])
-    rows.append([f"site facility (PUE {power['pue']:g})", _text(power["facility_kw"]), _text(power["site_budget_kw"]), "", ""])
+    pue = f"PUE {power['pue']:g}" if power["pue"] is not None else "no PUE stated"
+    rows.append([f"site facility ({pue})", _text(power["facility_kw"]), _text(power["site_budget_kw"]), "", ""])
     return "Power (kW)", ["domain", "IT kW", "budget kW", "max rack kW", "rack budget kW"], rows
 
 
@@ -145,7 +146,10 @@ def _blast_table(blast: list[dict[str, Any]]) -> Table:
     rows = []
     for entry in blast:
         worst = entry["worst"]
-        element = f"{worst['kind']} {worst['element']}" if worst["element"] else f"any {worst['kind']} (none takes a host)"
+        if worst is None:
+            element = "none checkable (see unknown)"
+        else:
+            element = f"{worst['kind']} {worst['element']}" if worst["element"] else f"any {worst['kind']} (none takes a host)"
         unknown = ", ".join(entry.get("unknown", [])) or "-"
         rows.append(
             [
@@ -154,7 +158,7 @@ def _blast_table(blast: list[dict[str, Any]]) -> Table:
                 ", ".join(entry["checked"]),
                 unknown,
                 element,
-                f"{worst['share']:.1%}",
+                f"{worst['share']:.1%}" if worst is not None else "-",
                 _text(entry["max_failure_share"]),
             ]
         )

@@ -5,10 +5,17 @@ how many hosts each holds instead of listing them; this keeps a 16,384-node
 design to a few dozen lines. Each block has its own power feeds; a rack is fed
 by `feeds_per_rack` of them (2 = dual-corded A/B feeds, so losing one feed takes
 no rack down). The topology checker expands this into racks, feeds and hosts.
+
+Racks are optional. On AWS nobody is told which rack an instance lands in, so
+a block may leave out `racks` and `hosts_per_rack` (it then holds any number of
+hosts), and a zone may leave out `blocks` (it is then one such block). The
+figures that need racks (rack and feed power, a rack's or feed's blast radius,
+`spread: racks`, a ToR per rack) are then reported as unknown, never guessed.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Literal, Self
 
 from pydantic import Field, model_validator
@@ -20,8 +27,12 @@ class Block(Model):
     """A block of identical racks behind one network spine group and one set of power feeds."""
 
     name: Name = Field(description="The block's name; pools may be placed in it by name.")
-    racks: int = Field(ge=1, le=100_000, description="How many identical racks the block holds.")
-    hosts_per_rack: int = Field(ge=1, le=128, description="The most hosts (instances) one rack holds.")
+    racks: int | None = Field(
+        default=None, ge=1, le=100_000, description="How many identical racks the block holds; none = not stated (any hosts, no rack figures)."
+    )
+    hosts_per_rack: int | None = Field(
+        default=None, ge=1, le=128, description="The most hosts (instances) one rack holds; stated together with `racks`."
+    )
     power_feeds: int = Field(default=2, ge=1, le=64, description="Independent power feeds into the block.")
     feeds_per_rack: Literal[1, 2] = Field(default=2, description="Feeds each rack draws from: 2 (dual-corded, survives one feed) or 1.")
     budget_kw: PositiveKw | None = Field(default=None, description="The block's IT power budget; none = unchecked.")
@@ -31,6 +42,21 @@ class Block(Model):
 
     @model_validator(mode="after")
     def _feeds_fit(self) -> Self:
+        if (self.racks is None) != (self.hosts_per_rack is None):
+            stated, missing = ("racks", "hosts_per_rack") if self.hosts_per_rack is None else ("hosts_per_rack", "racks")
+            raise violation(
+                "domain.racks-half-stated",
+                f"block '{self.name}' states {stated} but not {missing}; the racks are known only with both",
+                f"add {missing}, or leave out both when the racks are not known (on AWS they never are)",
+                field=stated,
+            )
+        if self.racks is None and self.rack_budget_kw is not None:
+            raise violation(
+                "domain.rack-budget-without-racks",
+                f"block '{self.name}' sets rack_budget_kw {self.rack_budget_kw:g} but states no racks, so no rack can be checked against it",
+                "state racks and hosts_per_rack, or remove rack_budget_kw (budget_kw still checks the whole block)",
+                field="rack_budget_kw",
+            )
         if self.feeds_per_rack > self.power_feeds:
             raise violation(
                 "domain.feeds-per-rack",
@@ -41,8 +67,15 @@ class Block(Model):
         return self
 
     @property
-    def host_slots(self) -> int:
-        """How many hosts the block can hold."""
+    def racked(self) -> bool:
+        """True when the block states its racks."""
+        return self.racks is not None
+
+    @property
+    def host_slots(self) -> int | None:
+        """How many hosts the block can hold; None when its racks are not stated (no limit is known)."""
+        if self.racks is None or self.hosts_per_rack is None:
+            return None
         return self.racks * self.hosts_per_rack
 
 
@@ -52,12 +85,20 @@ class Zone(Model):
     name: Name = Field(description="The failure domain's name; pools are placed in it by name.")
     availability_zone: AvailabilityZone = Field(description="The AWS zone this failure domain is.")
     budget_kw: PositiveKw | None = Field(default=None, description="The zone's IT power budget; none = unchecked.")
-    blocks: list[Block] = Field(min_length=1, description="The blocks (spine groups / power blocks) in the zone.")
+    blocks: list[Block] = Field(
+        default_factory=list, description="The blocks (spine groups / power blocks) in the zone; none = the zone is one block with no racks stated."
+    )
 
     @property
-    def host_slots(self) -> int:
-        """How many hosts the zone can hold."""
-        return sum(block.host_slots for block in self.blocks)
+    def sites(self) -> list[Block]:
+        """The blocks hosts are placed in: the declared ones, else one unracked block named after the zone."""
+        return list(self.blocks) if self.blocks else [_zone_block(self.name)]
+
+
+@functools.cache
+def _zone_block(name: str) -> Block:
+    """The block a zone without blocks stands for: its name, no racks, the default feeds."""
+    return Block(name=name)
 
 
 class FailureDomains(Model):

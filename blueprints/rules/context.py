@@ -41,11 +41,11 @@ class Context:
         return {tier.name: tier for tier in self.blueprint.storage}
 
     def pool_blocks(self, pool: Pool) -> list[tuple[Zone, Block]]:
-        """The blocks a pool may use: every block of a named zone, or the named block."""
+        """The blocks a pool may use: every block of a named zone (a zone without blocks is one), or the named block."""
         found: list[tuple[Zone, Block]] = []
         for name in pool.placement.domains:
             if name in self.zones:
-                found += [(self.zones[name], block) for block in self.zones[name].blocks]
+                found += [(self.zones[name], block) for block in self.zones[name].sites]
             elif name in self.blocks:
                 found.append(self.blocks[name])
         unique = {(zone.name, block.name): (zone, block) for zone, block in found}

@@ -178,6 +178,30 @@ CASES = [
         "failure_domains.zones[1].blocks[0].feeds_per_rack",
         "- name: zb-b1",
     ),
+    (
+        "racks-without-hosts-per-rack",
+        "          racks: 4\n          hosts_per_rack: 4\n          power_feeds: 2\n",
+        "          racks: 4\n          power_feeds: 2\n",
+        "domain.racks-half-stated",
+        "failure_domains.zones[1].blocks[0].racks",
+        "racks: 4\n          power_feeds: 2",
+    ),
+    (
+        "rack-budget-without-racks",
+        "          racks: 4\n          hosts_per_rack: 4\n          power_feeds: 2\n",
+        "          power_feeds: 2\n          rack_budget_kw: 40\n",
+        "domain.rack-budget-without-racks",
+        "failure_domains.zones[1].blocks[0].rack_budget_kw",
+        "rack_budget_kw: 40",
+    ),
+    (
+        "site-budget-without-pue",
+        "pools:\n",
+        "power:\n  site_budget_kw: 500\npools:\n",
+        "power.pue-unstated",
+        "power.site_budget_kw",
+        "site_budget_kw: 500",
+    ),
     ("odd-switch-radix", "    switch_radix: 64\n", "    switch_radix: 63\n", "fabric.odd-radix", "fabrics[0].switch_radix", "switch_radix: 63"),
     # --- references and names -----------------------------------------------------------------
     (

@@ -38,9 +38,11 @@ def test_validate_reports_the_published_figures_and_names_the_ones_it_can_not_co
     assert note.certificate["unknown"] == list(UNKNOWN)
     figures = validation.design.figures
     assert figures["fabrics"] == [] and [fabric["name"] for fabric in figures["provider_fabrics"]] == ["efa"]
-    # A switch's reach is unknown, so the blast radius names it as such instead of reporting 0 or checking it.
+    # A switch's reach is unknown, and so are the racks and feeds of a zone that states none: the blast radius names them
+    # as such instead of reporting 0 or checking them, and with nothing left to check it names no worst element.
     [blast] = figures["blast_radius"]
-    assert blast["unknown"] == ["switch"] and "switch" not in blast["checked"] and "switch" not in blast["by_kind"]
+    assert blast["unknown"] == ["switch", "rack", "feed"] and blast["checked"] == [] and blast["worst"] is None
+    assert set(blast["by_kind"]) == {"block", "zone"}
 
 
 def test_the_json_output_carries_the_provider_fabric():

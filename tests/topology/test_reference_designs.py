@@ -1,0 +1,113 @@
+"""Published reference designs, reproduced: the checker's figures are the publisher's, number for number.
+
+Each case writes a design the way its publisher describes it and asserts the
+figures the publisher prints. Where railyard counts something the publisher
+counts differently, the test says so and asserts both sides of the difference.
+
+* NVIDIA DGX SuperPOD with DGX H100, RA-11333-001 V11, "Network Fabrics",
+  Table 4 (compute fabric component count, 1 to 4 SU) and "DGX SuperPOD
+  Architecture", Table 3 (larger SuperPODs);
+  https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/latest/network-fabrics.html
+* NVIDIA DGX SuperPOD with DGX B200, "Larger SuperPOD component counts" (2 to 64 SU);
+  https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200/latest/dgx-superpod-architecture.html
+* Al-Fares, Loukissas, Vahdat, "A Scalable, Commodity Data Center Network
+  Architecture", SIGCOMM 2008, section 3: the k-ary fat tree, k = 48
+  ("full bandwidth to up 27,648 hosts"; k pods of k/2 edge and k/2
+  aggregation switches, (k/2)^2 core switches).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from railyard.pipeline import validate
+from tests.preview.conftest import ROOT
+from tests.topology.factory import blueprint, check, fabric, pool, zone
+
+SUPERPOD = ROOT / "blueprints" / "examples" / "dgx-h100-superpod.yaml"
+NODES_PER_SU = 32  # "building blocks of scalable units (SU), each containing 32 DGX H100 systems"
+GPUS_PER_NODE = 8
+UFM_LINKS = 4  # RA Table 8: "4 UFM System Transceivers - UFM to leaf connections", counted in Table 4's node-leaf cables
+
+
+def _superpod(scalable_units: int, nodes: int, instance_type: str = "p5.48xlarge", tiers: int | None = None) -> dict:
+    """A rail-optimized full fat tree of 64-port NDR switches, one block (leaf group) per SU, nodes dealt evenly over the SUs."""
+    blocks = [{"name": f"su{index + 1:02d}"} for index in range(scalable_units)]
+    design = blueprint(
+        [zone("hall", blocks)],
+        [pool("dgx", instance_type, nodes, ["hall"], spread="blocks", fabric="compute", role="training")],
+        [fabric("compute", "rail_optimized_clos", 64, link_gbps=400, nics_per_accelerator=1, rails=8, transport="ena", tiers=tiers)],
+    )
+    [figures] = check(design).figures["fabrics"]
+    return figures
+
+
+# Table 4: SU, nodes, leaf, spine, node-leaf cables (compute + UFM), spine-leaf cables.
+H100_TABLE_4 = [(1, 31, 8, 4, 252, 256), (2, 63, 16, 8, 508, 512), (3, 95, 24, 16, 764, 768), (4, 127, 32, 16, 1020, 1024)]
+
+
+@pytest.mark.parametrize(("units", "nodes", "leaves", "spines", "node_leaf", "leaf_spine"), H100_TABLE_4)
+def test_dgx_h100_superpod_compute_fabric_matches_table_4(units, nodes, leaves, spines, node_leaf, leaf_spine):
+    figures = _superpod(units, nodes)
+    assert figures["switches"] == {"leaf": leaves, "spine": spines, "core": 0}
+    assert figures["links"]["leaf_spine"] == leaf_spine
+    # Table 4 counts the UFM appliance's 4 leaf links with the nodes'; railyard counts the nodes' GPU links only.
+    assert figures["links"]["host_leaf"] == nodes * GPUS_PER_NODE == node_leaf - UFM_LINKS
+    # "A balanced, full-fat tree": 32 ports down and 32 up per leaf. railyard reports the ratio as wired, so the leaf
+    # with the UFM's empty node slot (1 SU: 31 nodes on 32 uplinks) reads 31/32; with more SUs the full leaves are worst.
+    assert figures["oversubscription"]["leaf"] == (round(31 / 32, 3) if units == 1 else 1.0)
+
+
+def test_dgx_h100_superpod_three_scalable_units_keep_the_four_su_spine_layer():
+    """Table 4 prints 16 spines at 3 SU, not the 12 that 768 uplinks alone would fill: 24 leaves of 32 uplinks each reach
+    every spine of the 4-SU design, since a leaf's 32 uplinks spread over 16 spines two cables each."""
+    assert _superpod(3, 95)["switches"]["spine"] == 16
+
+
+def test_one_scalable_unit_is_one_hop_inside_a_rail():
+    """ "Traffic per rail of the DGX H100 systems is always one hop away from the other 31 nodes in a SU."""
+    assert _superpod(1, 31)["max_switch_hops"]["same_rail"] == 1
+    assert _superpod(2, 63)["max_switch_hops"]["same_rail"] == 3  # "Traffic between nodes [of different SUs] traverses the spine layer."
+
+
+# Larger SuperPODs (H100 Table 3 and the B200 RA's table agree row for row): SU, nodes, leaf, spine, core, cables per layer.
+LARGER = [(4, 128, 32, 16, 0), (8, 256, 64, 32, 0), (16, 512, 128, 128, 64), (32, 1024, 256, 256, 128), (64, 2048, 512, 512, 256)]
+
+
+@pytest.mark.parametrize(("units", "nodes", "leaves", "spines", "cores"), LARGER)
+def test_larger_superpods_match_the_published_leaf_spine_and_core_counts(units, nodes, leaves, spines, cores):
+    figures = _superpod(units, nodes, instance_type="p6-b200.48xlarge", tiers=2 if cores == 0 else 3)
+    assert figures["switches"] == {"leaf": leaves, "spine": spines, "core": cores}
+    gpus = nodes * GPUS_PER_NODE
+    # Every layer carries one cable per GPU: node-leaf, leaf-spine and (three tiers) spine-core are all `gpus`.
+    assert figures["links"] == {"host_leaf": gpus, "leaf_spine": gpus, "spine_core": gpus if cores else 0}
+    assert figures["oversubscription"] == {"leaf": 1.0, "spine": 1.0 if cores else None}
+
+
+def test_the_superpod_example_reproduces_the_four_su_row():
+    validation = validate(str(SUPERPOD))
+    assert validation.ok
+    [figures] = validation.design.figures["fabrics"]
+    assert figures["switches"] == {"leaf": 32, "spine": 16, "core": 0}
+    assert figures["links"] == {"host_leaf": 1016, "leaf_spine": 1024, "spine_core": 0}
+    assert [entry["blocks"] for entry in validation.design.figures["placement"]] == [{"su1": 32, "su2": 32, "su3": 32, "su4": 31}]
+    [pool_figures] = figures["pools"]
+    assert pool_figures["bisection_gbps_per_accelerator"] == 400.0  # full fat tree: every GPU's 400 Gb/s crosses the cut
+
+
+def test_al_fares_fat_tree_with_48_port_switches():
+    k = 48
+    pods = [{"name": f"pod{index:02d}"} for index in range(k)]
+    design = blueprint(
+        [zone("dc", pods)],
+        [pool("hosts", "g6.xlarge", k**3 // 4, ["dc"], spread="blocks", fabric="tree")],
+        [fabric("tree", "fat_tree", k, link_gbps=10, nics_per_accelerator=1, transport="ena")],
+    )
+    [figures] = check(design).figures["fabrics"]
+    assert figures["hosts"] == 27_648  # "full bandwidth to up 27,648 hosts"
+    # k pods x k/2 edge, k pods x k/2 aggregation, (k/2)^2 core: 1,152 + 1,152 + 576 = 2,880 = 5k^2/4.
+    assert figures["switches"] == {"leaf": 1_152, "spine": 1_152, "core": 576}
+    assert figures["links"] == {"host_leaf": 27_648, "leaf_spine": 27_648, "spine_core": 27_648}
+    # Full bisection: each host in one half keeps its whole link across the cut, and a path is edge-aggregation-core-aggregation-edge.
+    assert figures["bisection_tbps"] == pytest.approx(27_648 / 2 * 10 / 1000)
+    assert figures["max_switch_hops"] == {"same_rail": 5, "cross_rail": 5}
