@@ -41,10 +41,10 @@ HOSTS_PER_RACK, RACKS_PER_BLOCK, GPUS_PER_HOST = 4, 256, 8
 
 def radix_for(accelerators: int) -> int:
     """The smallest radix of 64, 128, 256 whose three-tier rail-optimized Clos holds the ports (one plane)."""
-    from blueprints.fabric_math import clos_max_endpoints
+    from blueprints.fabric_math import clos_max_endpoints, uniform_tier_shapes
 
     ports = accelerators * 2
-    return next(radix for radix in (64, 128, 256, 512) if clos_max_endpoints(radix, 3, 1.0, 1.0) >= ports * 1.25)
+    return next(radix for radix in (64, 128, 256, 512) if clos_max_endpoints(uniform_tier_shapes(radix, 3), 3) >= ports * 1.25)
 
 
 def blueprint_yaml(accelerators: int) -> str:

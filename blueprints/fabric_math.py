@@ -4,7 +4,12 @@ These are the sizing rules real designs use, written once:
 
 * **Port split.** A switch of radix k splits its ports between downlinks and
   uplinks by the tier's oversubscription o: down = floor(k * o / (1 + o)),
-  up = k - down (`port_split`).
+  up = k - down (`port_split`), unless the tier states its uplinks.
+* **Per-tier speeds.** A tier's ports run at its uplink speed; when that is b
+  times the speed of the links below, each down port breaks out into b links,
+  so a leaf of 128 x 400G ports with 60 uplinks takes 68 x 2 = 136 host links
+  of 200G, and its oversubscription (bandwidth down over up) is 68 / 60
+  (`TierShape`, `tier_shapes`).
 * **Even striping.** Every leaf has the same number of links to every spine of
   its group, so the spine count S divides the leaf's uplinks; S is the smallest
   such divisor that gives the spines enough ports (`spine_count`,
@@ -12,7 +17,7 @@ These are the sizing rules real designs use, written once:
   pod goes to core group j, whose size is the smallest divisor of the spine's
   uplinks that gives the cores enough ports (`core_group_size`).
 * **Capacity.** A spine has one port per leaf at most, a core one port per pod,
-  so a two-tier Clos holds at most k * down_leaf host ports per plane and a
+  so a two-tier Clos holds at most k * down_leaf host links per plane and a
   three-tier one k * down_spine * down_leaf (`clos_max_endpoints`); the classic
   k-ary fat tree holds k^3/4 hosts on 5k^2/4 switches.
 * **Rails.** NIC n of a host with N NICs sits on rail floor(n * R / N) and serves
@@ -26,6 +31,8 @@ The topology checker builds the actual graph from these rules; its tests
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 
 def port_split(radix: int, oversubscription: float) -> tuple[int, int]:
@@ -39,6 +46,42 @@ def port_split(radix: int, oversubscription: float) -> tuple[int, int]:
     return down, radix - down
 
 
+@dataclass(frozen=True)
+class TierShape:
+    """One switch tier as built: its radix (ports at `up_gbps`), the split, and the links each side carries.
+
+    `breakout` links of `down_gbps` leave each down port; `down_links` = down ports x breakout, `up_links` = up ports.
+    A top tier (no uplinks) has every port down.
+    """
+
+    radix: int
+    down_ports: int
+    up_ports: int
+    breakout: int
+    down_gbps: int
+    up_gbps: int
+
+    @property
+    def down_links(self) -> int:
+        """Links towards the tier below (hosts, for a leaf)."""
+        return self.down_ports * self.breakout
+
+    @property
+    def up_links(self) -> int:
+        """Links towards the tier above."""
+        return self.up_ports
+
+    def as_top(self) -> TierShape:
+        """The same switch as the fabric's top tier: every port faces down."""
+        return TierShape(self.radix, self.radix, 0, self.breakout, self.down_gbps, self.up_gbps)
+
+
+def tier_shape(radix: int, oversubscription: float, uplinks: int | None, down_gbps: int, up_gbps: int) -> TierShape:
+    """A tier's shape: its stated uplinks, else the split of `port_split`; ports at `up_gbps`, broken out to `down_gbps`."""
+    down, up = (radix - uplinks, uplinks) if uplinks is not None else port_split(radix, oversubscription)
+    return TierShape(radix, down, up, max(1, up_gbps // down_gbps), down_gbps, up_gbps)
+
+
 def host_nic_count(accelerators: int, nics_per_accelerator: float) -> float:
     """Fabric NICs per host: accelerators x NICs per accelerator (may be fractional if misdeclared)."""
     return accelerators * nics_per_accelerator
@@ -49,15 +92,34 @@ def default_rails(accelerators: int, nics: int) -> int:
     return max(1, min(accelerators, nics))
 
 
-def clos_max_endpoints(radix: int, tiers: int, leaf_oversubscription: float, spine_oversubscription: float) -> int:
-    """The most endpoints (host ports) a Clos of this radix and tier count can hold, per plane."""
-    leaf_down, _ = port_split(radix, leaf_oversubscription)
-    if tiers == 1:
-        return radix
-    if tiers == 2:
-        return radix * leaf_down
-    spine_down, _ = port_split(radix, spine_oversubscription)
-    return radix * spine_down * leaf_down
+def clos_max_endpoints(shapes: Mapping[str, TierShape], tiers: int) -> int:
+    """The most endpoints (host links) a Clos holds per plane, with its tiers shaped as built for `tiers` tiers.
+
+    The top tier has a port for every switch below it at most, so one tier holds the leaf's links, two the
+    spine's times the leaf's down links, three the core's times the spine's times the leaf's.
+    """
+    room = shapes["leaf"].down_links
+    for tier in ("spine", "core")[: tiers - 1]:
+        room *= shapes[tier].down_links
+    return room
+
+
+def built_shapes(leaf: TierShape, spine: TierShape, core: TierShape, tiers: int) -> dict[str, TierShape]:
+    """The tiers of a `tiers`-tier fabric by name; its top tier has every port down (the core always does)."""
+    shapes = {"leaf": leaf, "spine": spine, "core": core.as_top()}
+    top = ("leaf", "spine", "core")[tiers - 1]
+    shapes[top] = shapes[top].as_top()
+    return shapes
+
+
+def uniform_tier_shapes(radix: int, tiers: int, leaf_over: float = 1.0, spine_over: float = 1.0, gbps: int = 100) -> dict[str, TierShape]:
+    """Every tier of one radix and one link speed (the fabric's shorthand), as built for `tiers` tiers."""
+    return built_shapes(
+        tier_shape(radix, leaf_over, None, gbps, gbps),
+        tier_shape(radix, spine_over, None, gbps, gbps),
+        tier_shape(radix, 1.0, None, gbps, gbps),
+        tiers,
+    )
 
 
 def fat_tree_endpoints(radix: int) -> int:
@@ -70,13 +132,13 @@ def fat_tree_switches(radix: int) -> int:
     return 5 * radix**2 // 4
 
 
-def fabric_max_endpoints(kind: str, radix: int, tiers: int, leaf_over: float, spine_over: float, planes: int, rails: int) -> int:
-    """The most host ports a fabric of this kind can hold, across planes (and rails for rail-only)."""
+def fabric_max_endpoints(kind: str, shapes: Mapping[str, TierShape], radix: int, tiers: int, planes: int, rails: int) -> int:
+    """The most host links a fabric of this kind can hold, across planes (and rails for rail-only)."""
     if kind == "fat_tree":
         return fat_tree_endpoints(radix) * planes
     if kind == "rail_only":
-        return clos_max_endpoints(radix, tiers, leaf_over, spine_over) * rails * planes
-    return clos_max_endpoints(radix, tiers, leaf_over, spine_over) * planes
+        return clos_max_endpoints(shapes, tiers) * rails * planes
+    return clos_max_endpoints(shapes, tiers) * planes
 
 
 def striping_divisor(uplinks: int, minimum: int) -> int | None:

@@ -1,9 +1,11 @@
 """Ports, oversubscription and bisection bandwidth, read from the merged fabric graph.
 
 * **Ports.** A member of a switch group uses (sum of its group's links) / count
-  ports; down ports face the tier below (hosts for a leaf), up ports the tier above.
-* **Oversubscription** of a switch is down ports / up ports; a tier's figure is
-  its worst switch.
+  links; down links face the tier below (hosts for a leaf), up links the tier
+  above. A port broken out carries `breakout` down links, so the ports it takes
+  are down / breakout + up.
+* **Oversubscription** of a switch is its down bandwidth over its up bandwidth
+  (links x speed each way); a tier's figure is its worst switch.
 * **Bisection.** The pool's hosts, in fabric order, are cut into a first and a
   second half (the split that crosses the most upper-tier links of a Clos);
   the bisection bandwidth is the max-flow between the halves, and per
@@ -40,11 +42,14 @@ class SwitchPorts:
     tier: str
     down: float
     up: float
+    down_gbps: float = 0.0
+    up_gbps: float = 0.0
+    breakout: int = 1
 
     @property
     def total(self) -> float:
-        """All ports in use."""
-        return self.down + self.up
+        """Switch ports in use: down links share a port `breakout` at a time."""
+        return self.down / self.breakout + self.up
 
 
 def _tier_of(graph: FabricGraph, node: FabricNode) -> str:
@@ -59,13 +64,17 @@ def switch_ports(graph: FabricGraph) -> list[SwitchPorts]:
     for node, data in graph.nodes(data=True):
         if data["kind"] != "switch":
             continue
-        down = up = 0
+        down = up = down_gbps = up_gbps = 0.0
         for neighbour, edge in graph[node].items():
             if _tier_of(graph, neighbour) == _BELOW[data["tier"]]:
                 down += edge["links"]
+                down_gbps += edge["links"] * edge["gbps"]
             else:
                 up += edge["links"]
-        found.append(SwitchPorts(node, data["tier"], down / data["count"], up / data["count"]))
+                up_gbps += edge["links"] * edge["gbps"]
+        count = data["count"]
+        breakout = graph.graph["tier_shapes"][data["tier"]].breakout
+        found.append(SwitchPorts(node, data["tier"], down / count, up / count, down_gbps / count, up_gbps / count, breakout))
     return found
 
 
@@ -74,7 +83,7 @@ def oversubscription(graph: FabricGraph) -> dict[str, tuple[float, FabricNode] |
     worst: dict[str, tuple[float, FabricNode] | None] = {"leaf": None, "spine": None}
     for ports in switch_ports(graph):
         if ports.tier in worst and ports.up > 0:
-            ratio = ports.down / ports.up
+            ratio = ports.down_gbps / ports.up_gbps
             current = worst[ports.tier]
             if current is None or ratio > current[0] + 1e-12:
                 worst[ports.tier] = (ratio, ports.node)
@@ -106,10 +115,10 @@ def _halves(graph: FabricGraph, endpoints: list[FabricNode]) -> dict[FabricNode,
 
 
 def _flow_network(graph: FabricGraph, endpoints: list[FabricNode], first: dict[FabricNode, int]) -> FlowGraph:
-    gbps = graph.graph["link_gbps"]
     network: FlowGraph = nx.DiGraph()
     chosen = set(endpoints)
     for u, v, data in graph.edges(data=True):
+        gbps = data["gbps"]
         ends = [node for node in (u, v) if graph.nodes[node]["kind"] == "endpoint"]
         if not ends:
             network.add_edge(u, v, capacity=data["links"] * gbps)

@@ -31,14 +31,31 @@ def _round(value: float | None, digits: int = 3) -> float | None:
     return None if value is None else round(value, digits)
 
 
+def _tier_ports(graph: FabricGraph) -> dict[str, dict[str, int]]:
+    """Each built tier's radix, port split, breakout and speeds (the top tier has no uplinks)."""
+    shapes = graph.graph["tier_shapes"]
+    return {
+        tier: {
+            "radix": shapes[tier].radix,
+            "down_ports": shapes[tier].down_ports,
+            "up_ports": shapes[tier].up_ports,
+            "breakout": shapes[tier].breakout,
+            "down_gbps": shapes[tier].down_gbps,
+            "up_gbps": shapes[tier].up_gbps,
+        }
+        for tier in ("leaf", "spine", "core")[: graph.graph["tiers"]]
+    }
+
+
 def _port_findings(fabric: FabricDesign) -> list[Finding]:
-    graph, radix = fabric.graph, fabric.graph.graph["radix"]
-    over = [ports for ports in switch_ports(graph) if ports.total > radix]
+    graph, shapes = fabric.graph, fabric.graph.graph["tier_shapes"]
+    over = [ports for ports in switch_ports(graph) if ports.total > shapes[ports.tier].radix + 1e-9]
     findings: list[Finding] = []
     for tier in ("leaf", "spine", "core"):
         in_tier = [ports for ports in over if ports.tier == tier]
         if not in_tier:
             continue
+        radix = shapes[tier].radix
         worst = max(in_tier, key=lambda ports: ports.total)
         switches = sum(graph.nodes[ports.node]["count"] for ports in in_tier)
         findings.append(
@@ -175,6 +192,7 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
         "planes": graph.graph["planes"],
         "link_gbps": graph.graph["link_gbps"],
         "switch_radix": graph.graph["radix"],
+        "tier_ports": _tier_ports(graph),
         "accelerators": sum(data["count"] * data["accelerators"] for data in endpoints),
         "hosts": sum(data["count"] for data in endpoints if data["part"] == 0),
         "switches": switches,

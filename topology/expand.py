@@ -61,7 +61,7 @@ def _add_wiring(explicit: ExplicitGraph, graph: FabricGraph) -> None:
             ports = dict(graph.nodes[endpoint]["rail_ports"])
             for host in range(graph.nodes[endpoint]["count"]):
                 for member, rail in enumerate(graph.nodes[leaf]["rails"][: graph.nodes[leaf]["count"]]):
-                    explicit.add_edge(("nic", endpoint, host, rail), (leaf, member), links=ports[rail])
+                    explicit.add_edge(("nic", endpoint, host, rail), (leaf, member), links=ports[rail], gbps=data["gbps"])
             continue
         count_u, count_v = graph.nodes[u]["count"], graph.nodes[v]["count"]
         if data["wiring"] == "aligned":
@@ -69,12 +69,12 @@ def _add_wiring(explicit: ExplicitGraph, graph: FabricGraph) -> None:
             spines, group = graph.nodes[spine]["count"], graph.nodes[core]["count"] // graph.nodes[spine]["count"]
             for j in range(spines):
                 for c in range(group):
-                    explicit.add_edge((spine, j), (core, j * group + c), links=data["links"] // (spines * group))
+                    explicit.add_edge((spine, j), (core, j * group + c), links=data["links"] // (spines * group), gbps=data["gbps"])
             continue
         per_pair = data["links"] // (count_u * count_v)
         for i in range(count_u):
             for j in range(count_v):
-                explicit.add_edge((u, i), (v, j), links=per_pair)
+                explicit.add_edge((u, i), (v, j), links=per_pair, gbps=data["gbps"])
 
 
 def expand_fabric(graph: FabricGraph) -> ExplicitGraph:

@@ -24,7 +24,8 @@ Wiring is uniform between two groups: with ``wiring="complete"`` every member
 of one has links / (count_u * count_v) links to every member of the other
 (hosts to their rail leaves, leaves to their spines); with ``wiring="aligned"``
 spine j of a pod goes to the j-th core group only (spine_up / group links to
-each of its cores). Link capacity is `links` x the fabric's `link_gbps`.
+each of its cores). Link capacity is `links` x the edge's `gbps`: host links run
+at the fabric's `link_gbps`, a tier's uplinks at its own speed (`TierShape`).
 
 `topology.expand.expand_fabric` rebuilds the explicit graph (every host,
 accelerator, NIC and switch); the tests check every figure computed here
@@ -99,7 +100,7 @@ def _add_positions(graph: FabricGraph, plan: FabricPlan) -> None:
                     for block in plan.rail_blocks:
                         if block[0] in ports:
                             leaf = ("leaf", plane, position.index, block[0])
-                            graph.add_edge(endpoint, leaf, links=hosts * len(block) * ports[block[0]], wiring="complete")
+                            graph.add_edge(endpoint, leaf, links=hosts * len(block) * ports[block[0]], wiring="complete", gbps=plan.fabric.link_gbps)
 
 
 def _add_upper_tiers(graph: FabricGraph, plan: FabricPlan) -> None:
@@ -129,14 +130,23 @@ def _add_upper_tiers(graph: FabricGraph, plan: FabricPlan) -> None:
                     rails=(spine[-1],) if spine[2] == "rail" else None,
                 )
                 if plan.tiers == 3:
-                    graph.add_edge(spine, ("core", plane), links=plan.pod_spines * plan.spine_up, wiring="aligned")
-            graph.add_edge(node, spine, links=data["count"] * plan.leaf_up, wiring="complete")
+                    gbps = plan.tier_shapes["spine"].up_gbps
+                    graph.add_edge(spine, ("core", plane), links=plan.pod_spines * plan.spine_up, wiring="aligned", gbps=gbps)
+            graph.add_edge(node, spine, links=data["count"] * plan.leaf_up, wiring="complete", gbps=plan.tier_shapes["leaf"].up_gbps)
+
+
+def _allowed(plan: FabricPlan, tier: str) -> float:
+    """The oversubscription a tier may have: its declared ratio, or the split of the uplinks it states."""
+    if getattr(plan.fabric, tier).uplinks is None:
+        ratio: float = getattr(plan.fabric.oversubscription, tier)
+        return ratio
+    shape = plan.tier_shapes[tier]
+    return shape.down_ports / shape.up_ports if shape.up_ports else 1.0
 
 
 def build_fabric_graph(plan: FabricPlan) -> FabricGraph:
     """Build the merged fabric graph of one planned fabric (see the module docstring for its shape)."""
     fabric = plan.fabric
-    over = fabric.oversubscription
     graph: FabricGraph = nx.Graph(
         name=fabric.name,
         index=plan.index,
@@ -146,12 +156,13 @@ def build_fabric_graph(plan: FabricPlan) -> FabricGraph:
         rails=plan.rails,
         link_gbps=fabric.link_gbps,
         radix=fabric.switch_radix,
+        tier_shapes=plan.tier_shapes,
         leaf_down=plan.leaf_down,
         leaf_up=plan.leaf_up,
         spine_down=plan.spine_down,
         spine_up=plan.spine_up,
         core_group=plan.core_group,
-        declared_oversubscription={"leaf": over.leaf, "spine": over.spine},
+        declared_oversubscription={tier: _allowed(plan, tier) for tier in ("leaf", "spine")},
     )
     _add_positions(graph, plan)
     _add_upper_tiers(graph, plan)

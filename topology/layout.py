@@ -19,7 +19,9 @@ The rules (the formulas live in `blueprints.fabric_math`):
   rail-only fabric has a single position whose leaves use every port.
 * **Tiers.** Declared, or the fewest that hold the leaves: two while a spine can
   reach every leaf (leaves <= radix), else three. Fat trees always have three.
-  In three tiers, pods take `positions_per_pod` positions, never crossing a block.
+  In three tiers, a pod holds `positions_per_pod` positions: whole blocks (leaf
+  groups, such as scalable units) while they fit, a bigger block split over
+  several pods; a pod never crosses a zone.
 * **Spines and cores.** Even striping (`spine_count`, `pod_spine_count`,
   `core_group_size`); a group that cannot fit overflows and is reported by the
   port-budget check rather than silently resized.
@@ -104,6 +106,7 @@ class FabricPlan:
     rails: int
     rail_blocks: tuple[tuple[int, ...], ...]
     tiers: int
+    tier_shapes: dict[str, fabric_math.TierShape]
     leaf_down: int
     leaf_up: int
     spine_down: int
@@ -250,13 +253,23 @@ def _tor_positions(runs: Iterable[Run], shapes: dict[int, PoolShape]) -> list[_R
     return list(positions.values())
 
 
-def _pods(raw: list[_RawPosition], per_pod: int) -> list[int]:
-    """Pod index of each position: consecutive positions of one block, `per_pod` at a time."""
+def _pods(raw: list[_RawPosition], per_pod: int, zone_of: dict[str, str]) -> list[int]:
+    """Pod index of each position: whole blocks (leaf groups) while they fit a pod's room, a bigger block split `per_pod` at a time.
+
+    A block that fits in what is left of the current pod (same zone) joins it, so a pod of 15 one-position
+    segments is one pod; a block that doesn't starts a new pod, and one bigger than a pod fills several.
+    """
+    sizes = Counter(position.block for position in raw)
     pods: list[int] = []
-    pod, in_pod, block = -1, per_pod, None
+    pod, in_pod, block, zone = -1, per_pod, None, None
     for position in raw:
-        if position.block != block or in_pod == per_pod:
-            pod, in_pod, block = pod + 1, 0, position.block
+        if position.block != block:
+            joins = zone_of.get(position.block) == zone and in_pod + sizes[position.block] <= per_pod
+            if not joins:
+                pod, in_pod = pod + 1, 0
+            block, zone = position.block, zone_of.get(position.block)
+        elif in_pod == per_pod:
+            pod, in_pod = pod + 1, 0
         pods.append(pod)
         in_pod += 1
     return pods
@@ -266,7 +279,7 @@ def _tiers(fabric: DesignedFabric, leaves: int) -> int:
     if fabric.kind == "fat_tree":
         return 3
     declared = getattr(fabric, "tiers", None)
-    return declared or (2 if leaves <= fabric.switch_radix else 3)
+    return declared or (2 if leaves <= fabric.tier_shapes(2)["spine"].down_links else 3)
 
 
 def plan_fabric(blueprint: Blueprint, catalog: Catalog, placement: Placement, fabric_index: int) -> tuple[FabricPlan | None, list[Finding]]:
@@ -310,19 +323,20 @@ def plan_fabric(blueprint: Blueprint, catalog: Catalog, placement: Placement, fa
 
 
 def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shapes: dict[int, PoolShape], rails: int) -> FabricPlan:
-    radix = fabric.switch_radix
-    leaf_down, leaf_up = fabric_math.port_split(radix, fabric.oversubscription.leaf)
-    spine_down, spine_up = fabric_math.port_split(radix, fabric.oversubscription.spine)
+    leaf = fabric.tier_shapes(3)["leaf"]  # the leaf's split doesn't depend on the tiers above it
     per_position = rails if fabric.kind in RAIL_KINDS else 1
     runs = list(_runs(placement, shapes))
     if isinstance(fabric, RailOnly):
         demand = sum(count * shapes[pool].ports_per_leaf for _, _, pool, count in runs)
-        tiers: int = fabric.tiers or (1 if demand <= radix else 2)
-        raw = _fill_positions(runs, shapes, radix if tiers == 1 else leaf_down, single=tiers == 1)
+        tiers: int = fabric.tiers or (1 if demand <= leaf.as_top().down_links else 2)
+        raw = _fill_positions(runs, shapes, leaf.as_top().down_links if tiers == 1 else leaf.down_links, single=tiers == 1)
     else:
-        raw = _tor_positions(runs, shapes) if fabric.kind == "tor_clos" else _fill_positions(runs, shapes, leaf_down, False)
+        raw = _tor_positions(runs, shapes) if fabric.kind == "tor_clos" else _fill_positions(runs, shapes, leaf.down_links, False)
         tiers = _tiers(fabric, len(raw) * per_position)
-    pods = _pods(raw, fabric_math.positions_per_pod(spine_down, per_position)) if tiers == 3 else [0] * len(raw)
+    built = fabric.tier_shapes(tiers)
+    leaf, spine, core = built["leaf"], built["spine"], built["core"]
+    zone_of = {site.name: site.zone.name for site in placement.sites}
+    pods = _pods(raw, fabric_math.positions_per_pod(spine.down_links, per_position), zone_of) if tiers == 3 else [0] * len(raw)
     positions = tuple(
         Position(index, item.block, pod, tuple((pool, hosts) for pool, hosts in item.hosts), item.ports, item.rack)
         for index, (item, pod) in enumerate(zip(raw, pods, strict=True))
@@ -331,21 +345,22 @@ def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shape
     spines = pod_spines = core_group = 0
     if tiers == 2:
         leaves = len(positions) * (1 if fabric.kind == "rail_only" else per_position)
-        spines = fabric_math.spine_count(leaves, leaf_up, radix)
+        spines = fabric_math.spine_count(leaves, leaf.up_links, spine.down_links)
     elif tiers == 3:
         fullest = max(Counter(pods).values()) * per_position
-        pod_spines = fabric_math.pod_spine_count(fullest, leaf_up, spine_down)
-        core_group = fabric_math.core_group_size(pod_count, spine_up, radix)
+        pod_spines = fabric_math.pod_spine_count(fullest, leaf.up_links, spine.down_links)
+        core_group = fabric_math.core_group_size(pod_count, spine.up_links, core.down_links)
     return FabricPlan(
         fabric_index,
         fabric,
         rails,
         _rail_blocks(fabric.kind, rails, shapes),
         tiers,
-        leaf_down if tiers > 1 else radix,
-        leaf_up if tiers > 1 else 0,
-        spine_down,
-        spine_up,
+        built,
+        leaf.down_links,
+        leaf.up_links,
+        spine.down_links,
+        spine.up_links,
         spines,
         pod_spines,
         core_group,

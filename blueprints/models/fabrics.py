@@ -11,6 +11,11 @@ Five scale-out kinds, chosen by `kind`:
   crosses the scale-up domain (NVLink / NeuronLink) first.
 - `tor_clos`: one top-of-rack leaf per rack (two, dual-homed, with `planes: 2`) and a Clos above.
 The topology checker sizes each from these numbers (see topology/ and the README).
+
+`link_gbps` and `switch_radix` are shorthand for every tier. A design whose
+tiers differ says so per tier (`leaf`, `spine`, `core`): its radix, the speed
+of its ports and uplinks (faster than the links below: each down port breaks
+out), and its uplink count. docs/fabrics.md writes published designs this way.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, model_validator
 
+from blueprints.fabric_math import TierShape, built_shapes, tier_shape
 from blueprints.models.base import Model, Name, violation
 
 
@@ -45,6 +51,25 @@ class ScaleUp(Model):
     )
 
 
+class TierPorts(Model):
+    """One switch tier's own numbers, where they differ from the fabric's shorthand (`switch_radix`, `link_gbps`)."""
+
+    radix: int | None = Field(default=None, ge=4, le=1024, description="Ports per switch of this tier, at its port speed; none = switch_radix.")
+    uplink_gbps: int | None = Field(
+        default=None,
+        ge=10,
+        le=1600,
+        description="Speed of this tier's ports and uplinks; none = the speed of the links below it. A multiple of that speed: "
+        "each down port then breaks out into uplink_gbps / that speed links (400 over 200G hosts: 2 per port).",
+    )
+    uplinks: int | None = Field(
+        default=None, ge=1, le=1023, description="Uplink ports per switch; none = the split the tier's oversubscription gives."
+    )
+
+
+_TIERS = ("leaf", "spine", "core")
+
+
 class _FabricBase(Model):
     name: Name = Field(description="The fabric's name; pools join it by name.")
     transport: Literal["efa", "ena"] = Field(
@@ -63,17 +88,67 @@ class _FabricBase(Model):
         default=None, gt=0, description="Bisection bandwidth each pool must have, per accelerator; none = unchecked."
     )
     scale_up: ScaleUp | None = Field(default=None, description="The scale-up domain; none = the catalog's for the instance type.")
+    leaf: TierPorts = Field(default_factory=TierPorts, description="The leaf tier's own radix, port speed and uplinks.")
+    spine: TierPorts = Field(default_factory=TierPorts, description="The spine tier's own radix, port speed and uplinks (three tiers).")
+    core: TierPorts = Field(default_factory=TierPorts, description="The core tier's own radix (it has no uplinks).")
 
     @model_validator(mode="after")
     def _radix_even(self) -> Self:
-        if self.switch_radix % 2:
-            raise violation(
-                "fabric.odd-radix",
-                f"switch_radix {self.switch_radix} is odd; every design splits ports evenly down and up",
-                "use an even radix such as 64 or 128",
-                field="switch_radix",
-            )
+        for field, radix in [("switch_radix", self.switch_radix)] + [(f"{tier}.radix", getattr(self, tier).radix) for tier in _TIERS]:
+            if radix is not None and radix % 2:
+                raise violation(
+                    "fabric.odd-radix",
+                    f"{field} {radix} is odd; every design splits ports evenly down and up",
+                    "use an even radix such as 64 or 128",
+                    field=field,
+                )
         return self
+
+    @model_validator(mode="after")
+    def _tiers_consistent(self) -> Self:
+        if self.core.uplinks is not None or self.core.uplink_gbps is not None:
+            field = "core.uplinks" if self.core.uplinks is not None else "core.uplink_gbps"
+            raise violation("fabric.core-uplinks", "the core tier is the top of the fabric and has no uplinks", f"remove {field}", field=field)
+        below = self.link_gbps
+        for tier in ("leaf", "spine"):
+            ports = getattr(self, tier)
+            speed = ports.uplink_gbps or below
+            if speed < below or speed % below:
+                raise violation(
+                    "fabric.breakout",
+                    f"{tier}.uplink_gbps {speed} is not a whole multiple of the {below} Gbps links below it, so its ports can't break out into them",
+                    f"use {below} Gbps or a multiple of it ({below * 2}, {below * 4})",
+                    field=f"{tier}.uplink_gbps",
+                )
+            radix = ports.radix or self.switch_radix
+            if ports.uplinks is not None and ports.uplinks >= radix:
+                raise violation(
+                    "fabric.uplinks",
+                    f"{tier}.uplinks {ports.uplinks} leaves no down port on a {radix}-port switch",
+                    f"use fewer than {radix} uplinks",
+                    field=f"{tier}.uplinks",
+                )
+            if ports.uplinks is not None and tier in self.oversubscription.model_fields_set:
+                raise violation(
+                    "fabric.uplinks-and-ratio",
+                    f"the {tier} tier states both its uplinks ({ports.uplinks}) and an oversubscription; either one decides the split",
+                    f"keep {tier}.uplinks (the design's port count) or oversubscription.{tier}, not both",
+                    field=f"{tier}.uplinks",
+                )
+            below = speed
+        return self
+
+    def tier_shapes(self, tiers: int) -> dict[str, TierShape]:
+        """Each tier as built with `tiers` tiers: radix, split, breakout and speeds (the top tier has no uplinks)."""
+        leaf_speed = self.leaf.uplink_gbps or self.link_gbps
+        spine_speed = self.spine.uplink_gbps or leaf_speed
+        over = self.oversubscription
+        return built_shapes(
+            tier_shape(self.leaf.radix or self.switch_radix, over.leaf, self.leaf.uplinks, self.link_gbps, leaf_speed),
+            tier_shape(self.spine.radix or self.switch_radix, over.spine, self.spine.uplinks, leaf_speed, spine_speed),
+            tier_shape(self.core.radix or self.switch_radix, 1.0, None, spine_speed, spine_speed),
+            tiers,
+        )
 
 
 class RailOptimizedClos(_FabricBase):

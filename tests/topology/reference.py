@@ -55,10 +55,9 @@ def all_pairs_hops(explicit: nx.Graph, pool: str) -> tuple[int, int]:
 def bisection_flow(explicit: nx.Graph, pool: str, first_half: dict) -> float:
     """Max-flow (Gbps) from the first hosts of each endpoint group (`first_half[group]` of them) to the others."""
     view = pool_view(explicit, pool)
-    gbps = explicit.graph["link_gbps"]
     network = nx.DiGraph()
     for u, v, data in view.edges(data=True):
-        capacity = {"capacity": data["links"] * gbps} if "links" in data else {}
+        capacity = {"capacity": data["links"] * data["gbps"]} if "links" in data else {}
         network.add_edge(u, v, **capacity)
         network.add_edge(v, u, **capacity)
     for node, kind in view.nodes(data="kind"):

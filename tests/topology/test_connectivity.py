@@ -57,7 +57,7 @@ def test_a_nic_wired_to_another_rails_leaf_is_reported_with_the_rail_and_the_lea
     graph = nx.Graph(design(rail_only()).fabrics[0].graph)
     endpoint = ("endpoint", "train", 0, 0)
     graph.remove_edge(endpoint, ("leaf", 0, 0, 1))
-    graph.add_edge(endpoint, ("leaf", 0, 1, 1), links=4, wiring="complete")  # rail-1 NICs now land on position 1's leaf
+    graph.add_edge(endpoint, ("leaf", 0, 1, 1), links=4, wiring="complete", gbps=100)  # rail-1 NICs now land on position 1's leaf
     assert rail_misalignments(design(rail_only()).fabrics[0].graph) == []
     graph.nodes[endpoint]["rails"] = (0,)  # and the hosts claim only rail 0
     problems = rail_misalignments(graph)

@@ -160,13 +160,13 @@ def test_switches_on_a_cycle_are_kept_and_dead_ends_off_it_are_dropped():
             hop_cost=0,
             scale_up=None,
         )
-        graph.add_edge(endpoint, leaf, links=2)
+        graph.add_edge(endpoint, leaf, links=2, gbps=100)
         for spine in ("s0", "s1"):
-            graph.add_edge(leaf, ("spine", 0, spine), links=1)
+            graph.add_edge(leaf, ("spine", 0, spine), links=1, gbps=100)
     _switch(graph, ("x", 1), "spine")
     _switch(graph, ("x", 2), "spine")
-    graph.add_edge(("spine", 0, "s0"), ("x", 1), links=1)
-    graph.add_edge(("x", 1), ("x", 2), links=1)
+    graph.add_edge(("spine", 0, "s0"), ("x", 1), links=1, gbps=100)
+    graph.add_edge(("x", 1), ("x", 2), links=1, gbps=100)
     parts = PoolGraphs(graph)
     kept = parts.nodes_of("a")
     assert {("spine", 0, "s0"), ("spine", 0, "s1"), ("leaf", 0, 2, 0), ("leaf", 0, 3, 0)} <= kept

@@ -10,6 +10,10 @@ counts differently, the test says so and asserts both sides of the difference.
   https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/latest/network-fabrics.html
 * NVIDIA DGX SuperPOD with DGX B200, "Larger SuperPOD component counts" (2 to 64 SU);
   https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200/latest/dgx-superpod-architecture.html
+* Alibaba HPN, Qian et al., "Alibaba HPN: A Data Center Network for Large
+  Language Model Training", SIGCOMM 2024, sections 3, 5, 6 and Table 1: a
+  dual-plane Pod of 51.2 Tbps switches, 200G host ports under 400G uplinks;
+  https://ennanzhai.github.io/pub/sigcomm24-hpn.pdf
 * Al-Fares, Loukissas, Vahdat, "A Scalable, Commodity Data Center Network
   Architecture", SIGCOMM 2008, section 3: the k-ary fat tree, k = 48
   ("full bandwidth to up 27,648 hosts"; k pods of k/2 edge and k/2
@@ -23,6 +27,7 @@ import pytest
 from railyard.pipeline import validate
 from tests.preview.conftest import ROOT
 from tests.topology.factory import blueprint, check, fabric, pool, zone
+from tests.yaml_text import edited_copy
 
 SUPERPOD = ROOT / "blueprints" / "examples" / "dgx-h100-superpod.yaml"
 NODES_PER_SU = 32  # "building blocks of scalable units (SU), each containing 32 DGX H100 systems"
@@ -111,3 +116,59 @@ def test_al_fares_fat_tree_with_48_port_switches():
     # Full bisection: each host in one half keeps its whole link across the cut, and a path is edge-aggregation-core-aggregation-edge.
     assert figures["bisection_tbps"] == pytest.approx(27_648 / 2 * 10 / 1000)
     assert figures["max_switch_hops"] == {"same_rail": 5, "cross_rail": 5}
+
+
+# Alibaba HPN (Qian et al., SIGCOMM 2024), one Pod; the example is written from sections 3, 5 and 6 of the paper.
+HPN = ROOT / "blueprints" / "examples" / "alibaba-hpn-pod.yaml"
+
+
+def _hpn(edits: tuple[tuple[str, str], ...] = (), tmp_path=None) -> dict:
+    path = HPN if not edits else edited_copy(HPN, tmp_path, *edits)
+    validation = validate(str(path))
+    assert validation.ok, [finding.code for finding in validation.findings if finding.is_error]
+    [figures] = validation.design.figures["fabrics"]
+    return figures
+
+
+def test_hpn_pod_switch_counts_per_tier():
+    figures = _hpn()
+    # "the 16 ToRs collectively connect 1024 GPUs in a segment": 15 segments per Pod; "60 equivalent Agg switches in each plane".
+    assert figures["switches"]["leaf"] == 15 * 16
+    assert figures["switches"]["spine"] == 2 * 60
+    assert (figures["planes"], figures["rails"], figures["tiers"]) == (2, 8, 3)
+    # "Pod in HPN 15360" GPUs (Table 1) on 1,920 active hosts, and "64 (backup) GPUs" per segment on 120 backup hosts.
+    pools = {pool["name"]: pool for pool in figures["pools"]}
+    assert figures["accelerators"] == 15_360 + 15 * 64 and set(pools) == {"train", "backup"}
+
+
+def test_hpn_ports_speeds_and_oversubscription_per_tier():
+    figures = _hpn()
+    leaf, spine = figures["tier_ports"]["leaf"], figures["tier_ports"]["spine"]
+    # "128 active + 8 backup 200Gbps downstream ports and 60 upstream 400Gbps ports" on a 51.2 Tbps (128 x 400G) chip.
+    assert (leaf["radix"], leaf["down_ports"] * leaf["breakout"], leaf["down_gbps"], leaf["up_ports"], leaf["up_gbps"]) == (128, 136, 200, 60, 400)
+    # Aggregation: 120 down, 8 up: "Aggregation-Core oversubscription to be 15:1".
+    assert (spine["down_ports"], spine["up_ports"]) == (120, 8)
+    assert figures["oversubscription"]["spine"] == 15.0
+    # As wired, the 8 backup hosts' ports count: 136 x 200 / (60 x 400) = 1.133. The paper's "actually 1.067:1" counts the
+    # 128 active ports; the same Pod without its backup hosts reads exactly that.
+    assert figures["oversubscription"]["leaf"] == round(136 * 200 / (60 * 400), 3)
+    # Every host link is a ToR down link: 2,040 hosts x 8 NICs x 2 ports; every ToR sends 60 links up, every Agg 8.
+    assert figures["links"] == {"host_leaf": 2_040 * 16, "leaf_spine": 240 * 60, "spine_core": 120 * 8}
+
+
+def test_hpn_without_backup_hosts_reads_the_papers_one_point_067(tmp_path):
+    backup = "  - name: backup              # 8 per segment, on the ToRs' 8 backup ports\n"
+    text = HPN.read_text()
+    cut = text[text.index(backup) : text.index("kubernetes:")]
+    figures = _hpn(((cut, ""),), tmp_path)
+    assert figures["oversubscription"]["leaf"] == round(128 * 200 / (60 * 400), 3) == 1.067
+
+
+def test_hpn_hops_and_bisection():
+    figures = _hpn()
+    # Same rail inside a segment: one ToR; across segments of the Pod: ToR, Agg, ToR (HPN's "2-tier" Pod).
+    assert figures["max_switch_hops"] == {"same_rail": 3, "cross_rail": 3}
+    train = next(pool for pool in figures["pools"] if pool["name"] == "train")
+    # The first half is 7 full segments and half of the 8th. A full segment sends at most its 16 ToRs x 60 x 400G up;
+    # the half segment meets the other half inside its ToRs (64 hosts x 16 ports x 200G). Over the half's 7,680 GPUs:
+    assert train["bisection_gbps_per_accelerator"] == round((7 * 16 * 60 * 400 + 64 * 16 * 200) / (960 * 8), 1)

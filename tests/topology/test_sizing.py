@@ -72,7 +72,7 @@ def one_nic_clos(hosts: int, tiers: int):
 
 @pytest.mark.parametrize("tiers", [2, 3])
 def test_clos_max_endpoints_is_exactly_what_fits_within_the_radix(tiers):
-    room = fabric_math.clos_max_endpoints(8, tiers, 1.0, 1.0)
+    room = fabric_math.clos_max_endpoints(fabric_math.uniform_tier_shapes(8, tiers), tiers)
     assert "topology.port-budget" not in codes(check(one_nic_clos(room, tiers)))
     assert "topology.port-budget" in codes(check(one_nic_clos(room + 1, tiers)))
 
@@ -180,3 +180,38 @@ def test_an_oversubscription_below_an_eighth_is_a_schema_error():
             [pool("p", "g6e.8xlarge", 8, ["b"], fabric="f")],
             [fabric("f", "rail_optimized_clos", 16, oversubscription={"leaf": 0.1})],
         )
+
+
+def test_a_leaf_faster_than_its_hosts_breaks_its_down_ports_out_and_fills_exactly_its_radix():
+    """8 ports of 200G, 2 up: 6 down ports break out into 12 host links of 100G; a full leaf uses 12 / 2 + 2 = 8 ports."""
+    model = blueprint(
+        [zone("z", [block("b", racks=6, hosts_per_rack=4)])],
+        [pool("p", "g6e.8xlarge", 24, ["b"], fabric="f")],
+        [fabric("f", "rail_optimized_clos", 8, link_gbps=100, leaf={"uplink_gbps": 200, "uplinks": 2}, tiers=2)],
+    )
+    built = design(model).fabrics[0]
+    explicit = expand_fabric(built.graph)
+    leaves = [node for node, data in explicit.nodes(data=True) if data.get("tier") == "leaf"]
+    assert len(leaves) == 2  # 24 hosts at 12 a leaf
+    for leaf in leaves:
+        hosts = sum(edge["links"] for other, edge in explicit[leaf].items() if explicit.nodes[other]["kind"] == "nic")
+        up = [edge for other, edge in explicit[leaf].items() if explicit.nodes[other]["kind"] == "switch"]
+        assert (hosts, sum(edge["links"] for edge in up), {edge["gbps"] for edge in up}) == (12, 2, {200})
+    report = check(model)
+    assert "topology.port-budget" not in codes(report)
+    # Bandwidth down (12 x 100G) over up (2 x 200G): 3, the split the stated uplinks give (6 ports down : 2 up).
+    [figures] = report.figures["fabrics"]
+    assert figures["oversubscription"]["leaf"] == 3.0 and "topology.oversubscription" not in codes(report)
+
+
+def test_each_tier_keeps_its_own_radix():
+    """Leaves of 8 ports under spines of 32: the spine layer is sized by the spines' radix, not the leaves'."""
+    model = blueprint(
+        [zone("z", [block("b", racks=16, hosts_per_rack=4)])],
+        [pool("p", "g6e.8xlarge", 64, ["b"], fabric="f")],
+        [fabric("f", "rail_optimized_clos", 8, spine={"radix": 32}, tiers=2)],
+    )
+    built = design(model).fabrics[0]
+    # 64 hosts at 4 a leaf: 16 leaves of 4 uplinks; spines of 32 ports: the fewest even striping is 2 spines.
+    assert (built.plan.spines, built.plan.tier_shapes["spine"].radix) == (2, 32)
+    assert "topology.port-budget" not in codes(check(model))
