@@ -44,6 +44,7 @@ CODES: tuple[str, ...] = (
     "power.rack-budget",
     "power.domain-budget",
     "power.site-budget",
+    "power.switches-unstated",
     "storage.throughput",
     "storage.checkpoint-time",
     *provider_fabric.CODES,

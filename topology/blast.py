@@ -1,4 +1,4 @@
-"""Blast radius: for every single switch, rack, power feed, block and zone, the share of each pool it takes down.
+"""Blast radius: for every single switch, scale-up domain, rack, power feed, block and zone, the share of each pool it takes down.
 
 * **Physical elements** (zones, blocks, feeds, racks) take down the hosts they
   dominate in the facility graph (`topology.facility.physical_outages`).
@@ -12,9 +12,14 @@
   switch the pool's accelerators in each piece its removal cuts off), so the
   cost is linear in the merged graph rather than one search per switch.
 
+* **A scale-up domain that spans hosts** (an NVL72 rack, a Trn2 UltraServer)
+  takes down its hosts: a job that uses the domain loses all of it when any of
+  its NVLink / NeuronLink fabric does. A one-host domain is the host itself and
+  is not counted.
+
 A pool is checked against `placement.max_failure_share` for the failures its
-`spread` says it must survive: switches, feeds and racks always; blocks too
-with ``spread: blocks``; blocks and zones with ``spread: zones``.
+`spread` says it must survive: switches, scale-up domains, feeds and racks
+always; blocks too with ``spread: blocks``; blocks and zones with ``spread: zones``.
 """
 
 from __future__ import annotations
@@ -35,13 +40,15 @@ __all__ = [
     "outages_by_pool",
     "worst_physical",
     "checked_kinds",
+    "scale_up_outage",
     "blast_findings",
     "spread_findings",
 ]
 
-KINDS = ("switch", "rack", "feed", "block", "zone")
+KINDS = ("switch", "scale_up", "rack", "feed", "block", "zone")
 _HINTS = {
     "switch": "dual-home the hosts (planes: 2) so that no single switch carries their only path",
+    "scale_up": "give the pool more scale-up domains (nodes), so that one is a smaller share of it",
     "rack": "spread the pool over more racks (spread: racks), or fewer hosts per rack",
     "feed": "dual-cord the racks (feeds_per_rack: 2) or add power feeds to the block",
     "block": "spread the pool over more blocks (spread: blocks)",
@@ -61,8 +68,8 @@ class Outage:
 
 def checked_kinds(spread: str) -> tuple[str, ...]:
     """The element kinds a pool's `max_failure_share` applies to, given its `spread`."""
-    return {"blocks": ("switch", "feed", "rack", "block"), "zones": ("switch", "feed", "rack", "block", "zone")}.get(
-        spread, ("switch", "feed", "rack")
+    return {"blocks": ("switch", "scale_up", "feed", "rack", "block"), "zones": ("switch", "scale_up", "feed", "rack", "block", "zone")}.get(
+        spread, ("switch", "scale_up", "feed", "rack")
     )
 
 
@@ -171,6 +178,14 @@ def worst_physical(elements: list[tuple[FacilityNode, int]], accelerators_per_ho
             down = hosts * accelerators_per_host
             worst[kind] = Outage(kind, element_name(element), down, down / total if total else 0.0)
     return worst
+
+
+def scale_up_outage(kind: str, hosts: int, accelerators_per_host: int, total: float) -> Outage | None:
+    """One scale-up domain of `hosts` hosts, when it spans more than one; None for a one-host domain."""
+    if hosts <= 1:
+        return None
+    down = hosts * accelerators_per_host
+    return Outage("scale_up", f"one {kind} domain ({hosts} hosts)", down, down / total if total else 0.0)
 
 
 def blast_findings(pool_index: int, pool: Pool, by_kind: dict[str, Outage]) -> list[Finding]:

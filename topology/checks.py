@@ -10,18 +10,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from blueprints.findings import Finding, error
+from blueprints.findings import Finding, error, info
 from blueprints.models.fabrics import AwsEfa
 from blueprints.models.pools import Pool
+from blueprints.rules.context import Context
 from topology.bandwidth import Bisection, bisection, oversubscription, switch_ports
-from topology.blast import KINDS, Outage, blast_findings, checked_kinds, outages_by_pool, spread_findings, worst_physical, worst_switch
+from topology.blast import (
+    KINDS,
+    Outage,
+    blast_findings,
+    checked_kinds,
+    outages_by_pool,
+    scale_up_outage,
+    spread_findings,
+    worst_physical,
+    worst_switch,
+)
 from topology.connectivity import connectivity_findings, pool_components
 from topology.design import Design, FabricDesign
 from topology.expand import expanded_size
 from topology.fabric import FabricGraph, node_name
 from topology.facility import physical_outages
 from topology.hops import worst_case_hops
-from topology.power import power_figures, power_findings
+from topology.power import NetworkPower, network_power, power_figures, power_findings
 from topology.storage import storage_report as tier_reports
 
 __all__ = ["fabric_report", "power_report", "blast_report", "storage_report", "placement_report"]
@@ -208,7 +219,8 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
 
 def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
     """IT and facility kW for the site, every zone and block, and every rack (run-length encoded per block)."""
-    figures = power_figures(design.facility)
+    network = network_power((fabric.plan.fabric, fabric.graph) for fabric in design.fabrics)
+    figures = power_figures(design.facility, network)
     zones: list[dict[str, Any]] = []
     for zone in design.blueprint.failure_domains.zones:
         blocks: list[dict[str, Any]] = []
@@ -240,8 +252,30 @@ def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
         "pue": power.pue,
         "site_budget_kw": power.site_budget_kw,
         "zones": zones,
+        # Switches: leaves are in their blocks' (ToRs in their racks') figures, spines and cores only in the site's.
+        "network": {"shared_kw": round(network.shared_kw, 2), "fabrics": network.by_fabric, "unstated": network.unstated},
     }
-    return site, power_findings(design.blueprint, design.facility, figures)
+    return site, power_findings(design.blueprint, design.facility, figures) + _switch_power_notes(design, network)
+
+
+def _switch_power_notes(design: Design, network: NetworkPower) -> list[Finding]:
+    """`power.switches-unstated` for each designed fabric whose switch power the blueprint leaves out."""
+    notes: list[Finding] = []
+    for fabric in design.fabrics:
+        tiers = network.by_fabric.get(fabric.plan.fabric.name, {})
+        missing = [tier for tier, kw in tiers.items() if kw is None]
+        if missing:
+            notes.append(
+                info(
+                    "power.switches-unstated",
+                    ("fabrics", fabric.index, "switch_kw"),
+                    f"fabric '{fabric.plan.fabric.name}' states no switch power for its {', '.join(missing)} switches, so the "
+                    "power figures count the hosts alone",
+                    "state switch_kw (one switch with its optics, from the switch's datasheet), for all tiers or per tier",
+                    tiers=missing,
+                )
+            )
+    return notes
 
 
 def _outage_json(outage: Outage) -> dict[str, Any]:
@@ -253,6 +287,7 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
     outages = outages_by_pool(physical_outages(design.facility))
     report: list[dict[str, Any]] = []
     findings: list[Finding] = []
+    ctx = Context(design.blueprint, design.catalog)
     for pool_index, pool in enumerate(design.blueprint.pools):
         hosts = design.placement.placed.get(pool_index, 0)
         per_host = design.accelerators_per_host(pool_index)
@@ -266,6 +301,9 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
         switch = worst_switch(fabric.parts.graph_of(pool.name), pool.name, total) if fabric is not None else Outage("switch", None, 0, 0.0)
         if switch is not None and not provided:
             by_kind["switch"] = switch
+        domain = scale_up_outage(*ctx.scale_up_domain(pool), per_host, total)
+        if domain is not None:
+            by_kind["scale_up"] = domain
         unknown = ["switch"] if provided else []
         # Hosts in a block that states no racks sit in racks and on feeds nobody named: those outages are unknown, not zero.
         unracked = [name for name in design.placement.hosts_by(pool_index, "block") if not _site_racked(design, name)]

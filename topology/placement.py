@@ -15,6 +15,11 @@ A block that states no racks (`racks` left out, or a zone without blocks) is
 one slot pool that holds any number of hosts; `spread` deals to it as to a
 single rack, and nothing is reported per rack for it.
 
+A pool whose scale-up domain spans several hosts (an NVL72 rack, a Trn2
+UltraServer) is dealt in whole domains: a block takes whole domains and fills
+its racks in order, so racks that hold whole domains (an NVL72 rack: 18) never
+split one; `spread: racks` puts each domain in one rack.
+
 A pool is placed at its largest size (`Pool.max_nodes`), the size the fabric,
 power and blast-radius checks must hold. Hosts that find no free slot are
 reported as a ``topology.placement`` finding; the rest are still placed, so the
@@ -174,54 +179,69 @@ def _sites(blueprint: Blueprint) -> list[BlockSite]:
     return sites
 
 
-def _deal_in_order(hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
-    """`fill_in_order` over the sites' racks, visiting only racks with free slots until the hosts run out."""
+def _deal_in_order(hosts: int, sites: list[BlockSite], unit: int = 1) -> list[tuple[BlockSite, int, int]]:
+    """`fill_in_order` over the sites' racks, visiting only racks with free slots until the hosts run out.
+
+    A site takes whole units of `unit` hosts (scale-up domains), so no domain crosses a block; inside it the
+    racks fill in order, so a domain straddles two racks only where the racks don't hold whole domains.
+    """
     dealt: list[tuple[BlockSite, int, int]] = []
     for site in sites:
+        here = min(site.free_total // unit, hosts // unit) * unit
+        hosts -= here
         for index, free in site.open_racks():
-            if hosts == 0:
-                return dealt
-            take = min(free, hosts)
+            if here == 0:
+                break
+            take = min(free, here)
             dealt.append((site, index, take))
-            hosts -= take
+            here -= take
+        if hosts < unit or hosts == 0:
+            break
     return dealt
 
 
-def _deal_round_robin(hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
-    """`round_robin` over the sites' racks.
+def _deal_round_robin(hosts: int, sites: list[BlockSite], unit: int = 1) -> list[tuple[BlockSite, int, int]]:
+    """`round_robin` over the sites' racks, in whole units of `unit` hosts.
 
-    When at least `hosts` racks have a free slot, the first round already
-    places every host, one each in the first `hosts` open racks, so only
-    those are visited; otherwise every rack is dealt to.
+    When at least `hosts / unit` racks have room for a unit, the first round
+    already places every host, one unit each in the first of those racks, so
+    only those are visited; otherwise every rack is dealt to.
     """
-    if hosts <= 0:
+    units = hosts // unit
+    if units <= 0:
         return []
     first_round: list[tuple[BlockSite, int, int]] = []
     for site in sites:
-        for index, _ in site.open_racks():
-            first_round.append((site, index, 1))
-            if len(first_round) == hosts:
-                return first_round
+        for index, free in site.open_racks():
+            if free >= unit:
+                first_round.append((site, index, unit))
+                if len(first_round) == units:
+                    return first_round
     racks = [(site, index) for site in sites for index in range(len(site.free))]
-    counts = round_robin(hosts, [site.free[index] for site, index in racks])
-    return [(site, index, count) for (site, index), count in zip(racks, counts, strict=True) if count]
+    counts = round_robin(units, [site.free[index] // unit for site, index in racks])
+    return [(site, index, count * unit) for (site, index), count in zip(racks, counts, strict=True) if count]
 
 
-def _deal(pool: Pool, hosts: int, sites: list[BlockSite]) -> list[tuple[BlockSite, int, int]]:
-    """(site, rack index, hosts) for one pool, following its `spread`."""
+def _free_units(sites: list[BlockSite], unit: int) -> int:
+    """Whole units of `unit` hosts the sites have room for (a unit never crosses a block)."""
+    return sum(site.free_total // unit for site in sites)
+
+
+def _deal(pool: Pool, hosts: int, sites: list[BlockSite], unit: int = 1) -> list[tuple[BlockSite, int, int]]:
+    """(site, rack index, hosts) for one pool, following its `spread`, in whole scale-up domains of `unit` hosts."""
     spread = pool.placement.spread
     if spread == "packed":
-        return _deal_in_order(hosts, sites)
+        return _deal_in_order(hosts, sites, unit)
     if spread == "racks":
-        return _deal_round_robin(hosts, sites)
+        return _deal_round_robin(hosts, sites, unit)
     unit_of: Callable[[BlockSite], str] = (lambda site: site.zone.name) if spread == "zones" else (lambda site: site.name)
-    units: dict[str, list[BlockSite]] = {}
+    groups: dict[str, list[BlockSite]] = {}
     for site in sites:
-        units.setdefault(unit_of(site), []).append(site)
-    shares = round_robin(hosts, [sum(site.free_total for site in group) for group in units.values()])
+        groups.setdefault(unit_of(site), []).append(site)
+    shares = round_robin(hosts // unit, [_free_units(group, unit) for group in groups.values()])
     dealt: list[tuple[BlockSite, int, int]] = []
-    for group, share in zip(units.values(), shares, strict=True):
-        dealt += _deal_in_order(share, group)
+    for group, share in zip(groups.values(), shares, strict=True):
+        dealt += _deal_in_order(share * unit, group, unit)
     return dealt
 
 
@@ -241,10 +261,13 @@ def place_pools(blueprint: Blueprint, catalog: Catalog) -> Placement:
         if not pool_sites:
             continue
         wanted = pool.max_nodes
-        free_before = sum(site.free_total for site in pool_sites)
-        for site, rack_index, count in _deal(pool, wanted, pool_sites):
+        _, unit = ctx.scale_up_domain(pool)
+        # A domain of several hosts (NVL72 rack, UltraServer) sits in one rack; a pool of partial domains is a rule error
+        # (pool.scale-up-partial) and is placed host by host.
+        dealt = _deal(pool, wanted, pool_sites, unit if wanted % unit == 0 else 1)
+        for site, rack_index, count in dealt:
             site.take(rack_index, pool_index, count)
-        placed = min(wanted, free_before)
+        placed = sum(count for _, _, count in dealt)
         placement.requested[pool_index] = wanted
         placement.placed[pool_index] = placed
         if placed < wanted:

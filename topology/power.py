@@ -9,18 +9,67 @@ site's facility load is its IT load times `power.pue` (unknown without one). Bud
 * every block against `block.budget_kw` and every zone against `zone.budget_kw` (IT load);
 * the site's facility load against `power.site_budget_kw`.
 
-Switches' draw is not modelled (the blueprint has no figure for it).
+Switches draw what their fabric states (`switch_kw`, per tier or for all):
+a leaf adds to its block (a ToR to its rack), spines and cores to the site
+(they serve several blocks). A fabric that states none has its switches left
+out, and the figures say so (`network.unstated`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from blueprints.findings import Finding, error
 from blueprints.models import Blueprint
+from blueprints.models.fabrics import DesignedFabric
+from topology.fabric import FabricGraph
 from topology.facility import FacilityGraph, FacilityNode, element_name
 
-__all__ = ["PowerFigures", "power_figures", "power_findings"]
+__all__ = ["NetworkPower", "PowerFigures", "network_power", "power_figures", "power_findings"]
+
+
+@dataclass(frozen=True)
+class NetworkPower:
+    """Switch IT power: leaves by block (ToRs by rack), the spines and cores no one block holds, and kW per fabric and tier."""
+
+    block_kw: dict[str, float] = field(default_factory=dict)
+    rack_kw: dict[FacilityNode, float] = field(default_factory=dict)
+    shared_kw: float = 0.0
+    by_fabric: dict[str, dict[str, float | None]] = field(default_factory=dict)
+
+    @property
+    def unstated(self) -> list[str]:
+        """Fabrics with a tier whose switch power the blueprint doesn't state."""
+        return sorted(name for name, tiers in self.by_fabric.items() if any(kw is None for kw in tiers.values()))
+
+
+def network_power(fabrics: Iterable[tuple[DesignedFabric, FabricGraph]]) -> NetworkPower:
+    """Add up every fabric's switches at their tier's `switch_kw`, where they stand."""
+    block_kw: dict[str, float] = {}
+    rack_kw: dict[FacilityNode, float] = {}
+    shared_kw = 0.0
+    by_fabric: dict[str, dict[str, float | None]] = {}
+    for fabric, graph in fabrics:
+        tiers: dict[str, float | None] = {}
+        for _, data in graph.nodes(data=True):
+            if data["kind"] != "switch":
+                continue
+            tier, each = data["tier"], fabric.switch_kw_of(data["tier"])
+            if each is None:
+                tiers[tier] = None
+                continue
+            kw = each * data["count"]
+            tiers[tier] = (tiers.get(tier) or 0.0) + kw
+            if tier != "leaf":
+                shared_kw += kw
+            elif data["rack"] is not None:
+                rack = ("rack", data["block"], data["rack"])
+                rack_kw[rack] = rack_kw.get(rack, 0.0) + kw
+            else:
+                block_kw[data["block"]] = block_kw.get(data["block"], 0.0) + kw
+        by_fabric[fabric.name] = {tier: None if kw is None else round(kw, 3) for tier, kw in sorted(tiers.items())}
+    return NetworkPower(block_kw, rack_kw, shared_kw, by_fabric)
 
 
 @dataclass(frozen=True)
@@ -34,8 +83,9 @@ class PowerFigures:
     facility_kw: float | None  # None without a pue
 
 
-def power_figures(facility: FacilityGraph) -> PowerFigures:
-    """Add up the facility graph's hosts into racks, blocks, zones and the site."""
+def power_figures(facility: FacilityGraph, network: NetworkPower | None = None) -> PowerFigures:
+    """Add up the facility graph's hosts (and the network's switches) into racks, blocks, zones and the site."""
+    network = network or NetworkPower()
     # types-networkx: nodes(data=<key>) yields (node, value of key), not (node, attribute dict).
     rack_kw = {node: 0.0 for node, kind in facility.nodes(data="kind") if kind == "rack"}  # type: ignore[comparison-overlap]
     unracked_kw: dict[str, float] = {}  # hosts of blocks that state no racks
@@ -46,15 +96,19 @@ def power_figures(facility: FacilityGraph) -> PowerFigures:
                 unracked_kw[data["block"]] = unracked_kw.get(data["block"], 0.0) + kw
             else:
                 rack_kw[("rack", data["block"], data["rack"])] += kw
+    for rack, kw in network.rack_kw.items():
+        rack_kw[rack] = rack_kw.get(rack, 0.0) + kw
     block_kw = {data["name"]: 0.0 for _, data in facility.nodes(data=True) if data.get("kind") == "block"}
     for (_, block, _), kw in rack_kw.items():
         block_kw[block] += kw
     for block, kw in unracked_kw.items():
         block_kw[block] += kw
+    for block, kw in network.block_kw.items():
+        block_kw[block] += kw
     zone_kw = {data["name"]: 0.0 for _, data in facility.nodes(data=True) if data.get("kind") == "zone"}
     for block, kw in block_kw.items():
         zone_kw[facility.nodes[("block", block)]["zone"]] += kw
-    it_kw = sum(zone_kw.values())
+    it_kw = sum(zone_kw.values()) + network.shared_kw
     pue = facility.graph["pue"]
     return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * pue if pue is not None else None)
 

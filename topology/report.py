@@ -136,6 +136,10 @@ def _power_table(power: dict[str, Any]) -> Table:
                     _text(block["rack_budget_kw"]),
                 ]
             )
+    network = power["network"]
+    if network["fabrics"]:
+        shared = "not stated for " + ", ".join(network["unstated"]) if network["unstated"] else ""
+        rows.append(["spines and cores", _text(network["shared_kw"]), "", shared, ""])
     rows.append(["site IT", _text(power["it_kw"]), "", "", ""])
     pue = f"PUE {power['pue']:g}" if power["pue"] is not None else "no PUE stated"
     rows.append([f"site facility ({pue})", _text(power["facility_kw"]), _text(power["site_budget_kw"]), "", ""])

@@ -65,6 +65,9 @@ class TierPorts(Model):
     uplinks: int | None = Field(
         default=None, ge=1, le=1023, description="Uplink ports per switch; none = the split the tier's oversubscription gives."
     )
+    switch_kw: float | None = Field(
+        default=None, gt=0, le=100, description="IT power of one switch of this tier with its optics; none = the fabric's `switch_kw`."
+    )
 
 
 _TIERS = ("leaf", "spine", "core")
@@ -88,6 +91,12 @@ class _FabricBase(Model):
         default=None, gt=0, description="Bisection bandwidth each pool must have, per accelerator; none = unchecked."
     )
     scale_up: ScaleUp | None = Field(default=None, description="The scale-up domain; none = the catalog's for the instance type.")
+    switch_kw: float | None = Field(
+        default=None,
+        gt=0,
+        le=100,
+        description="IT power of one switch with its optics, every tier; none = switch power not counted (the power figures say so).",
+    )
     leaf: TierPorts = Field(default_factory=TierPorts, description="The leaf tier's own radix, port speed and uplinks.")
     spine: TierPorts = Field(default_factory=TierPorts, description="The spine tier's own radix, port speed and uplinks (three tiers).")
     core: TierPorts = Field(default_factory=TierPorts, description="The core tier's own radix (it has no uplinks).")
@@ -137,6 +146,11 @@ class _FabricBase(Model):
                 )
             below = speed
         return self
+
+    def switch_kw_of(self, tier: str) -> float | None:
+        """One switch's IT power in `tier` (leaf, spine or core), optics included; None when the blueprint states none."""
+        stated: float | None = getattr(self, tier).switch_kw
+        return stated if stated is not None else self.switch_kw
 
     def tier_shapes(self, tiers: int) -> dict[str, TierShape]:
         """Each tier as built with `tiers` tiers: radix, split, breakout and speeds (the top tier has no uplinks)."""

@@ -39,6 +39,7 @@ from blueprints.rules import (
     references,
     regions,
     reservation_use,
+    scale_up,
     system_nodes,
     vpc_blocks,
 )
@@ -83,6 +84,7 @@ RULES: tuple[Rule, ...] = (
     _rule(capacity, "blueprint"),
     _rule(reservation_use, "blueprint"),
     _rule(placement, "blueprint"),
+    _rule(scale_up, "blueprint"),
     _rule(fabric_ports, "blueprint"),
     _rule(fabric_nics, "blueprint"),
     _rule(names, "blueprint"),

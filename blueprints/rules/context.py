@@ -8,7 +8,7 @@ from functools import cached_property
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.models.domains import Block, Zone
-from blueprints.models.fabrics import Fabric
+from blueprints.models.fabrics import AwsEfa, Fabric
 from blueprints.models.pools import Pool
 from blueprints.models.storage import StorageTier
 
@@ -50,6 +50,24 @@ class Context:
                 found.append(self.blocks[name])
         unique = {(zone.name, block.name): (zone, block) for zone, block in found}
         return list(unique.values())
+
+    def scale_up_domain(self, pool: Pool) -> tuple[str, int]:
+        """(interconnect, hosts) of the pool's scale-up domain: several hosts for an NVL72 rack or a Trn2 UltraServer, else 1.
+
+        A designed fabric's `scale_up.domain_size` decides when it is a whole multiple of the host's accelerators;
+        otherwise the catalog's (`instances_per_domain`, from the instance type's UltraServer).
+        """
+        spec = self.catalog.get(pool.instance_type)
+        if spec is None or not spec.accelerator_count:
+            return "pcie", 1
+        fabric = self.fabrics.get(pool.fabric) if pool.fabric else None
+        declared = fabric.scale_up if fabric is not None and not isinstance(fabric, AwsEfa) else None
+        if declared is not None and declared.domain_size is not None:
+            size, per_host = declared.domain_size, spec.accelerator_count
+            return declared.kind, size // per_host if size > per_host and size % per_host == 0 else 1
+        if spec.scale_up is None:
+            return "pcie", 1
+        return spec.scale_up.kind, spec.scale_up.instances_per_domain
 
     def pool_zones(self, pool: Pool) -> list[Zone]:
         """The distinct zones a pool is placed in, in blueprint order."""

@@ -50,7 +50,8 @@ def check(ctx: Context) -> Iterable[Finding]:
         if not blocks:
             continue  # unknown domains are reported by the references rule
         unracked = [(zone, block) for zone, block in blocks if not block.racked]
-        slots = sum(block.host_slots or 0 for _, block in blocks)
+        _, domain_hosts = ctx.scale_up_domain(pool)  # a block holds whole scale-up domains
+        slots = sum((block.host_slots or 0) // domain_hosts * domain_hosts for _, block in blocks)
         if not unracked and pool.max_nodes > slots:
             yield error(
                 "placement.over-capacity",

@@ -93,8 +93,8 @@ def test_a_pool_within_its_tolerance_gives_no_finding():
 
 
 def test_spread_decides_which_failures_the_tolerance_covers():
-    assert checked_kinds("racks") == ("switch", "feed", "rack")
-    assert checked_kinds("zones") == ("switch", "feed", "rack", "block", "zone")
+    assert checked_kinds("racks") == ("switch", "scale_up", "feed", "rack")
+    assert checked_kinds("zones") == ("switch", "scale_up", "feed", "rack", "block", "zone")
     one_block = [zone("z", [block("b", racks=4, hosts_per_rack=2)])]
     racks = blueprint(one_block, [pool("serve", "g6e.xlarge", 8, ["b"], spread="racks", share=0.5)])
     assert "topology.blast-radius" not in codes(check(racks))  # the block takes 100%, but racks-spread pools need only survive a rack

@@ -1,0 +1,88 @@
+"""Scale-up domains that span hosts: a Trn2 UltraServer (4 x trn2u.48xlarge, one NeuronLink domain of 64 Trainium2,
+from the catalog) and an NVLink domain a designed fabric declares across hosts (NVL72-class racks).
+
+Such a domain is bought and placed whole: the pool is a whole number of domains, a block takes whole
+domains and fills its racks in order, `spread: racks` puts one domain in each rack, and losing the domain
+takes all its hosts down (the blast radius's `scale_up` kind).
+"""
+
+from __future__ import annotations
+
+from blueprints.findings import Finding
+from blueprints.models import Blueprint
+from blueprints.rules import run_blueprint_rules
+from tests.topology.factory import CATALOG, block, blueprint, check, fabric, pool, zone
+
+
+def _rules(model: Blueprint, code: str) -> list[Finding]:
+    return [finding for finding in run_blueprint_rules(model, CATALOG) if finding.code == code]
+
+
+def _open_zone(name: str = "za") -> dict:
+    return {"name": name, "availability_zone": "us-east-1a"}
+
+
+def test_the_catalog_gives_a_trn2_ultraserver_four_hosts():
+    assert CATALOG.get("trn2u.48xlarge").scale_up.instances_per_domain == 4
+    assert CATALOG.get("trn2.48xlarge").scale_up.instances_per_domain == 1
+
+
+def test_a_pool_of_part_of_an_ultraserver_is_refused():
+    [finding] = _rules(blueprint([_open_zone()], [pool("t", "trn2u.48xlarge", 6, ["za"])]), "pool.scale-up-partial")
+    assert finding.path == ("pools", 0, "nodes") and finding.certificate == {"hosts_per_domain": 4, "nodes": {"max": 6, "desired": 6}}
+    assert not _rules(blueprint([_open_zone()], [pool("t", "trn2u.48xlarge", 8, ["za"])]), "pool.scale-up-partial")
+
+
+def test_losing_an_ultraserver_takes_its_four_hosts_and_is_checked_against_the_tolerance():
+    report = check(blueprint([_open_zone()], [pool("t", "trn2u.48xlarge", 16, ["za"], share=0.2)]))
+    [blast] = report.figures["blast_radius"]
+    assert blast["by_kind"]["scale_up"] == {"kind": "scale_up", "element": "one neuronlink domain (4 hosts)", "accelerators": 64, "share": 0.25}
+    assert "scale_up" in blast["checked"] and blast["worst"]["kind"] == "scale_up"
+    finding = next(finding for finding in report.findings if finding.code == "topology.blast-radius")
+    assert finding.certificate["kind"] == "scale_up" and finding.certificate["share"] == 0.25
+
+
+def test_a_one_host_domain_is_no_separate_failure():
+    [blast] = check(blueprint([_open_zone()], [pool("t", "trn2.48xlarge", 16, ["za"])])).figures["blast_radius"]
+    assert "scale_up" not in blast["by_kind"]
+
+
+def test_blocks_take_whole_domains_so_none_crosses_a_block():
+    # Blocks of 6 host slots hold one UltraServer each (4 hosts); 8 hosts need two blocks, not 6 + 2.
+    zones = [zone("z", [block("b1", racks=3, hosts_per_rack=2), block("b2", racks=3, hosts_per_rack=2)])]
+    report = check(blueprint(zones, [pool("t", "trn2u.48xlarge", 8, ["z"])]))
+    assert report.figures["placement"][0]["blocks"] == {"b1": 4, "b2": 4}
+
+
+def test_capacity_counts_whole_domains_per_block():
+    zones = [zone("z", [block("b1", racks=3, hosts_per_rack=2), block("b2", racks=3, hosts_per_rack=2)])]
+    [finding] = _rules(blueprint(zones, [pool("t", "trn2u.48xlarge", 12, ["z"])]), "placement.over-capacity")
+    assert finding.certificate["slots"] == 8  # 12 host slots, but each block holds one UltraServer and 2 slots no other
+
+
+def test_spreading_over_racks_puts_a_whole_domain_in_each_rack():
+    racks = [zone("z", [block("b", racks=4, hosts_per_rack=4)])]
+    report = check(blueprint(racks, [pool("t", "trn2u.48xlarge", 8, ["b"], spread="racks")]))
+    # Round-robin over racks in whole UltraServers: two racks hold one each.
+    [entry] = report.figures["placement"]
+    assert entry["placed"] == 8
+    small = [zone("z", [block("b", racks=8, hosts_per_rack=2)])]
+    [finding] = _rules(blueprint(small, [pool("t", "trn2u.48xlarge", 8, ["b"], spread="racks")]), "placement.scale-up-rack")
+    assert finding.certificate == {"hosts_per_domain": 4, "blocks": ["b"]}
+
+
+def test_a_designed_fabric_declares_an_nvlink_domain_across_hosts():
+    """NVL72-class: a fabric's `scale_up.domain_size` of 4 hosts' accelerators makes the pool's domain 4 hosts."""
+    design = blueprint(
+        [zone("z", [block("r", racks=4, hosts_per_rack=8)])],
+        [pool("gpu", "p5.48xlarge", 16, ["r"], fabric="f", share=0.2)],
+        [
+            fabric(
+                "f", "rail_optimized_clos", 64, link_gbps=400, nics_per_accelerator=1, transport="ena", scale_up={"kind": "nvlink", "domain_size": 32}
+            )
+        ],
+    )
+    [blast] = check(design).figures["blast_radius"]
+    assert blast["by_kind"]["scale_up"]["element"] == "one nvlink domain (4 hosts)"
+    assert blast["by_kind"]["scale_up"]["accelerators"] == 32
+    assert not _rules(design, "pool.scale-up-partial")
