@@ -25,7 +25,7 @@ import networkx as nx
 
 from topology.fabric import FabricGraph, FabricNode, fabric_order, pool_endpoints
 
-__all__ = ["SwitchPorts", "switch_ports", "oversubscription", "Bisection", "bisection"]
+__all__ = ["SwitchPorts", "switch_ports", "oversubscription", "SwitchLoss", "switch_loss", "Bisection", "bisection"]
 
 FlowNode: TypeAlias = FabricNode | str
 """A node of the bisection's flow network: the fabric's switch groups, ("A" | "B", endpoint group), "source", "sink"."""
@@ -88,6 +88,34 @@ def oversubscription(graph: FabricGraph) -> dict[str, tuple[float, FabricNode] |
             if current is None or ratio > current[0] + 1e-12:
                 worst[ports.tier] = (ratio, ports.node)
     return worst
+
+
+@dataclass(frozen=True)
+class SwitchLoss:
+    """The bandwidth one switch of a tier carries, which its failure takes away: down, up, and its share of the tier's down."""
+
+    node: FabricNode
+    down_gbps: float
+    up_gbps: float
+    share: float
+
+
+def switch_loss(graph: FabricGraph) -> dict[str, SwitchLoss]:
+    """Per tier, the switch whose failure takes the most bandwidth: what it carries down and up, and its share of the tier's down.
+
+    For a leaf the down bandwidth is host links (injection bandwidth the hosts lose), for a spine the leaves' uplinks.
+    """
+    total: dict[str, float] = {}
+    worst: dict[str, SwitchPorts] = {}
+    for ports in switch_ports(graph):
+        total[ports.tier] = total.get(ports.tier, 0.0) + ports.down_gbps * graph.nodes[ports.node]["count"]
+        current = worst.get(ports.tier)
+        if current is None or (ports.down_gbps, ports.up_gbps) > (current.down_gbps, current.up_gbps):
+            worst[ports.tier] = ports
+    return {
+        tier: SwitchLoss(ports.node, ports.down_gbps, ports.up_gbps, ports.down_gbps / total[tier] if total[tier] else 0.0)
+        for tier, ports in worst.items()
+    }
 
 
 @dataclass(frozen=True)

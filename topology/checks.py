@@ -14,7 +14,7 @@ from blueprints.findings import Finding, error, info
 from blueprints.models.fabrics import AwsEfa
 from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
-from topology.bandwidth import Bisection, bisection, oversubscription, switch_ports
+from topology.bandwidth import Bisection, bisection, oversubscription, switch_loss, switch_ports
 from topology.blast import (
     KINDS,
     Outage,
@@ -55,6 +55,19 @@ def _tier_ports(graph: FabricGraph) -> dict[str, dict[str, int]]:
             "up_gbps": shapes[tier].up_gbps,
         }
         for tier in ("leaf", "spine", "core")[: graph.graph["tiers"]]
+    }
+
+
+def _switch_loss_json(graph: FabricGraph) -> dict[str, dict[str, Any]]:
+    """Per tier, the one switch whose failure takes the most bandwidth (blast radius as bandwidth, not only accelerators)."""
+    return {
+        tier: {
+            "switch": node_name(graph, loss.node),
+            "down_gbps": _round(loss.down_gbps, 1),
+            "up_gbps": _round(loss.up_gbps, 1),
+            "share": _round(loss.share, 4),
+        }
+        for tier, loss in sorted(switch_loss(graph).items(), key=lambda item: ("leaf", "spine", "core").index(item[0]))
     }
 
 
@@ -209,6 +222,7 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
         "switches": switches,
         "links": links,
         "oversubscription": over,
+        "switch_loss": _switch_loss_json(graph),
         "bisection_tbps": _round(whole.gbps / 1000) if whole else None,
         "max_switch_hops": hops,
         "graph": {"nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(), "expanded_nodes": nodes, "expanded_edges": edges},
@@ -301,6 +315,7 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
         switch = worst_switch(fabric.parts.graph_of(pool.name), pool.name, total) if fabric is not None else Outage("switch", None, 0, 0.0)
         if switch is not None and not provided:
             by_kind["switch"] = switch
+        lost = _pool_bandwidth_lost(fabric, pool.name) if fabric is not None else None
         domain = scale_up_outage(*ctx.scale_up_domain(pool), per_host, total)
         if domain is not None:
             by_kind["scale_up"] = domain
@@ -323,6 +338,7 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
                 "unknown": unknown,
                 "worst": _outage_json(worst) if worst is not None else None,
                 "by_kind": {kind: _outage_json(by_kind[kind]) for kind in KINDS if kind in by_kind},
+                "bandwidth_lost": lost,
             }
         )
         findings += blast_findings(pool_index, pool, by_kind)
@@ -330,6 +346,15 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
         if level:
             findings += spread_findings(pool_index, pool, design.placement.hosts_by(pool_index, level))
     return sorted(report, key=lambda entry: entry["pool"]), findings
+
+
+def _pool_bandwidth_lost(fabric: FabricDesign, pool: str) -> dict[str, Any] | None:
+    """The leaf whose failure takes the most of the pool's host bandwidth (its hosts keep running on their other links)."""
+    graph = fabric.parts.graph_of(pool)
+    leaf = switch_loss(graph).get("leaf")
+    if leaf is None:
+        return None
+    return {"switch": node_name(graph, leaf.node), "gbps": _round(leaf.down_gbps, 1), "share": _round(leaf.share, 4)}
 
 
 def _site_racked(design: Design, block: str) -> bool:

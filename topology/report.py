@@ -164,11 +164,12 @@ def _blast_table(blast: list[dict[str, Any]]) -> Table:
                 element,
                 f"{worst['share']:.1%}" if worst is not None else "-",
                 _text(entry["max_failure_share"]),
+                f"{lost['gbps']:,.0f} Gbps ({lost['share']:.1%})" if (lost := entry.get("bandwidth_lost")) else "-",
             ]
         )
     return (
         "Blast radius (worst single failure the pool must survive)",
-        ["pool", "spread", "checked", "unknown", "worst element", "share", "max_failure_share"],
+        ["pool", "spread", "checked", "unknown", "worst element", "share", "max_failure_share", "worst leaf takes"],
         rows,
     )
 

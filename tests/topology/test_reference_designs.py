@@ -98,6 +98,14 @@ def test_the_superpod_example_reproduces_the_four_su_row():
     assert [entry["blocks"] for entry in validation.design.figures["placement"]] == [{"su1": 32, "su2": 32, "su3": 32, "su4": 31}]
     [pool_figures] = figures["pools"]
     assert pool_figures["bisection_gbps_per_accelerator"] == 400.0  # full fat tree: every GPU's 400 Gb/s crosses the cut
+    # Blast radius as bandwidth: a rail leaf carries its SU's 32 nodes on that rail (32 x 400G down, 32 x 400G up), so
+    # losing it costs 12.8 Tb/s of the 1,016 GPUs' 406.4 Tb/s; a spine carries 64 x 400G of the leaves' uplinks, 1/16.
+    # No GPU is cut off by either: the node reaches the other rails over NVLink.
+    loss = figures["switch_loss"]
+    assert (loss["leaf"]["down_gbps"], loss["leaf"]["up_gbps"], loss["leaf"]["share"]) == (12_800, 12_800, round(32 / 1016, 4))
+    assert (loss["spine"]["down_gbps"], loss["spine"]["share"]) == (25_600, 1 / 16)
+    [blast] = validation.design.figures["blast_radius"]
+    assert blast["by_kind"]["switch"]["accelerators"] == 0 and blast["bandwidth_lost"]["gbps"] == 12_800
 
 
 def test_al_fares_fat_tree_with_48_port_switches():
@@ -172,3 +180,13 @@ def test_hpn_hops_and_bisection():
     # The first half is 7 full segments and half of the 8th. A full segment sends at most its 16 ToRs x 60 x 400G up;
     # the half segment meets the other half inside its ToRs (64 hosts x 16 ports x 200G). Over the half's 7,680 GPUs:
     assert train["bisection_gbps_per_accelerator"] == round((7 * 16 * 60 * 400 + 64 * 16 * 200) / (960 * 8), 1)
+
+
+def test_hpn_blast_radius_in_bandwidth():
+    figures = _hpn()
+    loss = figures["switch_loss"]
+    # A ToR: 136 x 200G down (one port of each of its segment's hosts, backup included), 60 x 400G up; the hosts keep
+    # their other plane and rails, so nothing is cut off and 1/240 of the Pod's host bandwidth is lost.
+    assert (loss["leaf"]["down_gbps"], loss["leaf"]["up_gbps"], loss["leaf"]["share"]) == (27_200, 24_000, round(1 / 240, 4))
+    # An Agg: 120 x 400G from the ToRs of its plane, 1/60 of that plane's ToR uplinks (1/120 of both planes').
+    assert (loss["spine"]["down_gbps"], loss["spine"]["up_gbps"], loss["spine"]["share"]) == (48_000, 3_200, round(1 / 120, 4))
