@@ -58,6 +58,8 @@ class ClusterArgs:
     control_plane_tier: str = "standard"
     # kubernetes.node_iam_policies: attached to the node role next to railyard's own.
     node_policy_arns: tuple[str, ...] = ()
+    # cloud.protect_stateful: the control plane and its KMS keys refuse deletion until unprotected.
+    protect: bool = True
 
 
 def _assume_role_policy(service: str) -> str:
@@ -77,7 +79,7 @@ class Cluster(pulumi.ComponentResource):
             description=f"Envelope encryption of {args.cluster_name}'s Kubernetes secrets",
             enable_key_rotation=True,
             tags=named_tags(args.tags, f"{name}-secrets"),
-            opts=child_of(self),
+            opts=child_of(self, protect=args.protect),
         )
         aws.kms.Alias(f"{name}-secrets", name=f"alias/{args.cluster_name}-secrets", target_key_id=key.key_id, opts=child_of(self))
         # Node root volumes get their own customer-managed key; Auto Scaling's service role must be able to use it.
@@ -88,7 +90,7 @@ class Cluster(pulumi.ComponentResource):
             enable_key_rotation=True,
             policy=account.account_id.apply(lambda account_id: volume_key_policy(args.partition, account_id)),
             tags=named_tags(args.tags, f"{name}-volumes"),
-            opts=child_of(self, depends_on=self._autoscaling_role()),
+            opts=child_of(self, depends_on=self._autoscaling_role(), protect=args.protect),
         )
         self.volume_key_arn = volumes.arn
         public = bool(args.public_access_cidrs)
@@ -113,7 +115,7 @@ class Cluster(pulumi.ComponentResource):
             if args.control_plane_tier != "standard"
             else None,
             tags=named_tags(args.tags, args.cluster_name),
-            opts=child_of(self),
+            opts=child_of(self, protect=args.protect),
         )
         self.cluster_name = eks.name
         self.endpoint = eks.endpoint

@@ -40,6 +40,8 @@ class StorageArgs:
     # The cluster (for the FSx CSI controller's Pod Identity association) and the IAM partition.
     cluster_name: pulumi.Input[str] | None = None
     partition: str = "aws"
+    # cloud.protect_stateful: file systems, buckets and their KMS key refuse deletion until unprotected.
+    protect: bool = True
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ class Storage(pulumi.ComponentResource):
                 description="Encryption at rest of the cluster's FSx for Lustre file systems",
                 enable_key_rotation=True,
                 tags=named_tags(args.tags, f"{name}-fsx"),
-                opts=child_of(self),
+                opts=child_of(self, protect=args.protect),
             )
             key_arn = key.arn
         self.file_systems = {plan.name: self._file_system(plan, key_arn) for plan in args.file_systems}
@@ -110,7 +112,9 @@ class Storage(pulumi.ComponentResource):
         if plan.existing:
             return pulumi.Output.from_input(plan.bucket_name)  # the team's bucket: linked by name, never created
         name = f"{self._name}-{plan.tier}"
-        bucket = aws.s3.Bucket(name, bucket=plan.bucket_name, tags=named_tags(self._args.tags, plan.bucket_name), opts=child_of(self))
+        bucket = aws.s3.Bucket(
+            name, bucket=plan.bucket_name, tags=named_tags(self._args.tags, plan.bucket_name), opts=child_of(self, protect=self._args.protect)
+        )
         aws.s3.BucketPublicAccessBlock(
             f"{name}-public-access",
             bucket=bucket.id,
@@ -242,7 +246,7 @@ class Storage(pulumi.ComponentResource):
             data_compression_type="LZ4",
             kms_key_id=key_arn if plan.persistent else None,
             tags={**named_tags(self._args.tags, name), **plan.tags},
-            opts=child_of(self),
+            opts=child_of(self, protect=self._args.protect),
         )
         for repository in plan.data_repositories:
             self._data_repository(name, file_system, repository)

@@ -34,6 +34,7 @@ from pulumi.runtime.sync_await import _sync_await
 from blueprints.findings import Finding, has_errors
 from railyard.pipeline import Validation, validate
 from railyard.program import Deployment, deployment_of, plan_validated, run_program
+from railyard.progress import stage
 from topology.cluster.placement_groups import PlacementDecision
 
 PROJECT = "railyard"
@@ -77,6 +78,7 @@ class PreviewResource:
     dependencies: tuple[str, ...] = ()
     property_dependencies: dict = field(default_factory=dict, hash=False)
     ignore_changes: tuple[str, ...] = ()
+    protect: bool = False
 
     @property
     def is_component(self) -> bool:
@@ -171,6 +173,8 @@ class RecordingMonitor(mocks.MockMonitor):
                     tuple(sorted(request.dependencies)),
                     depends,
                     tuple(request.ignoreChanges),
+                    # RegisterResourceRequest.protect is optional (proto3): unset means the engine's default, unprotected.
+                    bool(request.protect),
                 )
             )
         return response
@@ -329,6 +333,7 @@ def run_preview(
     Raises `SourceError` only for unreadable input, like `validate`.
     """
     validation = validate(path, stack, project_dir)
+    stage("compiling the plan")
     plan, findings = plan_validated(validation, at)
     stack_name = stack or PREVIEW_STACK
     if plan is None:
@@ -340,10 +345,12 @@ def run_preview(
         _, cluster_outputs = _isolated(plan, cluster_stack, Deployment(), roles)
         resources, outputs = _isolated(plan, stack_name, deployment, roles, cluster_outputs)
         return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name)
+    stage(f"running the Pulumi program under mocks (stack {stack_name})")
     resources, outputs = _isolated(plan, stack_name, deployment, roles)
     layer = None
     if plan.layer_stack == "separate" and stack is None:
         layer_stack = stack_name + LAYER_STACK_SUFFIX
+        stage(f"running the Pulumi program under mocks (stack {layer_stack})")
         layer_resources, layer_outputs = _isolated(plan, layer_stack, Deployment(deployment.identity, stack_name), roles, outputs)
         resources = resources + layer_resources  # the cluster's stack first, each in URN order
         layer = {"stack": layer_stack, "outputs": layer_outputs}

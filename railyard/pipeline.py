@@ -18,6 +18,7 @@ from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error, has_errors, sort_findings, summarize
 from blueprints.loader import LoadResult, Overrides, load_blueprint
 from blueprints.source import SourceError
+from railyard.progress import stage
 from railyard.stack import read_stack
 from topology import DesignReport, check_design
 from topology.cluster import PlanError, plan_cluster
@@ -155,6 +156,7 @@ def validate(path: str | None = None, stack: str | None = None, project_dir: str
 
 def _validate(path: str | None, stack: str | None, project_dir: str | Path) -> Validation:
     file, overrides = resolve_input(path, stack, project_dir)
+    stage("loading the blueprint and checking its rules")
     catalog = load_catalog()
     loaded = load_blueprint(file, overrides, catalog)
     design = None
@@ -163,13 +165,16 @@ def _validate(path: str | None, stack: str | None, project_dir: str | Path) -> V
     plane = None
     if loaded.blueprint is not None and not has_errors(loaded.findings):
         blueprint = loaded.blueprint
+        stage("checking the topology")
         design = check_design(blueprint, catalog)
         findings += [loaded.source_map.place(finding) for finding in design.findings]
+        stage("planning node groups and checking Kubernetes")
         node_groups = plan_node_groups(blueprint, catalog) if plannable(blueprint, catalog) else None
         if node_groups is not None:
             findings += [loaded.source_map.place(finding) for finding in check_kubernetes(blueprint, catalog, node_groups)]
             findings += [loaded.source_map.place(finding) for finding in addon_findings(blueprint, node_groups)]
         if node_groups is not None and not has_errors(findings):
+            stage("planning quotas")
             needs, quota_notes, plane = check_quotas(blueprint, catalog, node_groups)
             findings += [loaded.source_map.place(finding) for finding in quota_notes]
     return Validation(file, stack, loaded, design, sort_findings(findings), needs, plane)

@@ -157,6 +157,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
             deployment.identity,
             plan.control_plane_tier,
             plan.node_policy_arns,
+            plan.protect_stateful,
         ),
         opts,
     )
@@ -216,6 +217,7 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
             plan.fsx_classes,
             cluster.cluster_name,
             plan.partition,
+            plan.protect_stateful,
         ),
         opts,
     )

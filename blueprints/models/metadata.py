@@ -84,6 +84,12 @@ class AwsTarget(Model):
     existing_vpc: ExistingVpc | None = Field(
         default=None, description="Use a VPC and subnets that already exist (vpc_cidr is then that VPC's block); none = railyard creates the VPC."
     )
+    protect_stateful: bool = Field(
+        default=True,
+        description="Pulumi's `protect` on what holds data or keys: the EKS cluster, FSx file systems, S3 buckets and KMS keys "
+        "railyard creates. `pulumi destroy` and a replacing change then stop instead of deleting them; false for "
+        "throwaway environments.",
+    )
 
     @property
     def zones_by_id(self) -> bool:

@@ -63,6 +63,8 @@ class CompilePlan:
     # `fsx_lustre_class` tiers: StorageClasses whose file systems the FSx CSI driver makes, one per claim.
     fsx_classes: tuple[FsxClassPlan, ...] = ()
     vpc_secondary_cidrs: tuple[str, ...] = ()
+    # cloud.protect_stateful: Pulumi `protect` on the cluster, file systems, buckets and KMS keys.
+    protect_stateful: bool = True
 
     @property
     def needs_efa(self) -> bool:
@@ -150,4 +152,5 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         node_policy_arns=tuple(dict.fromkeys(blueprint.kubernetes.node_iam_policies)),
         fsx_classes=plan_fsx_classes(blueprint, cluster.node_groups),
         vpc_secondary_cidrs=cluster.secondary_cidrs,
+        protect_stateful=blueprint.cloud.protect_stateful,
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import sys
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from railyard.commands.arguments import add_blueprint_arguments
 from railyard.origins import resource_origins
+from railyard.progress import reporting, stage, wanted
 from railyard.render import findings_report, table
 
 if TYPE_CHECKING:  # the Pulumi SDK loads only when a preview runs, so `railyard validate` never pays for it
@@ -61,6 +63,7 @@ def _policy_report(args, result: PreviewResult):
         return None
     from policies.runner import run_policies  # the pack is optional for a plain preview
 
+    stage("running the policy pack")
     config = json.loads(Path(args.policy_config).read_text(encoding="utf-8")) if args.policy_config else None
     return run_policies(result, config=config)
 
@@ -69,8 +72,9 @@ def run(args) -> int:
     """Preview (and police) and print; exit 1 on a blueprint error or a mandatory policy violation."""
     from railyard.mocked import run_preview
 
-    result = run_preview(args.file, args.stack, args.project_dir, at=args.at)
-    report = _policy_report(args, result)
+    with reporting(sys.stderr, wanted(sys.stderr, args.json)):
+        result = run_preview(args.file, args.stack, args.project_dir, at=args.at)
+        report = _policy_report(args, result)
     failed = not result.ok or (report is not None and report.mandatory_failed)
     if args.json:
         document = result.as_json()

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from railyard.commands.arguments import add_blueprint_arguments
 from railyard.pipeline import Validation, validate
+from railyard.progress import reporting, stage, wanted
 from railyard.render import findings_report, table
 
 NAME = "validate"
@@ -25,9 +27,11 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """Validate and print; exit 1 when any finding is an error."""
-    result = validate(args.file, args.stack, args.project_dir)
-    if args.online:
-        result = _online(result, args.profile)
+    with reporting(sys.stderr, wanted(sys.stderr, args.json)):
+        result = validate(args.file, args.stack, args.project_dir)
+        if args.online:
+            stage("asking the AWS account")
+            result = _online(result, args.profile)
     if args.json:
         print(json.dumps(result.as_json(), indent=2, sort_keys=True))
         return 0 if result.ok else 1
