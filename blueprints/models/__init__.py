@@ -28,6 +28,7 @@ MODEL_CODES: tuple[str, ...] = (
     "fabric.uplinks",
     "fabric.uplinks-and-ratio",
     "fabric.core-uplinks",
+    "fabric.fat-tree-uniform",
     "pool.node-range",
     "pool.node-count",
     "pool.root-volume-iops",

@@ -178,6 +178,20 @@ class FatTree(_FabricBase):
 
     kind: Literal["fat_tree"] = Field(description="Classic k-ary fat tree (three tiers).")
 
+    @model_validator(mode="after")
+    def _uniform(self) -> Self:
+        for tier in _TIERS:
+            ports = getattr(self, tier)
+            stated = sorted(ports.model_fields_set - {"switch_kw"})
+            if stated:
+                raise violation(
+                    "fabric.fat-tree-uniform",
+                    f"a k-ary fat tree has one radix and one link speed in every tier, but {tier} states its own {', '.join(stated)}",
+                    "use switch_radix and link_gbps only, or describe the design as a rail_optimized_clos or tor_clos with per-tier numbers",
+                    field=f"{tier}.{stated[0]}",
+                )
+        return self
+
 
 class RailOnly(_FabricBase):
     """Rail-only: rail leaves and rail spines, no switch joins two rails."""

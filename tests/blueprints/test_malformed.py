@@ -236,6 +236,14 @@ CASES = [
         "leaf: {uplinks: 16}",
     ),
     (
+        "fat-tree-with-its-own-leaf-radix",
+        "    kind: rail_optimized_clos\n    link_gbps: 100\n    switch_radix: 64\n",
+        "    kind: fat_tree\n    link_gbps: 100\n    switch_radix: 64\n    leaf: {radix: 32}\n",
+        "fabric.fat-tree-uniform",
+        "fabrics[0].leaf.radix",
+        "leaf: {radix: 32}",
+    ),
+    (
         "core-with-uplinks",
         "    switch_radix: 64\n",
         "    switch_radix: 64\n    core: {uplinks: 8}\n",
