@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 EXAMPLE ?= blueprints/examples/p5-capacity-block.yaml
 
-.PHONY: run test check validate bench bench-quick catalog catalog-check clean
+.PHONY: run test check browser screenshots validate bench bench-quick catalog catalog-check clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt policies/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,18 @@ check: $(VENV)/.installed
 	$(PY) -m mypy
 	$(VENV)/bin/zizmor --offline --min-severity high .github/workflows
 
-test: check
+# The report tests load every example's page in a real headless Chromium: Debian's package, installed once.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v "$$RAILYARD_CHROMIUM" >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the report's browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test: check browser
 	$(PY) -m pytest -q
+
+# Every example's HTML report and a screenshot of it, under build/reports.
+screenshots: $(VENV)/.installed browser
+	$(PY) -m railyard.html_report.screenshots build/reports
 
 validate: $(VENV)/.installed
 	@for f in blueprints/examples/*.yaml; do $(PY) -m railyard validate $$f > /dev/null && echo "ok   $$f" || { echo "FAIL $$f"; exit 1; }; done

@@ -1,0 +1,226 @@
+"""The report page: one self-contained HTML file (inline CSS and SVG, no script, nothing fetched at view time).
+
+Every figure it shows comes from the `validate --json` document, and every figure
+cell carries its JSON path (`data-figure`) and value (`data-value`), so a test can
+hold the page to the JSON it was built from.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from railyard.html_report.charts import bars_against_limits
+from railyard.html_report.fabric_picture import fabric_svg
+from topology.cluster.placement_groups import PlacementDecision
+from topology.design import Design
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; max-width: 78rem; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.6rem 0; font-size: 0.85rem; }
+th, td { border: 1px solid #ddd; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.error { color: #b00020; font-weight: 600; } .warning { color: #a15c00; } .info { color: #555; }
+figure { margin: 0.6rem 0; } svg { max-width: 100%; height: auto; }
+"""
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:,.3f}".rstrip("0").rstrip(".")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+def _cell(value: Any, figure: str | None = None) -> str:
+    numeric = isinstance(value, int | float) and not isinstance(value, bool)
+    attributes = ' class="num"' if numeric else ""
+    if figure is not None:
+        attributes += f' data-figure="{html.escape(figure)}" data-value="{html.escape(json.dumps(value))}"'
+    return f"<td{attributes}>{html.escape(_text(value))}</td>"
+
+
+def _table(headers: list[str], rows: list[str], identifier: str) -> str:
+    head = "".join(f"<th>{html.escape(header)}</th>" for header in headers)
+    return f'<table id="{identifier}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _fabrics(design: Design, figures: dict[str, Any]) -> str:
+    parts: list[str] = []
+    by_name = {fabric["name"]: fabric for fabric in figures["fabrics"]}
+    for fabric in design.fabrics:
+        data = by_name[fabric.plan.name]
+        picture, scale = fabric_svg(fabric)
+        key = f"fabrics.{data['name']}"
+        rows = [
+            f"<tr><td>{tier}</td>{_cell(data['switches'][tier], f'{key}.switches.{tier}')}"
+            f"{_cell(data['oversubscription'].get(tier), f'{key}.oversubscription.{tier}')}"
+            f"{_cell(data['switch_loss'].get(tier, {}).get('down_gbps'), f'{key}.switch_loss.{tier}.down_gbps')}</tr>"
+            for tier in ("leaf", "spine", "core")
+        ]
+        bisection = data["bisection_tbps"]
+        summary = (
+            f"<p>{html.escape(data['kind'])}, {data['tiers']} tier(s), {data['planes']} plane(s), {data['rails']} rail(s): "
+            f"{_text(data['hosts'])} hosts, {_text(data['accelerators'])} accelerators; bisection "
+            f"<span data-figure='{key}.bisection_tbps' data-value='{json.dumps(bisection)}'>{_text(bisection)}</span> Tb/s; "
+            f"hops same rail / cross rail {_text(data['max_switch_hops']['same_rail'])} / {_text(data['max_switch_hops']['cross_rail'])}</p>"
+        )
+        parts.append(
+            f'<section class="fabric" id="fabric-{html.escape(data["name"])}"><h3>{html.escape(data["name"])}</h3>{summary}'
+            f'<figure class="fabric-picture" data-scale="{scale}">{picture}</figure>'
+            + _table(["tier", "switches", "oversubscription", "one switch carries (Gb/s down)"], rows, f"fabric-{data['name']}-tiers")
+            + "</section>"
+        )
+    for provided in figures["provider_fabrics"]:
+        rows = [
+            f"<tr>{_cell(item['pool'])}{_cell(item['instance_type'])}{_cell(item['efa_interfaces'])}"
+            f"{_cell(item['network_gbps'])}{_cell(item['network_node_layers'])}</tr>"
+            for item in provided["pools"]
+        ]
+        parts.append(
+            f'<section class="provider-fabric"><h3>{html.escape(provided["name"])} (AWS-managed EFA)</h3>'
+            + _table(["pool", "instance type", "EFA interfaces", "network Gb/s", "network-node layers"], rows, f"provider-{provided['name']}")
+            + f"<p>Not computed (AWS publishes no fan-out): {html.escape(', '.join(provided['unknown']))}.</p></section>"
+        )
+    return "".join(parts) or "<p>No fabric.</p>"
+
+
+def _blast(figures: dict[str, Any]) -> str:
+    entries = figures["blast_radius"]
+    labels, values, limits, rows = [], [], [], []
+    for entry in entries:
+        for kind, outage in entry["by_kind"].items():
+            labels.append(f"{entry['pool']}: {kind}")
+            values.append(outage["share"] or 0.0)
+            limits.append(entry["max_failure_share"] if kind in entry["checked"] else None)
+        worst = entry["worst"]
+        element = f"{worst['kind']} {worst['element']}" if worst else None
+        rows.append(
+            f"<tr>{_cell(entry['pool'])}{_cell(entry['spread'])}{_cell(', '.join(entry['checked']))}{_cell(', '.join(entry['unknown']) or '-')}"
+            f"{_cell(element)}{_cell(worst['share'] if worst else None, 'blast_radius.' + entry['pool'] + '.worst.share')}"
+            f"{_cell(entry['max_failure_share'])}</tr>"
+        )
+    chart = (
+        bars_against_limits("Share of each pool one failure takes (grey: the pool's tolerance)", labels, values, limits, "share of pool")
+        if labels
+        else ""
+    )
+    table = _table(["pool", "spread", "checked", "unknown", "worst element", "share", "max_failure_share"], rows, "blast-table")
+    return f'<figure id="blast-chart">{chart}</figure>{table}'
+
+
+def _power(figures: dict[str, Any]) -> str:
+    power = figures["power"]
+    labels, values, limits, rows = [], [], [], []
+    for zone in power["zones"]:
+        for block in zone["blocks"]:
+            labels.append(f"{zone['name']} / {block['name']}")
+            values.append(block["it_kw"])
+            limits.append(block["budget_kw"])
+            rows.append(
+                f"<tr>{_cell(zone['name'])}{_cell(block['name'])}{_cell(block['it_kw'], 'power.' + zone['name'] + '.' + block['name'] + '.it_kw')}"
+                f"{_cell(block['budget_kw'])}{_cell(block['max_rack_kw'] if block['racks'] is not None else 'racks not stated')}"
+                f"{_cell(block['rack_budget_kw'])}</tr>"
+            )
+    chart = bars_against_limits("IT load per block (grey: the block's budget)", labels, values, limits, "kW")
+    site = (
+        f"<p>Site IT load <span data-figure='power.it_kw' data-value='{json.dumps(power['it_kw'])}'>{_text(power['it_kw'])}</span> kW; "
+        f"facility {_text(power['facility_kw'])} kW (PUE {_text(power['pue'])}); budget {_text(power['site_budget_kw'])} kW; "
+        f"spines and cores {_text(power['network']['shared_kw'])} kW"
+        + (f" (switch power not stated for {html.escape(', '.join(power['network']['unstated']))})" if power["network"]["unstated"] else "")
+        + ".</p>"
+    )
+    return f'<figure id="power-chart">{chart}</figure>{site}' + _table(
+        ["zone", "block", "IT kW", "budget kW", "max rack kW", "rack budget kW"], rows, "power-table"
+    )
+
+
+def _storage(figures: dict[str, Any]) -> str:
+    tiers = [tier for tier in figures["storage"] if tier["throughput_mb_per_s"] is not None]
+    rows = [
+        f"<tr>{_cell(tier['name'])}{_cell(tier['kind'])}{_cell(tier['throughput_mb_per_s'], 'storage.' + tier['name'] + '.throughput_mb_per_s')}"
+        f"{_cell(tier['read_demand_mb_per_s'], 'storage.' + tier['name'] + '.read_demand_mb_per_s')}{_cell(tier['served_mb_per_s'])}</tr>"
+        for tier in figures["storage"]
+    ]
+    chart = ""
+    if tiers:
+        chart = bars_against_limits(
+            "Read demand per tier (grey: the tier's throughput)",
+            [tier["name"] for tier in tiers],
+            [tier["read_demand_mb_per_s"] for tier in tiers],
+            [tier["throughput_mb_per_s"] for tier in tiers],
+            "MB/s",
+        )
+    return f'<figure id="storage-chart">{chart}</figure>' + _table(
+        ["tier", "kind", "throughput MB/s", "read demand MB/s", "served MB/s"], rows, "storage-table"
+    )
+
+
+def _placements(decisions: tuple[PlacementDecision, ...]) -> str:
+    rows = [
+        f"<tr>{_cell(decision.pool)}{_cell(decision.zone)}{_cell(decision.strategy or 'none')}{_cell(decision.nodes)}{_cell(decision.reason)}</tr>"
+        for decision in decisions
+    ]
+    return (
+        _table(["pool", "zone", "placement group", "nodes", "why"], rows, "placement-table")
+        if rows
+        else "<p>Not planned (the blueprint has errors).</p>"
+    )
+
+
+def _quotas(document: dict[str, Any]) -> str:
+    rows = [
+        f"<tr>{_cell(need['code'])}{_cell(need['name'])}{_cell(need['needed'], 'quotas.' + need['code'] + '.needed')}{_cell(need['available'])}"
+        f"{_cell({True: 'ok', False: 'OVER', None: 'check'}[need['ok']])}{_cell(need['why'])}</tr>"
+        for need in document["quotas"]
+    ]
+    return _table(["quota", "name", "needed", "available", "status", "why"], rows, "quota-table")
+
+
+def _where(finding: dict[str, Any]) -> str | None:
+    file: str | None = finding.get("file")
+    return f"{file}:{finding['line']}" if file and finding.get("line") else file
+
+
+def _findings(document: dict[str, Any]) -> str:
+    rows = [
+        f'<tr class="{finding["severity"]}">{_cell(finding["severity"])}{_cell(finding["code"])}{_cell(finding["path"])}'
+        f"{_cell(_where(finding))}{_cell(finding['message'])}{_cell(finding['hint'])}</tr>"
+        for finding in document["findings"]
+    ]
+    return _table(["severity", "code", "path", "where", "message", "hint"], rows, "findings-table")
+
+
+def render_page(document: dict[str, Any], design: Design | None, decisions: tuple[PlacementDecision, ...]) -> str:
+    """The whole page for one `validate --json` document (and its design graph, when it validated)."""
+    summary = document["summary"]
+    title = f"railyard report: {document['blueprint']}"
+    sections = [f"<h1>{html.escape(title)}</h1>"]
+    status = "ok" if document["ok"] else "FAILED"
+    sections.append(
+        f'<p id="summary" data-ok="{str(document["ok"]).lower()}">{status}: {summary["error"]} error(s), {summary["warning"]} warning(s), '
+        f"{summary['info']} note(s); {_text(summary.get('pools'))} pools, {_text(summary.get('nodes'))} nodes, "
+        f"{_text(summary.get('accelerators'))} accelerators.</p>"
+    )
+    if design is not None and "fabrics" in document:
+        sections += [
+            f'<section id="fabrics"><h2>Fabrics</h2>{_fabrics(design, document)}</section>',
+            f'<section id="blast"><h2>Failure domains and blast radius</h2>{_blast(document)}</section>',
+            f'<section id="power"><h2>Power</h2>{_power(document)}</section>',
+            f'<section id="storage"><h2>Storage</h2>{_storage(document)}</section>',
+        ]
+    sections += [
+        f'<section id="placement"><h2>Placement decisions</h2>{_placements(decisions)}</section>',
+        f'<section id="quotas"><h2>Quota plan</h2>{_quotas(document)}</section>',
+        f'<section id="findings"><h2>Findings</h2>{_findings(document)}</section>',
+    ]
+    body = "\n".join(sections)
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{STYLE}</style></head><body>\n{body}\n</body></html>\n"
+    )

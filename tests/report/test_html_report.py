@@ -1,0 +1,150 @@
+"""`railyard report`: one self-contained page whose figures are the `validate --json` figures, and which every
+example's page loads in a real headless Chromium (Debian's package, driven by Playwright) with no console error.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import subprocess
+import sys
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from railyard.html_report import build_report
+from railyard.html_report.browser import load
+from tests.preview.conftest import ROOT
+
+EXAMPLES = sorted(path.stem for path in (ROOT / "blueprints" / "examples").glob("*.yaml"))
+AT = datetime(2026, 11, 24, tzinfo=UTC)
+
+
+@functools.cache
+def _page(name: str) -> str:
+    page, _ = build_report(str(ROOT / "blueprints" / "examples" / f"{name}.yaml"), project_dir=ROOT, now=AT)
+    return page
+
+
+@functools.cache
+def _json(name: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-m", "railyard", "validate", f"blueprints/examples/{name}.yaml", "--json"], capture_output=True, text=True, cwd=ROOT
+    )
+    document: dict[str, Any] = json.loads(done.stdout)
+    return document
+
+
+class _Figures(HTMLParser):
+    """Every element's `data-figure` path and `data-value`, and the tags the page uses."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.figures: dict[str, Any] = {}
+        self.tags: set[str] = set()
+        self.references: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        values = dict(attrs)
+        if "data-figure" in values:
+            self.figures[str(values["data-figure"])] = json.loads(str(values["data-value"]))
+        self.references += [str(values[key]) for key in ("src", "href") if key in values]
+
+
+def _parsed(name: str) -> _Figures:
+    parser = _Figures()
+    parser.feed(_page(name))
+    return parser
+
+
+def _from_json(document: dict[str, Any], path: str) -> Any:
+    """The JSON figure a page's `data-figure` path names (the page's paths key lists by name)."""
+    head, *rest = path.split(".")
+    if head == "fabrics":
+        name, *keys = rest
+        value: Any = next(fabric for fabric in document["fabrics"] if fabric["name"] == name)
+        for key in keys:
+            value = value.get(key)
+            if value is None:
+                return None
+        return value
+    if head == "blast_radius":
+        pool, *_ = rest
+        worst = next(entry for entry in document["blast_radius"] if entry["pool"] == pool)["worst"]
+        return worst["share"] if worst else None
+    if head == "power":
+        if rest == ["it_kw"]:
+            return document["power"]["it_kw"]
+        zone, block, key = rest
+        zones = {entry["name"]: entry for entry in document["power"]["zones"]}
+        return next(entry for entry in zones[zone]["blocks"] if entry["name"] == block)[key]
+    if head == "storage":
+        tier, key = rest
+        return next(entry for entry in document["storage"] if entry["name"] == tier)[key]
+    if head == "quotas":
+        code, key = rest
+        return next(need for need in document["quotas"] if need["code"] == code)[key]
+    raise AssertionError(f"unknown figure path {path}")
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_figure_on_the_page_is_the_json_figure(name):
+    parsed = _parsed(name)
+    document = _json(name)
+    assert parsed.figures, "the page carries its figures"
+    for path, value in parsed.figures.items():
+        assert value == _from_json(document, path), path
+    if document.get("fabrics"):
+        expected = {f"fabrics.{fabric['name']}.switches.leaf" for fabric in document["fabrics"]}
+        assert expected <= set(parsed.figures)
+    assert "power.it_kw" in parsed.figures or not document["ok"]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_page_is_self_contained(name):
+    parsed = _parsed(name)
+    assert not {"script", "link", "img", "iframe"} & parsed.tags
+    assert parsed.references == []  # nothing to fetch at view time
+    assert not re.search(r"url\((?!#)|@import", _page(name))  # an SVG's own url(#clip) is in the page
+
+
+def test_the_same_blueprint_gives_the_same_bytes():
+    first = _page("heterogeneous")
+    _page.cache_clear()
+    assert _page("heterogeneous") == first
+
+
+def test_a_small_fabric_is_drawn_to_scale_and_a_large_one_aggregated():
+    assert 'data-scale="to scale"' in _page("p5-capacity-block")  # 16 hosts on a few dozen switches
+    assert 'data-scale="aggregated"' in _page("rail-131k")  # 16,384 hosts: one box per group of identical ones
+
+
+def test_a_blueprint_with_errors_gets_a_page_of_its_findings_and_exit_1(tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text((ROOT / "blueprints" / "examples" / "dgx-h100-superpod.yaml").read_text().replace("nodes: 127", "nodes: 0"))
+    out = tmp_path / "report.html"
+    done = subprocess.run([sys.executable, "-m", "railyard", "report", str(broken), "-o", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 1 and "the page lists them" in done.stderr
+    page = out.read_text()
+    assert 'data-ok="false"' in page and 'id="findings"' in page and 'id="fabrics"' not in page
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_example_opens_in_headless_chromium_with_no_error(name, tmp_path: Path):
+    path = tmp_path / f"{name}.html"
+    path.write_text(_page(name), encoding="utf-8")
+    loaded = load(path)
+    assert loaded.console_errors == [] and loaded.page_errors == []
+    document = _json(name)
+    assert {"placement", "quotas", "findings"} <= set(loaded.sections)
+    if document["ok"]:
+        assert {"fabrics", "blast", "power", "storage"} <= set(loaded.sections)
+        assert loaded.svgs >= 2  # the blast-radius and power charts at least
+    # What the browser read from the rendered page is what the JSON says.
+    for path_, value in loaded.figures.items():
+        assert json.loads(value) == _from_json(document, path_), path_
