@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from railyard.commands.arguments import add_file_arguments
 from railyard.pipeline import validate
 from railyard.render import findings_report
 
@@ -14,9 +15,7 @@ HELP = "Write the design's network topology for a scheduler: Slurm topology.conf
 
 def add_arguments(parser) -> None:
     """FILE, --stack, --project-dir, --format, -o."""
-    parser.add_argument("file", nargs="?", help="the blueprint YAML (default: the stack's railyard:blueprint)")
-    parser.add_argument("--stack", help="apply this stack's overrides from Pulumi.<stack>.yaml")
-    parser.add_argument("--project-dir", default=".", help="where Pulumi.<stack>.yaml lives (default: .)")
+    add_file_arguments(parser)
     parser.add_argument(
         "--format",
         required=True,

@@ -5,15 +5,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from railyard.commands.arguments import add_file_arguments
+
 NAME = "report"
 HELP = "Write the design as one self-contained HTML page: the fabric, blast radius, power, storage, placement, quotas and findings."
 
 
 def add_arguments(parser) -> None:
     """FILE, --stack, --project-dir, -o."""
-    parser.add_argument("file", nargs="?", help="the blueprint YAML (default: the stack's railyard:blueprint)")
-    parser.add_argument("--stack", help="apply this stack's overrides from Pulumi.<stack>.yaml")
-    parser.add_argument("--project-dir", default=".", help="where Pulumi.<stack>.yaml lives (default: .)")
+    add_file_arguments(parser)
     parser.add_argument("-o", "--output", default="report.html", help="the page to write (default: report.html)")
 
 
