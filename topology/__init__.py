@@ -39,6 +39,7 @@ CODES: tuple[str, ...] = (
     "topology.oversubscription",
     "topology.bisection",
     "topology.port-budget",
+    "topology.appliance-unplaced",
     "topology.blast-radius",
     "topology.spread",
     "power.rack-budget",

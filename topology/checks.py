@@ -71,6 +71,35 @@ def _switch_loss_json(graph: FabricGraph) -> dict[str, dict[str, Any]]:
     }
 
 
+def _appliance_figures(fabric: FabricDesign) -> list[dict[str, Any]]:
+    """Each appliance that plugged in: its block, the leaf position and its links."""
+    links: dict[str, int] = {}
+    for name, _, _, _, count in fabric.plan.appliance_links:
+        links[name] = links.get(name, 0) + count
+    return [
+        {"name": appliance.name, "block": appliance.block, "links": links[appliance.name]}
+        for appliance in fabric.plan.fabric.appliances
+        if appliance.name in links
+    ]
+
+
+def _appliance_findings(fabric: FabricDesign) -> list[Finding]:
+    """`topology.appliance-unplaced` for an appliance whose block has no leaf of this fabric to plug into."""
+    placed = {name for name, *_ in fabric.plan.appliance_links}
+    blocks = sorted({position.block for position in fabric.plan.positions})
+    return [
+        error(
+            "topology.appliance-unplaced",
+            ("fabrics", fabric.index, "appliances", index, "block"),
+            f"appliance '{appliance.name}' plugs into block '{appliance.block}', which has no leaf of fabric '{fabric.plan.name}'",
+            f"name a block this fabric's hosts are in: {blocks}",
+            blocks=blocks,
+        )
+        for index, appliance in enumerate(fabric.plan.fabric.appliances)
+        if appliance.name not in placed
+    ]
+
+
 def _port_findings(fabric: FabricDesign) -> list[Finding]:
     graph, shapes = fabric.graph, fabric.graph.graph["tier_shapes"]
     over = [ports for ports in switch_ports(graph) if ports.total > shapes[ports.tier].radix + 1e-9]
@@ -175,10 +204,11 @@ def _pool_fabric(fabric: FabricDesign, pool_index: int, pool: Pool) -> tuple[dic
 
 def _counts(graph: FabricGraph) -> tuple[dict[str, int], dict[str, int]]:
     switches = {"leaf": 0, "spine": 0, "core": 0}
+    links = {"host_leaf": 0, "leaf_spine": 0, "spine_core": 0}
     for _, data in graph.nodes(data=True):
         if data["kind"] == "switch":
             switches[data["tier"]] += data["count"]
-    links = {"host_leaf": 0, "leaf_spine": 0, "spine_core": 0}
+            links["host_leaf"] += data.get("appliance_links", 0)
     for u, v, data in graph.edges(data=True):
         tiers = {graph.nodes[node].get("tier", "host") for node in (u, v)}
         key = "host_leaf" if "host" in tiers else ("spine_core" if "core" in tiers else "leaf_spine")
@@ -189,7 +219,7 @@ def _counts(graph: FabricGraph) -> tuple[dict[str, int], dict[str, int]]:
 def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
     """One fabric's figures and findings: sizes, oversubscription, bisection, hops, ports, connectivity."""
     graph = fabric.graph
-    findings = connectivity_findings(graph, list(fabric.pools), fabric.parts.graph_of) + _port_findings(fabric)
+    findings = connectivity_findings(graph, list(fabric.pools), fabric.parts.graph_of) + _port_findings(fabric) + _appliance_findings(fabric)
     over, problems = _oversubscription(fabric)
     findings += problems
     pools: list[dict[str, Any]] = []
@@ -219,6 +249,7 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
         "tier_ports": _tier_ports(graph),
         "accelerators": sum(data["count"] * data["accelerators"] for data in endpoints),
         "hosts": sum(data["count"] for data in endpoints if data["part"] == 0),
+        "appliances": _appliance_figures(fabric),
         "switches": switches,
         "links": links,
         "oversubscription": over,

@@ -61,6 +61,7 @@ def _leaf_attributes(plan: FabricPlan, position: Position, plane: int, block: tu
         "block": position.block,
         "rack": position.rack,
         "rails": block,
+        "appliance_links": 0,  # links of devices with no accelerator (fabric.appliances): leaf ports and host links, no traffic
     }
 
 
@@ -165,8 +166,16 @@ def build_fabric_graph(plan: FabricPlan) -> FabricGraph:
         declared_oversubscription={tier: _allowed(plan, tier) for tier in ("leaf", "spine")},
     )
     _add_positions(graph, plan)
+    _add_appliances(graph, plan)
     _add_upper_tiers(graph, plan)
     return graph
+
+
+def _add_appliances(graph: FabricGraph, plan: FabricPlan) -> None:
+    """Appliance links on the leaves they plug into: counted as the leaves' down ports, never as a path for traffic."""
+    for _, position, plane, rail, links in plan.appliance_links:
+        block = next(block for block in plan.rail_blocks if rail in block)
+        graph.nodes[("leaf", plane, position, block[0])]["appliance_links"] += links
 
 
 def is_switch(graph: FabricGraph, node: FabricNode) -> bool:

@@ -117,6 +117,8 @@ class FabricPlan:
     positions: tuple[Position, ...]
     pods: int
     shapes: dict[int, PoolShape]
+    # (appliance name, position index, plane, rail, links): what each appliance plugs into, one link per rail leaf in turn.
+    appliance_links: tuple[tuple[str, int, int, int, int], ...] = ()
 
     @property
     def name(self) -> str:
@@ -185,11 +187,18 @@ def _parts(accelerators: int, nics: int, rails: int, size: int, ports_per_plane:
     return tuple(parts)
 
 
-def _rail_blocks(kind: str, rails: int, shapes: dict[int, PoolShape]) -> tuple[tuple[int, ...], ...]:
-    """Group rails whose leaves are interchangeable: every part of every pool has the same ports on each of them."""
+def _rail_blocks(
+    kind: str, rails: int, shapes: dict[int, PoolShape], appliance_links: tuple[tuple[str, int, int, int, int], ...] = ()
+) -> tuple[tuple[int, ...], ...]:
+    """Group rails whose leaves are interchangeable: every part of every pool, and every appliance, has the same ports on each."""
     if kind == "rail_only":
         return tuple((rail,) for rail in range(rails))
     layouts = sorted({part.rail_ports for shape in shapes.values() for part in shape.parts})
+    plugged: dict[tuple[int, int], dict[int, int]] = {}  # (position, plane) -> links per rail
+    for _, position, plane, rail, links in appliance_links:
+        per_rail = plugged.setdefault((position, plane), {})
+        per_rail[rail] = per_rail.get(rail, 0) + links
+    layouts += sorted(tuple(sorted(per_rail.items())) for per_rail in plugged.values())
     blocks: dict[tuple[int, ...], list[int]] = {}
     for rail in range(rails):
         blocks.setdefault(tuple(dict(layout).get(rail, 0) for layout in layouts), []).append(rail)
@@ -342,6 +351,7 @@ def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shape
         for index, (item, pod) in enumerate(zip(raw, pods, strict=True))
     )
     pod_count = (pods[-1] + 1) if pods else 0
+    appliances = _appliances(fabric, positions, per_position)
     spines = pod_spines = core_group = 0
     if tiers == 2:
         leaves = len(positions) * (1 if fabric.kind == "rail_only" else per_position)
@@ -354,7 +364,7 @@ def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shape
         fabric_index,
         fabric,
         rails,
-        _rail_blocks(fabric.kind, rails, shapes),
+        _rail_blocks(fabric.kind, rails, shapes, appliances),
         tiers,
         built,
         leaf.down_links,
@@ -367,4 +377,24 @@ def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shape
         positions,
         pod_count,
         shapes,
+        appliances,
     )
+
+
+def _appliances(fabric: DesignedFabric, positions: tuple[Position, ...], rails: int) -> tuple[tuple[str, int, int, int, int], ...]:
+    """Each appliance's links: into the last leaf position of its block, one per rail leaf from rail 0, then the next plane.
+
+    An appliance whose block holds no position of this fabric has nowhere to plug in; the fabric report says so.
+    """
+    last = {position.block: position.index for position in positions}  # the last position of each block
+    found: list[tuple[str, int, int, int, int]] = []
+    for appliance in fabric.appliances:
+        position = last.get(appliance.block)
+        if position is None:
+            continue
+        links: dict[tuple[int, int], int] = {}
+        for port in range(appliance.ports):
+            key = ((port // rails) % fabric.planes, port % rails)
+            links[key] = links.get(key, 0) + 1
+        found += [(appliance.name, position, plane, rail, count) for (plane, rail), count in sorted(links.items())]
+    return tuple(found)

@@ -73,6 +73,16 @@ class TierPorts(Model):
 _TIERS = ("leaf", "spine", "core")
 
 
+class Appliance(Model):
+    """A device on the fabric with no accelerator (a fabric manager such as NVIDIA UFM, a storage head, a login node)."""
+
+    name: Name = Field(description="The appliance's name.")
+    block: Name = Field(description="The block (leaf group) whose leaves it plugs into: the last leaf position there.")
+    ports: int = Field(
+        ge=1, le=256, description="Its links into the fabric, at the host link speed: one per rail leaf from rail 0, then the next plane."
+    )
+
+
 class _FabricBase(Model):
     name: Name = Field(description="The fabric's name; pools join it by name.")
     transport: Literal["efa", "ena"] = Field(
@@ -96,6 +106,9 @@ class _FabricBase(Model):
         gt=0,
         le=100,
         description="IT power of one switch with its optics, every tier; none = switch power not counted (the power figures say so).",
+    )
+    appliances: list[Appliance] = Field(
+        default_factory=list, description="Devices on the fabric with no accelerator; their links take leaf ports and count as host links."
     )
     leaf: TierPorts = Field(default_factory=TierPorts, description="The leaf tier's own radix, port speed and uplinks.")
     spine: TierPorts = Field(default_factory=TierPorts, description="The spine tier's own radix, port speed and uplinks (three tiers).")

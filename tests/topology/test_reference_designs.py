@@ -35,13 +35,27 @@ GPUS_PER_NODE = 8
 UFM_LINKS = 4  # RA Table 8: "4 UFM System Transceivers - UFM to leaf connections", counted in Table 4's node-leaf cables
 
 
-def _superpod(scalable_units: int, nodes: int, instance_type: str = "p5.48xlarge", tiers: int | None = None) -> dict:
-    """A rail-optimized full fat tree of 64-port NDR switches, one block (leaf group) per SU, nodes dealt evenly over the SUs."""
+def _superpod(scalable_units: int, nodes: int, instance_type: str = "p5.48xlarge", tiers: int | None = None, ufm: bool = False) -> dict:
+    """A rail-optimized full fat tree of 64-port NDR switches, one block (leaf group) per SU, nodes dealt evenly over the SUs;
+    with `ufm`, the UFM appliance's 4 links in the last SU (where the node it replaces would be)."""
     blocks = [{"name": f"su{index + 1:02d}"} for index in range(scalable_units)]
+    appliances = [{"name": "ufm", "block": blocks[-1]["name"], "ports": UFM_LINKS}] if ufm else []
     design = blueprint(
         [zone("hall", blocks)],
         [pool("dgx", instance_type, nodes, ["hall"], spread="blocks", fabric="compute", role="training")],
-        [fabric("compute", "rail_optimized_clos", 64, link_gbps=400, nics_per_accelerator=1, rails=8, transport="ena", tiers=tiers)],
+        [
+            fabric(
+                "compute",
+                "rail_optimized_clos",
+                64,
+                link_gbps=400,
+                nics_per_accelerator=1,
+                rails=8,
+                transport="ena",
+                tiers=tiers,
+                appliances=appliances,
+            )
+        ],
     )
     [figures] = check(design).figures["fabrics"]
     return figures
@@ -53,14 +67,64 @@ H100_TABLE_4 = [(1, 31, 8, 4, 252, 256), (2, 63, 16, 8, 508, 512), (3, 95, 24, 1
 
 @pytest.mark.parametrize(("units", "nodes", "leaves", "spines", "node_leaf", "leaf_spine"), H100_TABLE_4)
 def test_dgx_h100_superpod_compute_fabric_matches_table_4(units, nodes, leaves, spines, node_leaf, leaf_spine):
-    figures = _superpod(units, nodes)
+    figures = _superpod(units, nodes, ufm=True)
     assert figures["switches"] == {"leaf": leaves, "spine": spines, "core": 0}
     assert figures["links"]["leaf_spine"] == leaf_spine
-    # Table 4 counts the UFM appliance's 4 leaf links with the nodes'; railyard counts the nodes' GPU links only.
-    assert figures["links"]["host_leaf"] == nodes * GPUS_PER_NODE == node_leaf - UFM_LINKS
-    # "A balanced, full-fat tree": 32 ports down and 32 up per leaf. railyard reports the ratio as wired, so the leaf
-    # with the UFM's empty node slot (1 SU: 31 nodes on 32 uplinks) reads 31/32; with more SUs the full leaves are worst.
-    assert figures["oversubscription"]["leaf"] == (round(31 / 32, 3) if units == 1 else 1.0)
+    # Table 4 counts the UFM appliance's 4 leaf links with the nodes'; so does railyard, with the UFM on the fabric.
+    assert figures["links"]["host_leaf"] == node_leaf == nodes * GPUS_PER_NODE + UFM_LINKS
+    assert figures["appliances"] == [{"name": "ufm", "block": f"su{units:02d}", "links": UFM_LINKS}]
+    assert figures["hosts"] == nodes  # the UFM is no host
+    # "A balanced, full-fat tree": 32 ports down and 32 up per leaf, the UFM's links taking the missing node's ports.
+    assert figures["oversubscription"]["leaf"] == 1.0
+    assert "topology.port-budget" not in [finding.code for finding in check(_design_for(units, nodes)).findings]
+
+
+def _design_for(units: int, nodes: int):
+    blocks = [{"name": f"su{index + 1:02d}"} for index in range(units)]
+    return blueprint(
+        [zone("hall", blocks)],
+        [pool("dgx", "p5.48xlarge", nodes, ["hall"], spread="blocks", fabric="compute", role="training")],
+        [
+            fabric(
+                "compute",
+                "rail_optimized_clos",
+                64,
+                link_gbps=400,
+                nics_per_accelerator=1,
+                rails=8,
+                transport="ena",
+                appliances=[{"name": "ufm", "block": blocks[-1]["name"], "ports": UFM_LINKS}],
+            )
+        ],
+    )
+
+
+def test_an_appliance_on_a_full_leaf_overflows_it():
+    """32 nodes fill every rail leaf of the SU; the UFM's links then need a 33rd port on four of them."""
+    design = _design_for(1, 32)
+    codes_found = [finding.code for finding in check(design).findings]
+    assert "topology.port-budget" in codes_found
+
+
+def test_an_appliance_in_a_block_without_the_fabric_is_refused():
+    design = blueprint(
+        [zone("hall", [{"name": "su01"}, {"name": "mgmt"}])],
+        [pool("dgx", "p5.48xlarge", 8, ["su01"], fabric="compute", role="training")],
+        [
+            fabric(
+                "compute",
+                "rail_optimized_clos",
+                64,
+                link_gbps=400,
+                nics_per_accelerator=1,
+                rails=8,
+                transport="ena",
+                appliances=[{"name": "ufm", "block": "mgmt", "ports": 4}],
+            )
+        ],
+    )
+    [finding] = [finding for finding in check(design).findings if finding.code == "topology.appliance-unplaced"]
+    assert finding.path == ("fabrics", 0, "appliances", 0, "block") and finding.certificate == {"blocks": ["su01"]}
 
 
 def test_dgx_h100_superpod_three_scalable_units_keep_the_four_su_spine_layer():
@@ -94,15 +158,15 @@ def test_the_superpod_example_reproduces_the_four_su_row():
     assert validation.ok
     [figures] = validation.design.figures["fabrics"]
     assert figures["switches"] == {"leaf": 32, "spine": 16, "core": 0}
-    assert figures["links"] == {"host_leaf": 1016, "leaf_spine": 1024, "spine_core": 0}
+    assert figures["links"] == {"host_leaf": 1020, "leaf_spine": 1024, "spine_core": 0}  # Table 4's 4-SU row, UFM included
     assert [entry["blocks"] for entry in validation.design.figures["placement"]] == [{"su1": 32, "su2": 32, "su3": 32, "su4": 31}]
     [pool_figures] = figures["pools"]
     assert pool_figures["bisection_gbps_per_accelerator"] == 400.0  # full fat tree: every GPU's 400 Gb/s crosses the cut
     # Blast radius as bandwidth: a rail leaf carries its SU's 32 nodes on that rail (32 x 400G down, 32 x 400G up), so
-    # losing it costs 12.8 Tb/s of the 1,016 GPUs' 406.4 Tb/s; a spine carries 64 x 400G of the leaves' uplinks, 1/16.
-    # No GPU is cut off by either: the node reaches the other rails over NVLink.
+    # losing it costs 12.8 Tb/s of the 1,020 host links' 408 Tb/s (1,016 GPUs and the UFM); a spine carries 64 x 400G of
+    # the leaves' uplinks, 1/16. No GPU is cut off by either: the node reaches the other rails over NVLink.
     loss = figures["switch_loss"]
-    assert (loss["leaf"]["down_gbps"], loss["leaf"]["up_gbps"], loss["leaf"]["share"]) == (12_800, 12_800, round(32 / 1016, 4))
+    assert (loss["leaf"]["down_gbps"], loss["leaf"]["up_gbps"], loss["leaf"]["share"]) == (12_800, 12_800, round(32 / 1020, 4))
     assert (loss["spine"]["down_gbps"], loss["spine"]["share"]) == (25_600, 1 / 16)
     [blast] = validation.design.figures["blast_radius"]
     assert blast["by_kind"]["switch"]["accelerators"] == 0 and blast["bandwidth_lost"]["gbps"] == 12_800
