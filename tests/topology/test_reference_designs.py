@@ -35,12 +35,12 @@ GPUS_PER_NODE = 8
 UFM_LINKS = 4  # RA Table 8: "4 UFM System Transceivers - UFM to leaf connections", counted in Table 4's node-leaf cables
 
 
-def _superpod(scalable_units: int, nodes: int, instance_type: str = "p5.48xlarge", tiers: int | None = None, ufm: bool = False) -> dict:
+def _superpod_design(scalable_units: int, nodes: int, instance_type: str = "p5.48xlarge", tiers: int | None = None, ufm: bool = False):
     """A rail-optimized full fat tree of 64-port NDR switches, one block (leaf group) per SU, nodes dealt evenly over the SUs;
     with `ufm`, the UFM appliance's 4 links in the last SU (where the node it replaces would be)."""
     blocks = [{"name": f"su{index + 1:02d}"} for index in range(scalable_units)]
     appliances = [{"name": "ufm", "block": blocks[-1]["name"], "ports": UFM_LINKS}] if ufm else []
-    design = blueprint(
+    return blueprint(
         [zone("hall", blocks)],
         [pool("dgx", instance_type, nodes, ["hall"], spread="blocks", fabric="compute", role="training")],
         [
@@ -57,7 +57,11 @@ def _superpod(scalable_units: int, nodes: int, instance_type: str = "p5.48xlarge
             )
         ],
     )
-    [figures] = check(design).figures["fabrics"]
+
+
+def _superpod(scalable_units: int, nodes: int, instance_type: str = "p5.48xlarge", tiers: int | None = None, ufm: bool = False) -> dict:
+    """The fabric figures of `_superpod_design`."""
+    [figures] = check(_superpod_design(scalable_units, nodes, instance_type, tiers, ufm)).figures["fabrics"]
     return figures
 
 
@@ -76,32 +80,12 @@ def test_dgx_h100_superpod_compute_fabric_matches_table_4(units, nodes, leaves, 
     assert figures["hosts"] == nodes  # the UFM is no host
     # "A balanced, full-fat tree": 32 ports down and 32 up per leaf, the UFM's links taking the missing node's ports.
     assert figures["oversubscription"]["leaf"] == 1.0
-    assert "topology.port-budget" not in [finding.code for finding in check(_design_for(units, nodes)).findings]
-
-
-def _design_for(units: int, nodes: int):
-    blocks = [{"name": f"su{index + 1:02d}"} for index in range(units)]
-    return blueprint(
-        [zone("hall", blocks)],
-        [pool("dgx", "p5.48xlarge", nodes, ["hall"], spread="blocks", fabric="compute", role="training")],
-        [
-            fabric(
-                "compute",
-                "rail_optimized_clos",
-                64,
-                link_gbps=400,
-                nics_per_accelerator=1,
-                rails=8,
-                transport="ena",
-                appliances=[{"name": "ufm", "block": blocks[-1]["name"], "ports": UFM_LINKS}],
-            )
-        ],
-    )
+    assert "topology.port-budget" not in [finding.code for finding in check(_superpod_design(units, nodes, ufm=True)).findings]
 
 
 def test_an_appliance_on_a_full_leaf_overflows_it():
     """32 nodes fill every rail leaf of the SU; the UFM's links then need a 33rd port on four of them."""
-    design = _design_for(1, 32)
+    design = _superpod_design(1, 32, ufm=True)
     codes_found = [finding.code for finding in check(design).findings]
     assert "topology.port-budget" in codes_found
 
