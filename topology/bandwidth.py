@@ -25,7 +25,16 @@ import networkx as nx
 
 from topology.fabric import FabricGraph, FabricNode, fabric_order, pool_endpoints
 
-__all__ = ["SwitchPorts", "switch_ports", "oversubscription", "SwitchLoss", "switch_loss", "Bisection", "bisection"]
+__all__ = [
+    "SwitchPorts",
+    "switch_ports",
+    "oversubscription",
+    "SwitchLoss",
+    "switch_loss",
+    "Bisection",
+    "bisection",
+    "provisioned_bisection_gbps",
+]
 
 FlowNode: TypeAlias = FabricNode | str
 """A node of the bisection's flow network: the fabric's switch groups, ("A" | "B", endpoint group), "source", "sink"."""
@@ -206,3 +215,25 @@ def bisection(graph: FabricGraph, pool: str | None = None) -> Bisection | None:
         (accelerators_a, accelerators - accelerators_a),
         _cut_by_tier(graph, network, reachable),
     )
+
+
+def provisioned_bisection_gbps(graph: FabricGraph) -> float:
+    """The fabric's bisection as provisioned: every leaf's down ports in use, the leaves cut into two equal halves.
+
+    Half of each layer's capacity crosses such a cut, so the bisection is half the smallest of: the
+    leaves' down ports (at the host link speed), the leaves' uplinks, and, when the halves span
+    pods, the spines' uplinks. Unlike `bisection`, it doesn't depend on how many hosts are placed:
+    it is the figure a fabric's designer quotes.
+    """
+    shapes = graph.graph["tier_shapes"]
+    leaves = sum(data["count"] for _, data in graph.nodes(data=True) if data["kind"] == "switch" and data["tier"] == "leaf")
+    link_gbps: float = graph.graph["link_gbps"]
+    layers: list[float] = [leaves * shapes["leaf"].down_links * link_gbps]
+    tiers = graph.graph["tiers"]
+    if tiers >= 2:
+        layers.append(leaves * shapes["leaf"].up_links * shapes["leaf"].up_gbps)
+    pods = {data["pod"] for _, data in graph.nodes(data=True) if data["kind"] == "switch" and data["tier"] == "leaf"}
+    if tiers == 3 and len(pods) > 1:
+        spines = sum(data["count"] for _, data in graph.nodes(data=True) if data["kind"] == "switch" and data["tier"] == "spine")
+        layers.append(spines * shapes["spine"].up_links * shapes["spine"].up_gbps)
+    return min(layers) / 2

@@ -14,7 +14,7 @@ from blueprints.findings import Finding, error, info
 from blueprints.models.fabrics import AwsEfa
 from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
-from topology.bandwidth import Bisection, bisection, oversubscription, switch_loss, switch_ports
+from topology.bandwidth import Bisection, bisection, oversubscription, provisioned_bisection_gbps, switch_loss, switch_ports
 from topology.blast import (
     KINDS,
     Outage,
@@ -255,6 +255,7 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
         "oversubscription": over,
         "switch_loss": _switch_loss_json(graph),
         "bisection_tbps": _round(whole.gbps / 1000) if whole else None,
+        "bisection_provisioned_tbps": _round(provisioned_bisection_gbps(graph) / 1000),
         "max_switch_hops": hops,
         "graph": {"nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(), "expanded_nodes": nodes, "expanded_edges": edges},
         "pools": sorted(pools, key=lambda pool: pool["name"]),

@@ -135,6 +135,8 @@ def test_larger_superpods_match_the_published_leaf_spine_and_core_counts(units, 
     # Every layer carries one cable per GPU: node-leaf, leaf-spine and (three tiers) spine-core are all `gpus`.
     assert figures["links"] == {"host_leaf": gpus, "leaf_spine": gpus, "spine_core": gpus if cores else 0}
     assert figures["oversubscription"] == {"leaf": 1.0, "spine": 1.0 if cores else None}
+    # Every SU full, so the placed hosts' bisection (max-flow) is the provisioned one: half the GPUs' links, full fat tree.
+    assert figures["bisection_tbps"] == figures["bisection_provisioned_tbps"] == gpus * 400 / 2 / 1000
 
 
 def test_the_superpod_example_reproduces_the_four_su_row():
@@ -146,6 +148,9 @@ def test_the_superpod_example_reproduces_the_four_su_row():
     assert [entry["blocks"] for entry in validation.design.figures["placement"]] == [{"su1": 32, "su2": 32, "su3": 32, "su4": 31}]
     [pool_figures] = figures["pools"]
     assert pool_figures["bisection_gbps_per_accelerator"] == 400.0  # full fat tree: every GPU's 400 Gb/s crosses the cut
+    # As provisioned, the 32 leaves' 1,024 down ports (UFM's and the missing node's included) split in halves: 204.8 Tb/s;
+    # the 127 placed nodes' max-flow is 201.6 (63 nodes' 504 GPUs x 400G on the smaller side).
+    assert (figures["bisection_provisioned_tbps"], figures["bisection_tbps"]) == (204.8, 201.6)
     # Blast radius as bandwidth: a rail leaf carries its SU's 32 nodes on that rail (32 x 400G down, 32 x 400G up), so
     # losing it costs 12.8 Tb/s of the 1,020 host links' 408 Tb/s (1,016 GPUs and the UFM); a spine carries 64 x 400G of
     # the leaves' uplinks, 1/16. No GPU is cut off by either: the node reaches the other rails over NVLink.
@@ -170,7 +175,7 @@ def test_al_fares_fat_tree_with_48_port_switches():
     assert figures["switches"] == {"leaf": 1_152, "spine": 1_152, "core": 576}
     assert figures["links"] == {"host_leaf": 27_648, "leaf_spine": 27_648, "spine_core": 27_648}
     # Full bisection: each host in one half keeps its whole link across the cut, and a path is edge-aggregation-core-aggregation-edge.
-    assert figures["bisection_tbps"] == pytest.approx(27_648 / 2 * 10 / 1000)
+    assert figures["bisection_tbps"] == pytest.approx(27_648 / 2 * 10 / 1000) == figures["bisection_provisioned_tbps"]
     assert figures["max_switch_hops"] == {"same_rail": 5, "cross_rail": 5}
 
 
@@ -228,6 +233,8 @@ def test_hpn_hops_and_bisection():
     # The first half is 7 full segments and half of the 8th. A full segment sends at most its 16 ToRs x 60 x 400G up;
     # the half segment meets the other half inside its ToRs (64 hosts x 16 ports x 200G). Over the half's 7,680 GPUs:
     assert train["bisection_gbps_per_accelerator"] == round((7 * 16 * 60 * 400 + 64 * 16 * 200) / (960 * 8), 1)
+    # As provisioned, half the ToRs' uplinks: 240 x 60 x 400G / 2 (the ToRs' 136 x 200G down is more).
+    assert figures["bisection_provisioned_tbps"] == 240 * 60 * 400 / 2 / 1000
 
 
 def test_hpn_blast_radius_in_bandwidth():

@@ -215,3 +215,20 @@ def test_each_tier_keeps_its_own_radix():
     # 64 hosts at 4 a leaf: 16 leaves of 4 uplinks; spines of 32 ports: the fewest even striping is 2 spines.
     assert (built.plan.spines, built.plan.tier_shapes["spine"].radix) == (2, 32)
     assert "topology.port-budget" not in codes(check(model))
+
+
+@pytest.mark.parametrize(("oversubscription", "tiers"), [(1.0, 2), (3.0, 2), (1.0, 3), (3.0, 3)])
+def test_provisioned_bisection_is_the_max_flow_of_the_same_fabric_full(oversubscription, tiers):
+    """Every leaf full (hosts on all its down ports) and the halves on leaf boundaries: the closed form equals the max-flow.
+
+    Radix 8: a leaf takes 4 hosts at 1:1 or 6 at 3:1; 8 leaves in 4 blocks (two pods of 2 blocks with three tiers).
+    """
+    per_leaf = 6 if oversubscription == 3.0 else 4
+    model = blueprint(
+        [zone("z", [block(f"b{index}", racks=2, hosts_per_rack=per_leaf) for index in range(4)])],
+        [pool("p", "g6e.8xlarge", 8 * per_leaf, ["z"], spread="blocks", fabric="f")],
+        [fabric("f", "rail_optimized_clos", 8, oversubscription={"leaf": oversubscription, "spine": 1.0}, tiers=tiers)],
+    )
+    [figures] = check(model).figures["fabrics"]
+    assert figures["switches"]["leaf"] == 8
+    assert figures["bisection_provisioned_tbps"] == figures["bisection_tbps"]
