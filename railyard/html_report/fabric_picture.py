@@ -20,6 +20,23 @@ TIERS = ("core", "spine", "leaf", "host")
 COLOURS = {"core": "#54a24b", "spine": "#f58518", "leaf": "#4c78a8", "host": "#b279a2"}
 
 
+def _order(node: object) -> tuple:
+    """Fabric order for a drawing: positions, planes and rails as numbers (so position 10 comes after 9), names as text."""
+    flat: list[tuple[int, int | str]] = []
+
+    def walk(part: object) -> None:
+        if isinstance(part, tuple):
+            for item in part:
+                walk(item)
+        elif isinstance(part, int):
+            flat.append((0, part))
+        else:
+            flat.append((1, str(part)))
+
+    walk(node)
+    return tuple(flat)
+
+
 def _tier(data: dict) -> str:
     return data["tier"] if data["kind"] == "switch" else "host"
 
@@ -44,7 +61,7 @@ def _to_scale(fabric: FabricDesign) -> nx.Graph:
 def _aggregated(fabric: FabricDesign) -> nx.Graph:
     picture: nx.Graph = nx.Graph()
     for node, data in fabric.graph.nodes(data=True):
-        label = f"{data['count']}" if data["kind"] == "switch" else f"{data['count']} {data['pool']}"
+        label = f"{data['count']}"  # switches or hosts in the group; the legend names the tier
         picture.add_node(node, tier=_tier(data), label=label)
     picture.add_edges_from(fabric.graph.edges())
     return picture
@@ -55,13 +72,13 @@ def fabric_svg(fabric: FabricDesign) -> tuple[str, str]:
     drawn = sum(data["count"] for _, data in fabric.graph.nodes(data=True) if data["kind"] == "switch" or data["part"] == 0)
     scale = "to scale" if drawn <= TO_SCALE else "aggregated"
     picture = _to_scale(fabric) if scale == "to scale" else _aggregated(fabric)
-    layers = {tier: sorted((node for node, data in picture.nodes(data=True) if data["tier"] == tier), key=repr) for tier in TIERS}
-    for depth, tier in enumerate(TIERS):
-        for node in layers[tier]:
-            picture.nodes[node]["layer"] = depth
-    layout = nx.multipartite_layout(picture, subset_key="layer", align="horizontal", scale=1.0)
-    position = {node: (float(x), -float(y)) for node, (x, y) in layout.items()}  # the cores on top
-    width = min(14.0, max(6.0, 0.06 * max(len(layer) for layer in layers.values() if layer) + 4))
+    layers = {tier: sorted((node for node, data in picture.nodes(data=True) if data["tier"] == tier), key=_order) for tier in TIERS}
+    # Each tier a row, the cores on top, its nodes spread evenly in fabric order (so a host sits under its leaves).
+    position = {
+        node: ((index + 0.5) / len(layers[tier]), -float(depth)) for depth, tier in enumerate(TIERS) for index, node in enumerate(layers[tier])
+    }
+    widest = max(len(layer) for layer in layers.values() if layer)
+    width = min(14.0, max(6.0, (0.06 if scale == "to scale" else 0.42) * widest + (4 if scale == "to scale" else 0)))
     figure, axes = pyplot.subplots(figsize=(width, 3.6))
     nx.draw_networkx_edges(picture, position, ax=axes, width=0.4, alpha=0.35)
     size = 40 if scale == "to scale" else 500
@@ -70,7 +87,7 @@ def fabric_svg(fabric: FabricDesign) -> tuple[str, str]:
             nx.draw_networkx_nodes(picture, position, nodelist=layers[tier], node_color=COLOURS[tier], node_size=size, ax=axes, label=tier)
     if scale == "aggregated":
         nx.draw_networkx_labels(picture, position, labels={node: picture.nodes[node]["label"] for node in picture}, font_size=7, ax=axes)
-    axes.legend(loc="upper right", fontsize=7, frameon=False)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False, markerscale=0.4 if scale == "aggregated" else 1.0)
     axes.set_title(f"fabric {fabric.plan.name} ({scale})")
     axes.axis("off")
     return svg(figure), scale
