@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from railyard.online import OnlineReport
 
 
+QUOTA_STATUS: dict[bool | None, str] = {True: "ok", False: "OVER", None: "check"}
+"""How a quota need reads: within what is available, over it, or to check (the account sets it)."""
+
+
 @dataclass
 class Validation:
     """Everything validation learnt about one blueprint (and stack)."""
@@ -83,7 +87,7 @@ class Validation:
                 f"{need.needed:,}",
                 "-" if need.available is None else f"{need.available:,}",
                 "declared" if need.declared is not None else "AWS default" if need.default is not None else "per account",
-                {True: "ok", False: "OVER", None: "check"}[need.ok],
+                QUOTA_STATUS[need.ok],
             ]
             for need in self.quotas
         ]

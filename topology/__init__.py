@@ -78,4 +78,4 @@ def check_design(blueprint: Blueprint, catalog: Catalog) -> DesignReport:
         "storage": storage,
         "placement": placement_report(design),
     }
-    return DesignReport(findings, figures)
+    return DesignReport(findings, figures, design)

@@ -334,6 +334,7 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
     report: list[dict[str, Any]] = []
     findings: list[Finding] = []
     ctx = Context(design.blueprint, design.catalog)
+    unracked_blocks = {site.name for site in design.placement.sites if not site.racked}
     for pool_index, pool in enumerate(design.blueprint.pools):
         hosts = design.placement.placed.get(pool_index, 0)
         per_host = design.accelerators_per_host(pool_index)
@@ -353,7 +354,7 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
             by_kind["scale_up"] = domain
         unknown = ["switch"] if provided else []
         # Hosts in a block that states no racks sit in racks and on feeds nobody named: those outages are unknown, not zero.
-        unracked = [name for name in design.placement.hosts_by(pool_index, "block") if not _site_racked(design, name)]
+        unracked = [name for name in design.placement.hosts_by(pool_index, "block") if name in unracked_blocks]
         if unracked:
             unknown += ["rack", "feed"]
             for kind in ("rack", "feed"):
@@ -387,11 +388,6 @@ def _pool_bandwidth_lost(fabric: FabricDesign, pool: str) -> dict[str, Any] | No
     if leaf is None:
         return None
     return {"switch": node_name(graph, leaf.node), "gbps": _round(leaf.down_gbps, 1), "share": _round(leaf.share, 4)}
-
-
-def _site_racked(design: Design, block: str) -> bool:
-    site = design.placement.site(block)
-    return site is not None and site.racked
 
 
 def storage_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:

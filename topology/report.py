@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blueprints.findings import Finding
+
+if TYPE_CHECKING:
+    from topology.design import Design
 
 __all__ = ["DesignReport"]
 
@@ -25,6 +28,8 @@ class DesignReport:
 
     findings: list[Finding] = field(default_factory=list)
     figures: dict[str, Any] = field(default_factory=dict)
+    # The graphs the figures were read from (scheduler exports and the HTML report draw on them); not in the JSON.
+    design: Design | None = field(default=None, repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         """Figures for `validate --json`: fabrics, power, blast_radius, storage, placement."""

@@ -27,16 +27,14 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """Validate, then export; a blueprint with errors exports nothing (exit 1, with the findings)."""
-    from blueprints.catalog import load_catalog
-    from topology import build_design
     from topology.exports import export, exported_pools
 
     result = validate(args.file, args.stack, args.project_dir)
-    if not result.ok or result.load.blueprint is None:
+    if not result.ok or result.load.blueprint is None or result.design is None or result.design.design is None:
         print(findings_report(result.findings, result.load.source_map), file=sys.stderr)
         print("FAILED: fix the errors above; nothing exported", file=sys.stderr)
         return 1
-    design = build_design(result.load.blueprint, load_catalog())
+    design = result.design.design
     text = export(design, args.format)
     covered = exported_pools(design, args.format)
     left = sorted(pool.name for pool in result.load.blueprint.pools if pool.name not in covered)

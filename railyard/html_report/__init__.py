@@ -1,7 +1,8 @@
 """`railyard report`: the design as one self-contained HTML page (pictures drawn with matplotlib and networkx).
 
-`build_report(path)` validates the blueprint, builds its design graph and, when
-it validates, its compile plan's placement decisions, and returns the page.
+`build_report(path)` validates the blueprint and, when it validates, takes the
+design graph validation built and the compile plan's placement decisions, and
+returns the page.
 """
 
 from __future__ import annotations
@@ -9,11 +10,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from blueprints.catalog import load_catalog
 from railyard.html_report.page import render_page
 from railyard.pipeline import validate
 from railyard.program import plan_validated
-from topology import build_design
 
 __all__ = ["build_report"]
 
@@ -21,7 +20,7 @@ __all__ = ["build_report"]
 def build_report(path: str | None, stack: str | None = None, project_dir: str | Path = ".", now: datetime | None = None) -> tuple[str, bool]:
     """(the page, whether the blueprint validated). `now` is the planning time (Capacity Block sizing)."""
     validation = validate(path, stack, project_dir)
-    design = build_design(validation.load.blueprint, load_catalog()) if validation.ok and validation.load.blueprint is not None else None
+    design = validation.design.design if validation.ok and validation.design is not None else None
     plan, _ = plan_validated(validation, now or datetime.now(UTC)) if validation.ok else (None, [])
     decisions = plan.placements if plan is not None else ()
     return render_page(validation.as_json(), design, decisions), validation.ok

@@ -13,6 +13,7 @@ from typing import Any
 
 from railyard.html_report.charts import bars_against_limits
 from railyard.html_report.fabric_picture import fabric_svg
+from railyard.pipeline import QUOTA_STATUS
 from topology.cluster.placement_groups import PlacementDecision
 from topology.design import Design
 
@@ -176,7 +177,7 @@ def _placements(decisions: tuple[PlacementDecision, ...]) -> str:
 def _quotas(document: dict[str, Any]) -> str:
     rows = [
         f"<tr>{_cell(need['code'])}{_cell(need['name'])}{_cell(need['needed'], 'quotas.' + need['code'] + '.needed')}{_cell(need['available'])}"
-        f"{_cell({True: 'ok', False: 'OVER', None: 'check'}[need['ok']])}{_cell(need['why'])}</tr>"
+        f"{_cell(QUOTA_STATUS[need['ok']])}{_cell(need['why'])}</tr>"
         for need in document["quotas"]
     ]
     return _table(["quota", "name", "needed", "available", "status", "why"], rows, "quota-table")

@@ -43,20 +43,13 @@ def _superpod_design(scalable_units: int, nodes: int, instance_type: str = "p5.4
     return blueprint(
         [zone("hall", blocks)],
         [pool("dgx", instance_type, nodes, ["hall"], spread="blocks", fabric="compute", role="training")],
-        [
-            fabric(
-                "compute",
-                "rail_optimized_clos",
-                64,
-                link_gbps=400,
-                nics_per_accelerator=1,
-                rails=8,
-                transport="ena",
-                tiers=tiers,
-                appliances=appliances,
-            )
-        ],
+        [_ndr_fabric(tiers=tiers, appliances=appliances)],
     )
+
+
+def _ndr_fabric(**fields) -> dict:
+    """The SuperPOD's compute fabric: rail-optimized, 64-port NDR switches, one 400G port per GPU on 8 rails."""
+    return fabric("compute", "rail_optimized_clos", 64, link_gbps=400, nics_per_accelerator=1, rails=8, transport="ena", **fields)
 
 
 def _superpod(scalable_units: int, nodes: int, instance_type: str = "p5.48xlarge", tiers: int | None = None, ufm: bool = False) -> dict:
@@ -94,18 +87,7 @@ def test_an_appliance_in_a_block_without_the_fabric_is_refused():
     design = blueprint(
         [zone("hall", [{"name": "su01"}, {"name": "mgmt"}])],
         [pool("dgx", "p5.48xlarge", 8, ["su01"], fabric="compute", role="training")],
-        [
-            fabric(
-                "compute",
-                "rail_optimized_clos",
-                64,
-                link_gbps=400,
-                nics_per_accelerator=1,
-                rails=8,
-                transport="ena",
-                appliances=[{"name": "ufm", "block": "mgmt", "ports": 4}],
-            )
-        ],
+        [_ndr_fabric(appliances=[{"name": "ufm", "block": "mgmt", "ports": 4}])],
     )
     [finding] = [finding for finding in check(design).findings if finding.code == "topology.appliance-unplaced"]
     assert finding.path == ("fabrics", 0, "appliances", 0, "block") and finding.certificate == {"blocks": ["su01"]}
