@@ -246,7 +246,8 @@ class Storage(pulumi.ComponentResource):
             data_compression_type="LZ4",
             kms_key_id=key_arn if plan.persistent else None,
             tags={**named_tags(self._args.tags, name), **plan.tags},
-            opts=child_of(self, protect=self._args.protect),
+            # A tier that accepts replacement is left unprotected, or the engine would refuse the delete it implies.
+            opts=child_of(self, protect=self._args.protect and not tier.accept_replacement),
         )
         for repository in plan.data_repositories:
             self._data_repository(name, file_system, repository)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from blueprints.models import MODEL_CODES
 from blueprints.rules import RULES as BLUEPRINT_RULES
 from blueprints.schema_errors import CODES as SCHEMA_CODES
+from railyard.change.impact import CODES as DIFF_CODES
 from railyard.online import existing, images, names, offerings, quotas, reservations
 from railyard.online import findings as online_findings
 from topology import CODES as TOPOLOGY_CODES
@@ -56,6 +57,7 @@ def every_check() -> list[Check]:
     checks += [Check("check", code, "topology.cluster.update_room") for code in UPDATE_ROOM_CODES]
     checks += [Check("check", code, "topology.cluster.addons") for code in ADDON_CODES]
     checks += [Check("online", code, module.__name__) for module in ONLINE_MODULES for code in module.CODES]
+    checks += [Check("diff", code, "railyard.change.impact") for code in DIFF_CODES]
     return checks
 
 

@@ -89,6 +89,12 @@ class FsxLustre(Model):
         default=None,
         description="Mount a file system that already exists (the fields above then describe it, for the checks); none = railyard creates it.",
     )
+    accept_replacement: bool = Field(
+        default=False,
+        description="Allow a change that replaces this file system: a new, empty one is made and the old one and its data are deleted. "
+        "`railyard diff` reports such a change as an error without it; with it, the file system is compiled unprotected, "
+        "so the replacement can apply.",
+    )
 
 
 class FsxLustreClass(Model):

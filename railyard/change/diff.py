@@ -1,0 +1,153 @@
+"""`diff(old, new)`: two blueprints (or stack configs) compiled offline and compared, with the impact on the cluster.
+
+A side is a blueprint file, or a stack config (`Pulumi.<stack>.yaml`: its
+blueprint with its overrides), read from the working tree or from a git
+revision (`git archive`, into a temporary directory). Both sides are previewed
+under the same mocks at the same instant, so only the blueprints differ.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import tarfile
+import tempfile
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from blueprints.findings import Finding, has_errors, info, sort_findings
+from blueprints.source import SourceError
+from railyard.change.compare import ResourceChange, compare
+from railyard.change.impact import Impact, impacts
+from railyard.change.replace_table import ReplaceTable, load_table
+from railyard.progress import stage
+
+_STACK_FILE = re.compile(r"Pulumi\.(.+)\.yaml")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a diff: what it is called, and how to preview it."""
+
+    label: str
+    file: str | None
+    stack: str | None
+    project_dir: str
+
+
+def side_of(path: str, project_dir: str = ".") -> Side:
+    """A blueprint file, or a `Pulumi.<stack>.yaml` stack config (previewed from its own directory)."""
+    match = _STACK_FILE.fullmatch(Path(path).name)
+    if match:
+        return Side(path, None, match.group(1), str(Path(path).parent))
+    return Side(path, path, None, project_dir)
+
+
+def _git(args: list[str], cwd: str, file: str) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise SourceError("git is not installed; --git needs it", file) from None
+    if done.returncode != 0:
+        raise SourceError(f"git {' '.join(args)}: {done.stderr.decode(errors='replace').strip()}", file)
+    return done.stdout
+
+
+def side_at_revision(side: Side, revision: str, into: Path) -> Side:
+    """The same side as it was at a git revision: the repository's tree at `revision`, unpacked under `into`."""
+    anchor = Path(side.file or side.label).resolve().parent
+    top = Path(_git(["rev-parse", "--show-toplevel"], str(anchor), side.label).decode().strip())
+    archive = _git(["archive", "--format=tar", revision], str(top), side.label)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+
+    def moved(path: str) -> str:
+        resolved = Path(path).resolve()
+        try:
+            return str(into / resolved.relative_to(top))
+        except ValueError:
+            raise SourceError(f"{path} is outside the git repository at {top}", path) from None
+
+    label = f"{side.label}@{revision}"
+    if side.stack is not None:
+        return Side(label, None, side.stack, moved(side.project_dir))
+    assert side.file is not None
+    return Side(label, moved(side.file), None, moved(side.project_dir))
+
+
+@dataclass
+class DiffResult:
+    """Two previews compared: the resource changes, their impact, and every finding (either side's, and the diff's own)."""
+
+    old: Side
+    new: Side
+    table: ReplaceTable
+    changes: list[ResourceChange] = field(default_factory=list)
+    impacts: list[Impact] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    source_maps: tuple = ()
+    compared: bool = True
+
+    @property
+    def ok(self) -> bool:
+        """True when both sides are valid and no change loses state the blueprint didn't accept."""
+        return self.compared and not has_errors(self.findings)
+
+    def counts(self) -> dict[str, int]:
+        """Changed resources per action."""
+        counts: dict[str, int] = {}
+        for change in self.changes:
+            counts[change.action] = counts.get(change.action, 0) + 1
+        return dict(sorted(counts.items()))
+
+    def as_json(self) -> dict:
+        """The `diff --json` document."""
+        return {
+            "old": self.old.label,
+            "new": self.new.label,
+            "replace_table": dict(self.table.source),
+            "compared": self.compared,
+            "counts": self.counts(),
+            "impact": [impact.as_json() for impact in self.impacts],
+            "changes": [change.as_json() for change in self.changes],
+            "findings": [finding.as_json() for finding in self.findings],
+        }
+
+
+def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable | None = None) -> DiffResult:
+    """Preview both sides (at the same instant) and compare them; an invalid side stops the diff with its findings."""
+    from railyard.mocked import run_preview
+
+    moment = at or datetime.now(UTC)
+    table = table or load_table()
+    stage(f"previewing {old.label}")
+    before = run_preview(old.file, old.stack, old.project_dir, at=moment)
+    stage(f"previewing {new.label}")
+    after = run_preview(new.file, new.stack, new.project_dir, at=moment)
+    maps = (before.validation.load.source_map, after.validation.load.source_map)
+    if not (before.ok and after.ok):
+        findings = [finding for result in (before, after) if not result.ok for finding in result.findings]
+        return DiffResult(old, new, table, findings=sort_findings(findings), source_maps=maps, compared=False)
+    stage("comparing")
+    changes = compare(before.resources, after.resources, table)
+    found, findings = impacts(changes, before.validation, after.validation)
+    if before.stack != after.stack:
+        findings.append(
+            info(
+                "change.different-stacks",
+                (),
+                f"comparing stack {before.stack} with stack {after.stack}: resource names carry the environment, so nothing matches by name",
+                "compare one stack's config before and after a change: `railyard diff --git <rev> Pulumi.<stack>.yaml`",
+            )
+        )
+    return DiffResult(old, new, table, changes, found, sort_findings(findings), maps)
+
+
+def diff_against_revision(side: Side, revision: str, at: datetime | None = None) -> DiffResult:
+    """`side` as it was at `revision` against `side` as it is now."""
+    with ExitStack() as stack:
+        into = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="railyard-diff-")))
+        return diff(side_at_revision(side, revision, into), side, at)

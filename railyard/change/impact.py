@@ -1,0 +1,263 @@
+"""A change read in accelerator terms: capacity added or removed, node groups rolled, data lost.
+
+* **Node groups.** A change to an input of EKS's UpdateNodegroupVersion
+  (`launchTemplate`, `version`, `releaseVersion`; botocore's eks model) rolls
+  the group: EKS replaces its nodes `maxUnavailable` at a time (the
+  percentage rounded up, at most 100 nodes; default one node), after launching
+  up to twice its zones or `maxUnavailable` new nodes first, unless the group
+  updates with the `MINIMAL` strategy (EKS user guide, "Understand each phase
+  of node updates"). A change to `scalingConfig.desiredSize` resizes it in
+  place. A replaced group is deleted before its replacement is created
+  (railyard sets deleteBeforeReplace, since the name is fixed): all its
+  accelerators are out until the new group is up.
+* **State.** Replacing or deleting an FSx for Lustre file system, an S3
+  bucket, a KMS key or the EKS cluster loses what it holds. That is an error,
+  unless the new blueprint accepts it: `accept_replacement: true` on the
+  file system's storage tier, or `cloud.protect_stateful: false` (which also
+  lets `pulumi up` carry it out; a protected resource refuses deletion).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from blueprints.catalog import load_catalog
+from blueprints.findings import Finding, error, info, warning
+from railyard.change.compare import CREATE, DELETE, MAY_REPLACE, UNCLASSIFIED, ResourceChange
+from railyard.change.terraform_source import CONDITIONAL, REPLACE
+
+if TYPE_CHECKING:
+    from railyard.pipeline import Validation
+
+NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
+FILE_SYSTEM = "aws:fsx/lustreFileSystem:LustreFileSystem"
+STATEFUL = {
+    FILE_SYSTEM: "its file system and every file on it",
+    "aws:s3/bucket:Bucket": "the bucket and its objects (a non-empty bucket also refuses deletion)",
+    "aws:kms/key:Key": "the key (scheduled for deletion); data encrypted under it can't be read once it is gone",
+    "aws:eks/cluster:Cluster": "the control plane: every node group, add-on and workload is rebuilt",
+}
+POOL_LABEL = "railyard.dev/pool"
+MAX_UNAVAILABLE_CAP = 100  # EKS: maxUnavailable is at most 100 nodes
+CODES = ("change.state-lost", "change.state-lost-accepted", "change.may-replace-state", "change.unclassified", "change.different-stacks")
+
+
+@functools.cache
+def rolling_inputs() -> frozenset[str]:
+    """The node-group inputs that roll its nodes: UpdateNodegroupVersion's members, as pulumi-aws names them."""
+    import botocore.session
+
+    shape = botocore.session.get_session().get_service_model("eks").operation_model("UpdateNodegroupVersion").input_shape
+    assert shape is not None, "botocore's eks model has UpdateNodegroupVersion's input"
+    return frozenset(shape.members) - {"clusterName", "nodegroupName", "force", "clientRequestToken"}
+
+
+@dataclass(frozen=True)
+class Impact:
+    """One effect on the running cluster, in its users' terms, with the figures behind it."""
+
+    kind: str
+    subject: str
+    summary: str
+    figures: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        """The impact's `--json` entry."""
+        return {"kind": self.kind, "subject": self.subject, "summary": self.summary, "figures": self.figures}
+
+
+def _accelerators_per_node(validation: Validation, pool: str | None) -> int:
+    blueprint = validation.blueprint
+    for entry in blueprint.pools if blueprint is not None else ():
+        if entry.name == pool:
+            spec = load_catalog().get(entry.instance_type)
+            return spec.accelerator_count if spec else 0
+    return 0
+
+
+def _pool(resource) -> str | None:
+    return (resource.inputs.get("labels") or {}).get(POOL_LABEL) if resource is not None else None
+
+
+def _desired(resource) -> int:
+    return int((resource.inputs.get("scalingConfig") or {}).get("desiredSize") or 0) if resource is not None else 0
+
+
+def per_wave(inputs: dict) -> int:
+    """Nodes EKS takes down at once in a rolling update of a group with these inputs."""
+    config = inputs.get("updateConfig") or {}
+    desired = int((inputs.get("scalingConfig") or {}).get("desiredSize") or 0)
+    if config.get("maxUnavailable"):
+        return min(MAX_UNAVAILABLE_CAP, int(config["maxUnavailable"]))
+    if config.get("maxUnavailablePercentage"):
+        return max(1, min(MAX_UNAVAILABLE_CAP, math.ceil(desired * int(config["maxUnavailablePercentage"]) / 100)))
+    return 1
+
+
+def _node_group(change: ResourceChange, old: Validation, new: Validation) -> list[Impact]:
+    pool = _pool(change.new) or _pool(change.old)
+    subject = f"pool {pool}" if pool else change.name
+    side = new if change.new is not None else old
+    per_node = _accelerators_per_node(side, pool)
+    if change.action in (CREATE, DELETE):
+        nodes = _desired(change.new or change.old)
+        sign = 1 if change.action == CREATE else -1
+        kind = "capacity-added" if change.action == CREATE else "capacity-removed"
+        word = "new" if change.action == CREATE else "removed"
+        return [
+            Impact(
+                kind,
+                subject,
+                f"{word} node group: {sign * nodes:+d} nodes, {sign * nodes * per_node:+d} accelerators",
+                {"nodes": sign * nodes, "accelerators": sign * nodes * per_node},
+            )
+        ]
+    nodes = _desired(change.new)
+    if change.action == REPLACE:
+        reasons = sorted({item.path for item in change.inputs if item.effect.kind == REPLACE})
+        return [
+            Impact(
+                "node-group-replaced",
+                subject,
+                f"node group replaced ({', '.join(reasons)}): deleted before its replacement is created, so all {nodes} nodes "
+                f"({nodes * per_node} accelerators) are out until the new group is up",
+                {"nodes": nodes, "accelerators": nodes * per_node, "because": reasons},
+            )
+        ]
+    impacts = []
+    before = _desired(change.old)
+    if before != nodes:
+        delta = nodes - before
+        impacts.append(
+            Impact(
+                "resized",
+                subject,
+                f"resized in place: {before} -> {nodes} nodes ({delta * per_node:+d} accelerators)",
+                {"nodes": delta, "accelerators": delta * per_node},
+            )
+        )
+    rolling = rolling_inputs()
+    assert change.new is not None  # an update has both sides
+    rolled = sorted(
+        {
+            f"{item.path} (new version of {item.via.rsplit('::', 1)[-1]})" if item.via else item.path
+            for item in change.inputs
+            if item.path.split(".")[0] in rolling
+        }
+    )
+    if rolled:
+        wave = per_wave(change.new.inputs)
+        waves = math.ceil(nodes / wave) if nodes else 0
+        strategy = (change.new.inputs.get("updateConfig") or {}).get("updateStrategy", "DEFAULT")
+        zones = len(change.new.inputs.get("subnetIds") or [])
+        surge = 0 if strategy == "MINIMAL" else max(2 * zones, wave)
+        because = rolled
+        impacts.append(
+            Impact(
+                "rolling",
+                subject,
+                f"rolling update ({', '.join(because)}): {nodes} nodes ({nodes * per_node} accelerators) in {waves} waves of "
+                f"{wave} node{'s' if wave != 1 else ''} ({wave * per_node} accelerators drained at a time)"
+                + (f"; up to {surge} new nodes launch before the first drain" if surge else "; MINIMAL strategy: drains before it launches"),
+                {
+                    "nodes": nodes,
+                    "accelerators": nodes * per_node,
+                    "nodes_per_wave": wave,
+                    "accelerators_per_wave": wave * per_node,
+                    "waves": waves,
+                    "surge_nodes": surge,
+                    "strategy": strategy,
+                    "because": because,
+                },
+            )
+        )
+    return impacts
+
+
+def _accepted(change: ResourceChange, new: Validation) -> str | None:
+    """What in the new blueprint accepts losing this resource's state, or None."""
+    blueprint = new.blueprint
+    if blueprint is None:
+        return None
+    if not blueprint.cloud.protect_stateful:
+        return "cloud.protect_stateful: false"
+    if change.type == FILE_SYSTEM:
+        for index, tier in enumerate(blueprint.storage):
+            if getattr(tier, "kind", "") == "fsx_lustre" and change.name.endswith("-" + tier.name) and tier.accept_replacement:
+                return f"storage[{index}].accept_replacement: true"
+    return None
+
+
+def _blueprint_path(change: ResourceChange, validation: Validation) -> tuple:
+    blueprint = validation.blueprint
+    if blueprint is not None and change.type == FILE_SYSTEM:
+        for index, tier in enumerate(blueprint.storage):
+            if change.name.endswith("-" + tier.name):
+                return ("storage", index)
+    if blueprint is not None and change.type == NODE_GROUP:
+        pool = _pool(change.new) or _pool(change.old)
+        for index, entry in enumerate(blueprint.pools):
+            if entry.name == pool:
+                return ("pools", index)
+    return ()
+
+
+def _state(change: ResourceChange, old: Validation, new: Validation) -> tuple[list[Impact], list[Finding]]:
+    lost = STATEFUL[change.type]
+    reasons = sorted({item.path for item in change.inputs if item.effect.kind in (REPLACE, CONDITIONAL)})
+    validation = new if change.new is not None else old
+    path = _blueprint_path(change, validation)
+    if change.action == MAY_REPLACE:
+        message = f"{change.name} may be replaced ({', '.join(reasons)}): the provider decides when it diffs, and a replacement loses {lost}"
+        return [Impact("state-at-risk", change.name, message, {"because": reasons})], [
+            validation.load.source_map.place(
+                warning("change.may-replace-state", path, message, "run `pulumi preview --diff` to see the provider's decision before `pulumi up`")
+            )
+        ]
+    verb = "deleted" if change.action == DELETE else f"replaced ({', '.join(reasons)})"
+    message = f"{change.name} is {verb}: that loses {lost}"
+    accepted = _accepted(change, new)
+    impact = Impact(
+        "state-lost", change.name, message + (f" (accepted by {accepted})" if accepted else ""), {"because": reasons, "accepted_by": accepted}
+    )
+    if accepted:
+        finding = warning("change.state-lost-accepted", path, message, f"accepted by {accepted}")
+    else:
+        hint = (
+            "keep the old value; or, to replace it on purpose, set `accept_replacement: true` on this storage tier "
+            "(the file system is then left unprotected)"
+            if change.type == FILE_SYSTEM
+            else "keep the old value; or, to let it go on purpose, set `cloud.protect_stateful: false` for this change"
+        )
+        finding = error("change.state-lost", path, message, hint)
+    return [impact], [validation.load.source_map.place(finding)]
+
+
+def impacts(changes: list[ResourceChange], old: Validation, new: Validation) -> tuple[list[Impact], list[Finding]]:
+    """The changes' effects on the running cluster, and the findings they raise (state lost is an error unless accepted)."""
+    found: list[Impact] = []
+    findings: list[Finding] = []
+    for change in changes:
+        if change.type == NODE_GROUP:
+            found.extend(_node_group(change, old, new))
+        elif change.type in STATEFUL and change.action in (REPLACE, DELETE, MAY_REPLACE):
+            more, raised = _state(change, old, new)
+            found.extend(more)
+            findings.extend(raised)
+    unclassified = [change for change in changes if change.action == UNCLASSIFIED]
+    if unclassified:
+        names = ", ".join(sorted({change.type for change in unclassified}))
+        findings.append(
+            info(
+                "change.unclassified",
+                (),
+                f"{len(unclassified)} changed resource(s) have inputs the replace table does not cover ({names}): "
+                "in place or replaced, `pulumi preview --diff` decides",
+                "the table covers pulumi-aws inputs; see docs/diff.md for how it is made",
+            )
+        )
+    return found, findings

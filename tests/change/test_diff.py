@@ -1,0 +1,210 @@
+"""`railyard diff` classifies each change by what it does to the running cluster (issue 17's five cases, and more).
+
+Every case compares an example with an edited copy of it, both previewed
+offline at the same instant; the classification comes from the replace
+table, the impact from the node groups' and file systems' inputs.
+"""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from railyard.change.diff import Side, diff, diff_against_revision, side_of
+from railyard.change.render import markdown_report, text_report
+from railyard.cli import main
+from tests.preview.conftest import AT
+from tests.yaml_text import edited_copy
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "blueprints" / "examples"
+P5 = EXAMPLES / "p5-capacity-block.yaml"
+HETERO = EXAMPLES / "heterogeneous.yaml"
+DEV = EXAMPLES / "dev-g6e.yaml"
+FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"
+NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+
+
+def _diff(old: Path, new: Path):
+    return diff(side_of(str(old)), side_of(str(new)), at=AT)
+
+
+def _only(result, type_token):
+    found = [change for change in result.changes if change.type == type_token]
+    assert len(found) == 1, [change.name for change in result.changes]
+    return found[0]
+
+
+def _impact(result, kind):
+    found = [impact for impact in result.impacts if impact.kind == kind]
+    assert len(found) == 1, [impact.kind for impact in result.impacts]
+    return found[0]
+
+
+def test_an_unchanged_blueprint_changes_nothing():
+    result = _diff(P5, P5)
+    assert result.ok and result.changes == [] and result.impacts == []
+
+
+def test_fsx_throughput_change_is_in_place(tmp_path):
+    new = edited_copy(P5, tmp_path, ("throughput_mbps_per_tib: 500", "throughput_mbps_per_tib: 1000"))
+    result = _diff(P5, new)
+    change = _only(result, FSX)
+    assert change.action == "update"
+    assert [(item.path, item.old, item.new, item.effect.kind) for item in change.inputs] == [("perUnitStorageThroughput", 500, 1000, "update")]
+    assert result.ok and result.impacts == []
+
+
+TO_PERSISTENT_1 = (
+    "    deployment_type: PERSISTENT_2\n    capacity_gib: 24000\n    throughput_mbps_per_tib: 250\n    metadata: {mode: automatic}\n",
+    "    deployment_type: PERSISTENT_1\n    capacity_gib: 26400\n    throughput_mbps_per_tib: 200\n",
+)
+
+
+def test_fsx_deployment_type_change_is_a_replacement_that_loses_data_and_is_an_error(tmp_path):
+    new = edited_copy(HETERO, tmp_path, TO_PERSISTENT_1)
+    result = _diff(HETERO, new)
+    change = _only(result, FSX)
+    assert change.action == "replace"
+    assert {item.path for item in change.inputs if item.effect.kind == "replace"} >= {"deploymentType"}
+    lost = _impact(result, "state-lost")
+    assert "every file on it" in lost.summary and lost.figures["accepted_by"] is None
+    [finding] = [finding for finding in result.findings if finding.severity == "error"]
+    assert finding.code == "change.state-lost"
+    assert finding.path == ("storage", 0) and finding.file == str(new) and finding.line is not None
+    assert "accept_replacement" in finding.hint
+    assert not result.ok
+
+
+def test_a_tier_that_accepts_replacement_turns_the_error_into_a_warning_and_is_compiled_unprotected(tmp_path):
+    new = edited_copy(HETERO, tmp_path, (TO_PERSISTENT_1[0], TO_PERSISTENT_1[1] + "    accept_replacement: true\n"))
+    result = _diff(HETERO, new)
+    assert result.ok
+    assert [finding.code for finding in result.findings if finding.severity != "info"] == ["change.state-lost-accepted"]
+    assert _impact(result, "state-lost").figures["accepted_by"] == "storage[0].accept_replacement: true"
+    assert _only(result, FSX).new.protect is False and _only(result, FSX).old.protect is True
+
+
+def test_going_to_scratch_also_deletes_the_file_systems_key(tmp_path):
+    # A scratch file system is encrypted with an AWS-owned key, so the tier's KMS key goes too: state lost, twice.
+    new = edited_copy(HETERO, tmp_path, (TO_PERSISTENT_1[0], "    deployment_type: SCRATCH_2\n    capacity_gib: 26400\n"))
+    result = _diff(HETERO, new)
+    lost = {impact.subject: impact for impact in result.impacts if impact.kind == "state-lost"}
+    assert set(lost) == {"hetero-prod-storage-lustre", "hetero-prod-storage-fsx"}
+    assert "key" in lost["hetero-prod-storage-fsx"].summary and "deleted" in lost["hetero-prod-storage-fsx"].summary
+    assert [finding.code for finding in result.findings if finding.severity == "error"] == ["change.state-lost"] * 2
+
+
+def test_launch_template_change_rolls_the_node_group_in_waves(tmp_path):
+    new = edited_copy(
+        HETERO, tmp_path, ("    role: training\n    nodes: 32\n", "    role: training\n    root_volume: {size_gib: 400}\n    nodes: 32\n")
+    )
+    result = _diff(HETERO, new)
+    template = _only(result, "aws:ec2/launchTemplate:LaunchTemplate")
+    assert template.action == "update" and template.inputs[0].path == "blockDeviceMappings.ebs.volumeSize"
+    group = _only(result, NODE_GROUP)
+    assert group.action == "update" and group.inputs[0].via == template.urn
+    rolling = _impact(result, "rolling")
+    # 32 p5en nodes of 8 GPUs; maxUnavailablePercentage 10 of 32, rounded up: 4 nodes a wave, so 8 waves.
+    assert rolling.subject == "pool h200"
+    assert rolling.figures["nodes"] == 32 and rolling.figures["accelerators"] == 256
+    assert rolling.figures["nodes_per_wave"] == 4 and rolling.figures["accelerators_per_wave"] == 32 and rolling.figures["waves"] == 8
+    # On a capacity reservation the group updates with the MINIMAL strategy: no nodes launch ahead of the drain.
+    assert rolling.figures["strategy"] == "MINIMAL" and rolling.figures["surge_nodes"] == 0
+
+
+def test_pool_resize_is_in_place_with_the_capacity_delta(tmp_path):
+    new = edited_copy(HETERO, tmp_path, ("nodes: {min: 4, max: 16, desired: 8}", "nodes: {min: 4, max: 16, desired: 12}"))
+    result = _diff(HETERO, new)
+    # The pool spreads over two zones, one node group each: each goes from 4 to 6 nodes, in place.
+    groups = [change for change in result.changes if change.type == NODE_GROUP]
+    assert [change.action for change in groups] == ["update", "update"]
+    assert {(item.path, item.old, item.new) for change in groups for item in change.inputs} == {("scalingConfig.desiredSize", 4, 6)}
+    resized = [impact for impact in result.impacts if impact.kind == "resized"]
+    assert {impact.subject for impact in resized} == {"pool serve"}
+    assert sum(impact.figures["nodes"] for impact in resized) == 4
+    assert sum(impact.figures["accelerators"] for impact in resized) == 48  # inf2.48xlarge: 12 Inferentia2 each
+    assert result.ok
+
+
+def test_a_new_pool_is_new_capacity(tmp_path):
+    pool = (
+        "  - name: eval\n    instance_type: g6e.xlarge\n    role: dev\n"
+        "    nodes: {min: 0, max: 2, desired: 2}\n    placement:\n      domains: [usw2a]\n"
+    )
+    new = edited_copy(DEV, tmp_path, ("storage:\n  - ", pool + "storage:\n  - "))
+    result = _diff(DEV, new)
+    added = _impact(result, "capacity-added")
+    assert added.subject == "pool eval" and added.figures == {"nodes": 2, "accelerators": 2}
+    assert {change.action for change in result.changes if change.type == NODE_GROUP} == {"create"}
+    assert result.ok
+
+
+def test_a_replaced_dependency_replaces_what_reads_its_id(tmp_path):
+    # A new subnet CIDR replaces the subnet; node groups read its id in subnetIds, which EKS can't change in place.
+    new = edited_copy(DEV, tmp_path, ("vpc_cidr: 10.20.0.0/16", "vpc_cidr: 10.30.0.0/16"))
+    result = _diff(DEV, new)
+    groups = [change for change in result.changes if change.type == NODE_GROUP]
+    assert groups and {change.action for change in groups} == {"replace"}
+    assert any(item.path == "subnetIds" and item.via for item in groups[0].inputs)
+    replaced = {impact.subject: impact.figures for impact in result.impacts if impact.kind == "node-group-replaced"}
+    assert replaced["pool dev"]["accelerators"] == 1 and replaced["pool system"]["accelerators"] == 0
+
+
+def test_an_invalid_side_is_not_compared_and_reports_its_findings(tmp_path):
+    new = edited_copy(P5, tmp_path, ("deployment_type: PERSISTENT_2", "deployment_type: PERSISTENT_1"))
+    result = _diff(P5, new)
+    assert not result.compared and not result.ok
+    assert "fsx.feature-unsupported" in {finding.code for finding in result.findings if finding.severity == "error"}
+
+
+def test_a_stack_config_side_is_the_stack_with_its_overrides(tmp_path):
+    stack = tmp_path / "Pulumi.prod.yaml"
+    stack.write_text(f"config:\n  railyard:blueprint: {P5}\n  railyard:overrides:\n    metadata: {{environment: prod}}\n")
+    assert side_of(str(stack)) == Side(str(stack), None, "prod", str(tmp_path))
+    result = diff(side_of(str(stack)), side_of(str(stack)), at=AT)
+    assert result.ok and result.changes == []
+
+
+def test_against_a_git_revision(tmp_path):
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    blueprint = tmp_path / "cluster.yaml"
+    blueprint.write_text(P5.read_text())
+    git("init", "-q")
+    git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "empty")
+    git("add", "cluster.yaml")
+    git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "cluster")
+    blueprint.write_text(P5.read_text().replace("throughput_mbps_per_tib: 500", "throughput_mbps_per_tib: 1000"))
+    result = diff_against_revision(side_of(str(blueprint), str(tmp_path)), "HEAD", at=AT)
+    assert result.old.label.endswith("@HEAD")
+    assert result.compared
+    assert [(item.path, item.old, item.new) for item in _only(result, FSX).inputs] == [("perUnitStorageThroughput", 500, 1000)]
+
+
+def test_a_bad_revision_is_a_clear_error_not_a_traceback(tmp_path, capsys):
+    assert main(["diff", str(P5), "--git", "no-such-revision-xyz"]) == 2
+    assert "railyard diff: git archive" in capsys.readouterr().err
+
+
+def test_outputs_text_markdown_and_json_say_the_same_and_json_is_deterministic(tmp_path, capsys):
+    new = edited_copy(HETERO, tmp_path, TO_PERSISTENT_1)
+    result = _diff(HETERO, new)
+    text, markdown = text_report(result), markdown_report(result)
+    assert "replace" in text and "change.state-lost" in text
+    assert markdown.startswith("### railyard diff:") and ": blocked" in markdown.splitlines()[0]
+    assert "| storage" not in markdown and "every file on it" in markdown
+    runs = []
+    for _ in range(2):
+        assert main(["diff", str(HETERO), str(new), "--json", "--at", "2026-11-24T00:00:00Z"]) == 1
+        runs.append(capsys.readouterr().out)
+    assert runs[0] == runs[1]
+    document = json.loads(runs[0])
+    assert document["counts"]["replace"] >= 1 and document["replace_table"]["kind"] == "terraform-provider-aws"
+
+
+@pytest.mark.parametrize("argv", [["diff", "a.yaml"], ["diff", "a.yaml", "b.yaml", "--git", "HEAD"]])
+def test_old_and_new_or_one_file_with_git(argv, capsys):
+    assert main(argv) == 2
+    assert "give OLD and NEW, or one file with --git REV" in capsys.readouterr().err

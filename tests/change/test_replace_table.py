@@ -1,0 +1,81 @@
+"""The committed replace table: it covers what railyard emits, matches the installed SDK, and reads changes the way the provider does."""
+
+import pytest
+
+from railyard.change.replace_table import UNKNOWN, emitted_types, from_schema, load_table
+from railyard.change.sdk_names import top_level_inputs
+from railyard.change.terraform_source import CONDITIONAL, REPLACE, UPDATE
+
+TABLE = load_table()
+
+
+@pytest.fixture(scope="module")
+def emitted():
+    return emitted_types()
+
+
+def test_every_aws_type_an_example_emits_is_in_the_table(emitted):
+    assert emitted, "the examples emit pulumi-aws resources"
+    assert [token for token in emitted if TABLE.rules(token) is None] == []
+
+
+def test_every_top_level_input_in_the_table_is_an_input_of_the_installed_sdk():
+    # Catches an SDK upgrade that renames an input the table still lists under its old name.
+    for token, rules in TABLE.resources.items():
+        inputs = set(top_level_inputs(token))
+        assert {path.split(".")[0] for path in rules.inputs} <= inputs, token
+
+
+@pytest.mark.parametrize(
+    ("token", "path", "kind"),
+    [
+        # internal/service/fsx/lustre_file_system.go: ForceNew on deployment_type; per_unit_storage_throughput updates in place;
+        # storage_capacity is forced new by CustomizeDiff only when it shrinks.
+        ("aws:fsx/lustreFileSystem:LustreFileSystem", "deploymentType", REPLACE),
+        ("aws:fsx/lustreFileSystem:LustreFileSystem", "perUnitStorageThroughput", UPDATE),
+        ("aws:fsx/lustreFileSystem:LustreFileSystem", "storageCapacity", CONDITIONAL),
+        ("aws:fsx/lustreFileSystem:LustreFileSystem", "tags.Name", UPDATE),  # a map's key takes the map's effect
+        # internal/service/eks/node_group.go: a new template id replaces the group, a new version does not.
+        ("aws:eks/nodeGroup:NodeGroup", "launchTemplate.id", REPLACE),
+        ("aws:eks/nodeGroup:NodeGroup", "launchTemplate.version", UPDATE),
+        ("aws:eks/nodeGroup:NodeGroup", "scalingConfig.desiredSize", UPDATE),
+        ("aws:eks/nodeGroup:NodeGroup", "instanceTypes", REPLACE),
+        # Inside a block that forces new, every attribute does.
+        ("aws:eks/nodeGroup:NodeGroup", "remoteAccess.ec2SshKey", REPLACE),
+        ("aws:eks/cluster:Cluster", "name", REPLACE),
+        ("aws:eks/cluster:Cluster", "encryptionConfig", CONDITIONAL),
+        ("aws:ec2/subnet:Subnet", "cidrBlock", REPLACE),
+        ("aws:ec2/placementGroup:PlacementGroup", "strategy", REPLACE),
+        ("aws:eks/nodeGroup:NodeGroup", "noSuchInput", UNKNOWN),
+    ],
+)
+def test_effects_read_from_the_provider_source(token, path, kind):
+    assert TABLE.rules(token).effect(path).kind == kind
+
+
+def test_a_launch_template_update_recomputes_its_versions():
+    # ec2_launch_template.go: customdiff.ComputedIf("latest_version", ...) - any change but name/description gives a new version.
+    assert "latestVersion" in TABLE.rules("aws:ec2/launchTemplate:LaunchTemplate").recomputed
+
+
+def test_the_table_names_its_source():
+    assert TABLE.source["kind"] == "terraform-provider-aws"
+    assert "1a5174b137bb" in TABLE.source["revision"]
+
+
+def test_a_pulumi_schema_gives_the_same_shape_from_will_replace_on_changes():
+    schema = {
+        "resources": {
+            "aws:demo/widget:Widget": {
+                "inputProperties": {
+                    "kind": {"type": "string", "willReplaceOnChanges": True},
+                    "size": {"type": "integer"},
+                    "placement": {"$ref": "#/types/aws:demo/WidgetPlacement:WidgetPlacement"},
+                }
+            }
+        },
+        "types": {"aws:demo/WidgetPlacement:WidgetPlacement": {"properties": {"zone": {"type": "string", "willReplaceOnChanges": True}}}},
+    }
+    table = from_schema(schema, "aws@0.0.0", ["aws:demo/widget:Widget", "aws:demo/absent:Absent"])
+    assert table["resources"]["aws:demo/widget:Widget"]["inputs"] == {"kind": REPLACE, "size": UPDATE, "placement": UPDATE, "placement.zone": REPLACE}
+    assert table["not_covered"] == ["aws:demo/absent:Absent"]
