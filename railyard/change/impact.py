@@ -98,6 +98,14 @@ def per_wave(inputs: dict) -> int:
     return 1
 
 
+def _why_rolled(item) -> str:
+    """Why an input rolls the group: its own change, or a new version of the launch template it reads."""
+    if not item.via:
+        return f"{item.path} changed"
+    source = item.via.rsplit("::", 1)[-1]
+    return f"a new version of launch template {source}" if item.path.startswith("launchTemplate") else f"{item.path} follows {source}"
+
+
 def _node_group(change: ResourceChange, old: Validation, new: Validation) -> list[Impact]:
     pool = _pool(change.new) or _pool(change.old)
     subject = f"pool {pool}" if pool else change.name
@@ -142,13 +150,7 @@ def _node_group(change: ResourceChange, old: Validation, new: Validation) -> lis
         )
     rolling = rolling_inputs()
     assert change.new is not None  # an update has both sides
-    rolled = sorted(
-        {
-            f"{item.path} (new version of {item.via.rsplit('::', 1)[-1]})" if item.via else item.path
-            for item in change.inputs
-            if item.path.split(".")[0] in rolling
-        }
-    )
+    rolled = sorted({_why_rolled(item) for item in change.inputs if item.path.split(".")[0] in rolling})
     if rolled:
         wave = per_wave(change.new.inputs)
         waves = math.ceil(nodes / wave) if nodes else 0
@@ -160,7 +162,7 @@ def _node_group(change: ResourceChange, old: Validation, new: Validation) -> lis
             Impact(
                 "rolling",
                 subject,
-                f"rolling update ({', '.join(because)}): {nodes} nodes ({nodes * per_node} accelerators) in {waves} waves of "
+                f"rolling update ({'; '.join(because)}): {nodes} nodes ({nodes * per_node} accelerators) in {waves} waves of "
                 f"{wave} node{'s' if wave != 1 else ''} ({wave * per_node} accelerators drained at a time)"
                 + (f"; up to {surge} new nodes launch before the first drain" if surge else "; MINIMAL strategy: drains before it launches"),
                 {
