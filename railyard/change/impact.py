@@ -106,78 +106,81 @@ def _why_rolled(item) -> str:
     return f"a new version of launch template {source}" if item.path.startswith("launchTemplate") else f"{item.path} follows {source}"
 
 
-def _node_group(change: ResourceChange, old: Validation, new: Validation) -> list[Impact]:
+def _node_group(change: ResourceChange, old: Validation, new: Validation) -> list[tuple[str, str, dict[str, Any]]]:
+    """(kind, subject, figures) for one node group's change; `_merged` sums a pool's groups and words them."""
     pool = _pool(change.new) or _pool(change.old)
     subject = f"pool {pool}" if pool else change.name
-    side = new if change.new is not None else old
-    per_node = _accelerators_per_node(side, pool)
+    per_node = _accelerators_per_node(new if change.new is not None else old, pool)
     if change.action in (CREATE, DELETE):
-        nodes = _desired(change.new or change.old)
-        sign = 1 if change.action == CREATE else -1
+        nodes = _desired(change.new or change.old) * (1 if change.action == CREATE else -1)
         kind = "capacity-added" if change.action == CREATE else "capacity-removed"
-        word = "new" if change.action == CREATE else "removed"
-        return [
-            Impact(
-                kind,
-                subject,
-                f"{word} node group: {sign * nodes:+d} nodes, {sign * nodes * per_node:+d} accelerators",
-                {"nodes": sign * nodes, "accelerators": sign * nodes * per_node},
-            )
-        ]
+        return [(kind, subject, {"nodes": nodes, "accelerators": nodes * per_node, "node_groups": 1})]
+    assert change.new is not None  # an update or a replacement has both sides
     nodes = _desired(change.new)
     if change.action == REPLACE:
-        reasons = sorted({item.path for item in change.inputs if item.effect.kind == REPLACE})
-        return [
-            Impact(
-                "node-group-replaced",
-                subject,
-                f"node group replaced ({', '.join(reasons)}): deleted before its replacement is created, so all {nodes} nodes "
-                f"({nodes * per_node} accelerators) are out until the new group is up",
-                {"nodes": nodes, "accelerators": nodes * per_node, "because": reasons},
-            )
-        ]
-    impacts = []
-    before = _desired(change.old)
-    if before != nodes:
-        delta = nodes - before
-        impacts.append(
-            Impact(
-                "resized",
-                subject,
-                f"resized in place: {before} -> {nodes} nodes ({delta * per_node:+d} accelerators)",
-                {"nodes": delta, "accelerators": delta * per_node},
-            )
-        )
-    rolling = rolling_inputs()
-    assert change.new is not None  # an update has both sides
-    rolled = sorted({_why_rolled(item) for item in change.inputs if item.path.split(".")[0] in rolling})
+        because = sorted({item.path for item in change.inputs if item.effect.kind == REPLACE})
+        return [("node-group-replaced", subject, {"nodes": nodes, "accelerators": nodes * per_node, "node_groups": 1, "because": because})]
+    found: list[tuple[str, str, dict[str, Any]]] = []
+    delta = nodes - _desired(change.old)
+    if delta:
+        found.append(("resized", subject, {"nodes": delta, "accelerators": delta * per_node, "node_groups": 1}))
+    rolled = sorted({_why_rolled(item) for item in change.inputs if item.path.split(".")[0] in rolling_inputs()})
     if rolled:
         wave = per_wave(change.new.inputs)
-        waves = math.ceil(nodes / wave) if nodes else 0
         strategy = (change.new.inputs.get("updateConfig") or {}).get("updateStrategy", "DEFAULT")
         zones = len(change.new.inputs.get("subnetIds") or [])
-        surge = 0 if strategy == "MINIMAL" else max(2 * zones, wave)
-        because = rolled
-        impacts.append(
-            Impact(
-                "rolling",
-                subject,
-                f"rolling update ({'; '.join(because)}): {nodes} nodes ({nodes * per_node} accelerators) in {waves} waves of "
-                f"{wave} node{'s' if wave != 1 else ''} ({wave * per_node} accelerators drained at a time)"
-                + (f"; up to {surge} new nodes launch before the first drain" if surge else "; MINIMAL strategy: drains before it launches"),
-                {
-                    "nodes": nodes,
-                    "accelerators": nodes * per_node,
-                    "nodes_per_wave": wave,
-                    "accelerators_per_wave": wave * per_node,
-                    "waves": waves,
-                    "surge_nodes": surge,
-                    "strategy": strategy,
-                    "because": because,
-                },
-            )
+        figures = {
+            "nodes": nodes,
+            "accelerators": nodes * per_node,
+            "node_groups": 1,
+            "nodes_per_wave": wave,
+            "accelerators_per_wave": wave * per_node,
+            "waves": math.ceil(nodes / wave) if nodes else 0,
+            "surge_nodes": 0 if strategy == "MINIMAL" else max(2 * zones, wave),
+            "strategy": strategy,
+            "because": rolled,
+        }
+        found.append(("rolling", subject, figures))
+    return found
+
+
+def _merged(items: list[tuple[str, str, dict[str, Any]]]) -> list[Impact]:
+    """One impact per kind and pool: a pool's node groups (one per zone) update side by side, so counts add and waves overlap."""
+    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    for kind, subject, figures in items:
+        into = merged.setdefault((kind, subject), {})
+        for key, value in figures.items():
+            if key == "waves":
+                into[key] = max(into.get(key, 0), value)
+            elif key == "because":
+                into[key] = sorted(set(into.get(key, [])) | set(value))
+            elif key == "strategy":
+                into[key] = value if into.get(key, value) == value else "mixed"
+            else:
+                into[key] = into.get(key, 0) + value
+    return [Impact(kind, subject, _worded(kind, figures), figures) for (kind, subject), figures in merged.items()]
+
+
+def _worded(kind: str, figures: dict[str, Any]) -> str:
+    nodes, accelerators, groups = figures["nodes"], figures["accelerators"], figures["node_groups"]
+    across = f" across {groups} node groups" if groups > 1 else ""
+    if kind in ("capacity-added", "capacity-removed"):
+        word = "new" if kind == "capacity-added" else "removed"
+        return f"{word} capacity{across}: {nodes:+d} nodes, {accelerators:+d} accelerators"
+    if kind == "resized":
+        return f"resized in place{across}: {nodes:+d} nodes, {accelerators:+d} accelerators"
+    if kind == "node-group-replaced":
+        return (
+            f"replaced{across} ({', '.join(figures['because'])}): deleted before the replacement is created, so all {nodes} nodes "
+            f"({accelerators} accelerators) are out until the new group is up"
         )
-    return impacts
+    wave = figures["nodes_per_wave"]
+    surge = figures["surge_nodes"]
+    return (
+        f"rolling update{across} ({'; '.join(figures['because'])}): {nodes} nodes ({accelerators} accelerators) in {figures['waves']} "
+        f"waves of {wave} node{'s' if wave != 1 else ''} ({figures['accelerators_per_wave']} accelerators drained at a time)"
+        + (f"; up to {surge} new nodes launch before the first drain" if surge else "; MINIMAL strategy: drains before it launches")
+    )
 
 
 def _accepted(change: ResourceChange, new: Validation) -> str | None:
@@ -241,15 +244,17 @@ def _state(change: ResourceChange, old: Validation, new: Validation) -> tuple[li
 
 def impacts(changes: list[ResourceChange], old: Validation, new: Validation) -> tuple[list[Impact], list[Finding]]:
     """The changes' effects on the running cluster, and the findings they raise (state lost is an error unless accepted)."""
+    groups: list[tuple[str, str, dict[str, Any]]] = []
     found: list[Impact] = []
     findings: list[Finding] = []
     for change in changes:
         if change.type == NODE_GROUP:
-            found.extend(_node_group(change, old, new))
+            groups.extend(_node_group(change, old, new))
         elif change.type in STATEFUL and change.action in (REPLACE, DELETE, MAY_REPLACE):
             more, raised = _state(change, old, new)
             found.extend(more)
             findings.extend(raised)
+    found = _merged(groups) + found
     unclassified = [change for change in changes if change.action == UNCLASSIFIED]
     if unclassified:
         names = ", ".join(sorted({change.type for change in unclassified}))

@@ -120,10 +120,11 @@ def test_pool_resize_is_in_place_with_the_capacity_delta(tmp_path):
     groups = [change for change in result.changes if change.type == NODE_GROUP]
     assert [change.action for change in groups] == ["update", "update"]
     assert {(item.path, item.old, item.new) for change in groups for item in change.inputs} == {("scalingConfig.desiredSize", 4, 6)}
-    resized = [impact for impact in result.impacts if impact.kind == "resized"]
-    assert {impact.subject for impact in resized} == {"pool serve"}
-    assert sum(impact.figures["nodes"] for impact in resized) == 4
-    assert sum(impact.figures["accelerators"] for impact in resized) == 48  # inf2.48xlarge: 12 Inferentia2 each
+    # One impact for the pool: its groups' changes add up.
+    resized = _impact(result, "resized")
+    assert resized.subject == "pool serve"
+    assert resized.figures == {"nodes": 4, "accelerators": 48, "node_groups": 2}  # inf2.48xlarge: 12 Inferentia2 each
+    assert "across 2 node groups: +4 nodes, +48 accelerators" in resized.summary
     assert result.ok
 
 
@@ -135,7 +136,7 @@ def test_a_new_pool_is_new_capacity(tmp_path):
     new = edited_copy(DEV, tmp_path, ("storage:\n  - ", pool + "storage:\n  - "))
     result = _diff(DEV, new)
     added = _impact(result, "capacity-added")
-    assert added.subject == "pool eval" and added.figures == {"nodes": 2, "accelerators": 2}
+    assert added.subject == "pool eval" and added.figures == {"nodes": 2, "accelerators": 2, "node_groups": 1}
     assert {change.action for change in result.changes if change.type == NODE_GROUP} == {"create"}
     assert result.ok
 
