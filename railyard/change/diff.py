@@ -108,7 +108,7 @@ class DiffResult:
         return {
             "old": self.old.label,
             "new": self.new.label,
-            "replace_table": dict(self.table.source),
+            "replace_table": {provider: dict(source) for provider, source in self.table.source.items()},
             "compared": self.compared,
             "counts": self.counts(),
             "impact": [impact.as_json() for impact in self.impacts],

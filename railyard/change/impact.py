@@ -264,7 +264,7 @@ def impacts(changes: list[ResourceChange], old: Validation, new: Validation) -> 
                 (),
                 f"{len(unclassified)} changed resource(s) have inputs the replace table does not cover ({names}): "
                 "in place or replaced, `pulumi preview --diff` decides",
-                "the table covers pulumi-aws inputs; see docs/diff.md for how it is made",
+                "the table lists the inputs its provider source names; see docs/diff.md for how it is made",
             )
         )
     return found, findings

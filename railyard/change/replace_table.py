@@ -1,25 +1,30 @@
 """Which input changes replace a resource: `replace_on_change.json`, generated, never edited by hand.
 
-For every pulumi-aws resource type railyard emits, the file lists each input
-(by its wire path, `launchTemplate.version`) as `replace` (the provider
-destroys and recreates the resource when it changes), `conditional` (its
-CustomizeDiff decides at diff time: a Lustre capacity decrease replaces, an
-increase does not) or `update` (changed in place), plus the outputs an
-in-place update recomputes (a launch template's `latestVersion`).
+The file has a part per provider. For every resource type railyard emits, it
+lists inputs by wire path (`launchTemplate.version`) as `replace` (the
+provider destroys and recreates the resource when it changes), `conditional`
+(pulumi-aws's CustomizeDiff decides at diff time: a Lustre capacity decrease
+replaces, an increase does not) or `update` (in place), with what an unlisted
+path does (`default`) and the outputs an in-place update recomputes (a launch
+template's `latestVersion`).
 
-Two sources can generate it:
+* **pulumi-aws**, from either source:
+  - `--schema FILE`: the Pulumi package schema (`pulumi package get-schema
+    aws@<version> > aws.json`), whose `willReplaceOnChanges` flags are what
+    issue 17 names. Use it where the Pulumi CLI is installed.
+  - `--terraform DIR`: a terraform-provider-aws checkout, where those flags come
+    from (the bridge copies `ForceNew` into `willReplaceOnChanges`). It also
+    shows the CustomizeDiff replacements no schema does. The committed part was
+    made this way: the schema ships only in the provider plugin and as a Git LFS
+    file, and neither can be fetched on this project's build machines.
+  An input the part doesn't list is `unknown`.
+* **pulumi-kubernetes**, `--kubernetes DIR`: the provider's `forceNew` table
+  (railyard.change.kubernetes_source). An unlisted field is an update, since
+  the provider patches objects in place.
 
-* `--schema FILE`: the Pulumi package schema (`pulumi package get-schema
-  aws@<version> > aws.json`), whose `willReplaceOnChanges` flags are what the
-  issue names. Use it where the Pulumi CLI is installed.
-* `--terraform DIR`: a terraform-provider-aws checkout, where those flags come
-  from (the bridge copies `ForceNew` into `willReplaceOnChanges`); it also sees
-  the CustomizeDiff replacements no schema shows. This is how the committed
-  file was made: the schema ships only in the provider plugin and a Git LFS
-  file, neither reachable from this project's build machines.
-
-`python -m railyard.change.replace_table --terraform DIR --revision TEXT`
-rewrites the file; `load_table()` reads it at run time with no source needed.
+`python -m railyard.change.replace_table --terraform DIR --revision TEXT
+--kubernetes DIR --kubernetes-revision TEXT` rewrites the file (a part not
+given is kept); `load_table()` reads it at run time with no source needed.
 """
 
 from __future__ import annotations
@@ -58,12 +63,15 @@ class ResourceRules:
     source_name: str
     inputs: MappingProxyType
     recomputed: tuple[str, ...]
+    # What a path the table doesn't list does: `unknown` for pulumi-aws (the table lists every input it knows);
+    # `update` for Kubernetes objects, which pulumi-kubernetes patches unless a listed field changes.
+    default: str = UNKNOWN
 
     def effect(self, path: str) -> Effect:
         """The effect of changing the input at `path` (wire names, list indexes dropped).
 
         A path inside a replacing block replaces; a map's keys (`tags.Name`)
-        take the map's effect; a path the table does not list is `unknown`.
+        take the map's effect; a path the table does not list takes the default.
         """
         parts = path.split(".")
         for depth in range(1, len(parts) + 1):
@@ -77,8 +85,8 @@ class ResourceRules:
                 continue
             if depth == len(parts) or not any(key.startswith(prefix + ".") for key in self.inputs):
                 return Effect(kind, prefix)
-            return Effect(UNKNOWN, path)
-        return Effect(UNKNOWN, path)
+            return Effect(self.default, path)
+        return Effect(self.default, path)
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,7 @@ class ReplaceTable:
     @property
     def described(self) -> str:
         """Where the table comes from, in one line."""
-        return str(self.source.get("described", "unknown source"))
+        return "; ".join(str(part.get("described", "unknown source")) for _, part in sorted(self.source.items()))
 
 
 @functools.cache
@@ -103,26 +111,31 @@ def load_table(path: Path = OUTPUT) -> ReplaceTable:
     """The committed table."""
     raw = json.loads(path.read_text(encoding="utf-8"))
     resources = {
-        token: ResourceRules(token, entry["source_name"], MappingProxyType(dict(entry["inputs"])), tuple(entry.get("recomputed", ())))
-        for token, entry in raw["resources"].items()
+        token: ResourceRules(
+            token, entry["source_name"], MappingProxyType(dict(entry["inputs"])), tuple(entry.get("recomputed", ())), entry.get("default", UNKNOWN)
+        )
+        for part in raw["parts"].values()
+        for token, entry in part["resources"].items()
     }
-    return ReplaceTable(MappingProxyType(raw["source"]), MappingProxyType(resources))
+    sources = {provider: MappingProxyType(part["source"]) for provider, part in raw["parts"].items()}
+    return ReplaceTable(MappingProxyType(sources), MappingProxyType(resources))
 
 
 # --- generation -----------------------------------------------------------------------------------------------
 
 
 def emitted_types(examples: Path = EXAMPLES) -> list[str]:
-    """Every pulumi-aws resource type the program registers for some example blueprint (each previewed offline)."""
+    """Every pulumi-aws and pulumi-kubernetes resource type the program registers for some example blueprint (each previewed offline)."""
     from railyard.mocked import run_preview
 
     found: set[str] = set()
     for blueprint in sorted(examples.glob("*.yaml")):
         result = run_preview(str(blueprint))
-        found.update(
-            resource.type for resource in result.resources if resource.type.startswith("aws:") and not resource.type.startswith("aws:index/")
-        )
+        found.update(resource.type for resource in result.resources if resource.type.split(":")[0] in PROVIDERS and ":index/" not in resource.type)
     return sorted(found)
+
+
+PROVIDERS = ("aws", "kubernetes")
 
 
 def _squashed(name: str) -> str:
@@ -234,6 +247,37 @@ def from_schema(schema: dict[str, Any], revision: str, types: list[str]) -> dict
     }
 
 
+def from_kubernetes(root: Path, revision: str, types: list[str]) -> dict[str, Any]:
+    """The table's Kubernetes part from a pulumi-kubernetes checkout: each emitted kind's replacement fields; the rest patch in place."""
+    from railyard.change.kubernetes_source import HELM_RELEASE, force_new, wire_path
+
+    fields = force_new(root)
+    resources = {}
+    for token in types:
+        _, group_version, kind = token.split(":")
+        group, _, version = group_version.rpartition("/")
+        key = (group, version, kind)
+        listed = fields.get(key, fields[("*", "*", "*")])
+        resources[token] = {
+            "source_name": "/".join(key),
+            "file": "provider/pkg/provider/" + ("helm_release.go" if key == HELM_RELEASE else "diff.go"),
+            "inputs": {wire_path(field): REPLACE for field in listed},
+            "default": UPDATE,
+            "recomputed": [],
+            "unresolved": [],
+            "not_inputs": [],
+        }
+    return {
+        "source": {
+            "kind": "pulumi-kubernetes",
+            "revision": revision,
+            "described": f"pulumi/pulumi-kubernetes {revision}: forceNew fields",
+        },
+        "resources": resources,
+        "not_covered": [],
+    }
+
+
 def render(table: dict[str, Any]) -> str:
     """The file's exact text."""
     return json.dumps(table, indent=1, sort_keys=True) + "\n"
@@ -241,19 +285,32 @@ def render(table: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m railyard.change.replace_table", description=__doc__.split("\n\n")[0])
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--terraform", metavar="DIR", help="a terraform-provider-aws checkout")
-    source.add_argument("--schema", metavar="FILE", help="a Pulumi package schema (pulumi package get-schema aws@VERSION)")
-    parser.add_argument("--revision", required=True, help="what the source is, for the record (a tag, or a commit and its date)")
-    parser.add_argument("--output", default=str(OUTPUT), help=f"where to write (default: {OUTPUT})")
+    aws = parser.add_mutually_exclusive_group()
+    aws.add_argument("--terraform", metavar="DIR", help="the pulumi-aws part from a terraform-provider-aws checkout")
+    aws.add_argument("--schema", metavar="FILE", help="the pulumi-aws part from a Pulumi package schema (pulumi package get-schema aws@VERSION)")
+    parser.add_argument("--revision", help="what the pulumi-aws part's source is, for the record (a tag, or a commit and its date)")
+    parser.add_argument("--kubernetes", metavar="DIR", help="the pulumi-kubernetes part from a pulumi-kubernetes checkout")
+    parser.add_argument("--kubernetes-revision", help="what the pulumi-kubernetes checkout is, for the record")
+    parser.add_argument("--output", default=str(OUTPUT), help=f"where to write (default: {OUTPUT}); a part not regenerated is kept from it")
     args = parser.parse_args(argv)
+    if not (args.terraform or args.schema or args.kubernetes):
+        parser.error("give --terraform or --schema (pulumi-aws), and/or --kubernetes")
+    if (args.terraform or args.schema) and not args.revision or args.kubernetes and not args.kubernetes_revision:
+        parser.error("say what each source is: --revision for pulumi-aws, --kubernetes-revision for pulumi-kubernetes")
+    output = Path(args.output)
+    parts = json.loads(output.read_text(encoding="utf-8"))["parts"] if output.exists() else {}
     types = emitted_types()
+    by_provider = {provider: [token for token in types if token.startswith(provider + ":")] for provider in PROVIDERS}
     if args.terraform:
-        table = from_terraform(Path(args.terraform), args.revision, types)
-    else:
-        table = from_schema(json.loads(Path(args.schema).read_text(encoding="utf-8")), args.revision, types)
-    Path(args.output).write_text(render(table), encoding="utf-8")
-    print(f"wrote {args.output}: {len(table['resources'])} resource types; not covered: {', '.join(table['not_covered']) or 'none'}")
+        parts["aws"] = from_terraform(Path(args.terraform), args.revision, by_provider["aws"])
+    elif args.schema:
+        parts["aws"] = from_schema(json.loads(Path(args.schema).read_text(encoding="utf-8")), args.revision, by_provider["aws"])
+    if args.kubernetes:
+        parts["kubernetes"] = from_kubernetes(Path(args.kubernetes), args.kubernetes_revision, by_provider["kubernetes"])
+    output.write_text(render({"parts": parts}), encoding="utf-8")
+    for provider, part in sorted(parts.items()):
+        missing = ", ".join(part["not_covered"]) or "none"
+        print(f"wrote {output} ({provider}): {len(part['resources'])} resource types; not covered: {missing}")
     return 0
 
 

@@ -107,14 +107,22 @@ def _entries(body: Group, package: _Package | None = None) -> list[tuple[str, li
     while index < len(body):
         key = _key(body[index], package) if index + 1 < len(body) and body[index + 1] == ":" else None
         if key is not None:
-            value: list = []
-            index += 2
-            while index < len(body) and body[index] != ",":
-                value.append(body[index])
-                index += 1
+            value, index = _value(body, index + 2)
             entries.append((key, value))
         index += 1
     return entries
+
+
+def _value(body: Group, index: int) -> tuple[list, int]:
+    """The items of one value from `index` up to the next comma outside parentheses (`append(a, b...)` is one value)."""
+    value: list = []
+    depth = 0
+    while index < len(body) and not (body[index] == "," and depth == 0):
+        item = body[index]
+        depth += 1 if item == "(" else -1 if item == ")" else 0
+        value.append(item)
+        index += 1
+    return value, index
 
 
 def _fields(body: Group) -> dict[str, list]:
@@ -124,12 +132,7 @@ def _fields(body: Group) -> dict[str, list]:
     while index < len(body):
         item = body[index]
         if isinstance(item, str) and index + 1 < len(body) and body[index + 1] == ":" and not item.startswith('"'):
-            value: list = []
-            index += 2
-            while index < len(body) and body[index] != ",":
-                value.append(body[index])
-                index += 1
-            fields[item] = value
+            fields[item], index = _value(body, index + 2)
         index += 1
     return fields
 

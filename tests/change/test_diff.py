@@ -202,7 +202,7 @@ def test_outputs_text_markdown_and_json_say_the_same_and_json_is_deterministic(t
         runs.append(capsys.readouterr().out)
     assert runs[0] == runs[1]
     document = json.loads(runs[0])
-    assert document["counts"]["replace"] >= 1 and document["replace_table"]["kind"] == "terraform-provider-aws"
+    assert document["counts"]["replace"] >= 1 and document["replace_table"]["aws"]["kind"] == "terraform-provider-aws"
 
 
 @pytest.mark.parametrize("argv", [["diff", "a.yaml"], ["diff", "a.yaml", "b.yaml", "--git", "HEAD"]])

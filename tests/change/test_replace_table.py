@@ -14,14 +14,16 @@ def emitted():
     return emitted_types()
 
 
-def test_every_aws_type_an_example_emits_is_in_the_table(emitted):
-    assert emitted, "the examples emit pulumi-aws resources"
+def test_every_aws_and_kubernetes_type_an_example_emits_is_in_the_table(emitted):
+    assert {token.split(":")[0] for token in emitted} == {"aws", "kubernetes"}
     assert [token for token in emitted if TABLE.rules(token) is None] == []
 
 
 def test_every_top_level_input_in_the_table_is_an_input_of_the_installed_sdk():
     # Catches an SDK upgrade that renames an input the table still lists under its old name.
     for token, rules in TABLE.resources.items():
+        if not token.startswith("aws:"):
+            continue
         inputs = set(top_level_inputs(token))
         assert {path.split(".")[0] for path in rules.inputs} <= inputs, token
 
@@ -47,6 +49,18 @@ def test_every_top_level_input_in_the_table_is_an_input_of_the_installed_sdk():
         ("aws:ec2/subnet:Subnet", "cidrBlock", REPLACE),
         ("aws:ec2/placementGroup:PlacementGroup", "strategy", REPLACE),
         ("aws:eks/nodeGroup:NodeGroup", "noSuchInput", UNKNOWN),
+        # pulumi-kubernetes diff.go: a StorageClass's parameters and provisioner replace it; a claim's storage class does;
+        # a persistent volume's CSI source does; any object's name does; everything else is patched in place.
+        ("kubernetes:storage.k8s.io/v1:StorageClass", "parameters.deploymentType", REPLACE),
+        ("kubernetes:storage.k8s.io/v1:StorageClass", "mountOptions", UPDATE),
+        ("kubernetes:core/v1:PersistentVolumeClaim", "spec.storageClassName", REPLACE),
+        ("kubernetes:core/v1:PersistentVolumeClaim", "spec.resources.requests.storage", UPDATE),
+        ("kubernetes:core/v1:PersistentVolume", "spec.csi.volumeHandle", REPLACE),
+        ("kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue", "spec.resourceGroups.flavors.resources.nominalQuota", UPDATE),
+        ("kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue", "metadata.name", REPLACE),
+        # helm_release.go: a release is replaced by a new name or namespace; new values upgrade it.
+        ("kubernetes:helm.sh/v3:Release", "namespace", REPLACE),
+        ("kubernetes:helm.sh/v3:Release", "values.nodeSelector", UPDATE),
     ],
 )
 def test_effects_read_from_the_provider_source(token, path, kind):
@@ -58,9 +72,11 @@ def test_a_launch_template_update_recomputes_its_versions():
     assert "latestVersion" in TABLE.rules("aws:ec2/launchTemplate:LaunchTemplate").recomputed
 
 
-def test_the_table_names_its_source():
-    assert TABLE.source["kind"] == "terraform-provider-aws"
-    assert "1a5174b137bb" in TABLE.source["revision"]
+def test_the_table_names_its_sources():
+    assert TABLE.source["aws"]["kind"] == "terraform-provider-aws"
+    assert "1a5174b137bb" in TABLE.source["aws"]["revision"]
+    assert TABLE.source["kubernetes"]["kind"] == "pulumi-kubernetes"
+    assert "after v4.32.0" in TABLE.source["kubernetes"]["revision"]
 
 
 def test_a_pulumi_schema_gives_the_same_shape_from_will_replace_on_changes():
