@@ -30,6 +30,7 @@ LAYER_STACK_SUFFIX = "-kubernetes"  # railyard.mocked's, kept here so comparing 
 CREATE = "create"
 DELETE = "delete"
 MAY_REPLACE = "may-replace"
+RECOMPUTED = "recomputed"
 UNCLASSIFIED = "unclassified"
 ACTION_ORDER = (REPLACE, MAY_REPLACE, UNCLASSIFIED, UPDATE)
 
@@ -43,12 +44,15 @@ class InputChange:
     new: Any
     effect: Effect
     via: str = ""  # empty for a change in the resource's own inputs; else the URN of the dependency it flows from
+    cause: str = ""  # for a flowed change: REPLACE (the dependency's id changes) or RECOMPUTED (its outputs do)
 
     def as_json(self) -> dict:
-        """The change's `--json` entry."""
-        document = {"path": self.path, "old": self.old, "new": self.new, "effect": self.effect.kind, "rule": self.effect.entry}
+        """The change's `--json` entry (a flowed change has `via` and `cause` instead of values)."""
+        document = {"path": self.path, "effect": self.effect.kind, "rule": self.effect.entry}
         if self.via:
-            document["via"] = self.via
+            document.update(via=self.via, cause=self.cause)
+        else:
+            document.update(old=self.old, new=self.new)
         return document
 
 
@@ -173,17 +177,23 @@ def _flows(change: ResourceChange | None, table: ReplaceTable) -> bool:
 
 
 def _add_flow(changes: dict, urn: str, was: PreviewResource, now: PreviewResource, prop: str, source: str, after: dict, table: ReplaceTable) -> bool:
+    """Add to `urn` the change its input `prop` takes from `source`; False when it is already there.
+
+    A dependency first seen updating may later turn out replaced (by its own
+    dependencies): its id then changes too, and that flow replaces the one
+    recorded for its recomputed outputs.
+    """
     change = changes.get(urn)
     upstream = changes[source]
-    if change is not None and any(item.via == upstream.urn and item.path.split(".")[0] == prop for item in change.inputs):
-        return False
-    value = now.inputs.get(prop)
-    # A replaced dependency changes the inputs that hold its id; a recomputed one, the input that reads it.
-    paths = (_paths_holding(value, after[source].id, prop) if upstream.action == REPLACE else []) or [prop]
-    flowed = [
-        InputChange(path, "(from old " + upstream.name + ")", "(from new " + upstream.name + ")", _effect(table, now.type, path), upstream.urn)
-        for path in paths
-    ]
+    cause = REPLACE if upstream.action == REPLACE else RECOMPUTED
+    if change is not None:
+        earlier = [item for item in change.inputs if item.via == upstream.urn and item.path.split(".")[0] == prop]
+        if earlier and (earlier[0].cause == REPLACE or cause == RECOMPUTED):
+            return False
+        change.inputs = [item for item in change.inputs if item not in earlier]
+    # A replaced dependency changes the inputs that hold its id; recomputed outputs, the input that reads them.
+    paths = (_paths_holding(now.inputs.get(prop), after[source].id, prop) if cause == REPLACE else []) or [prop]
+    flowed = [InputChange(path, None, None, _effect(table, now.type, path), upstream.urn, cause) for path in paths]
     if change is None:
         change = changes[urn] = ResourceChange(now.urn, now.type, now.name, UPDATE, was, now)
     change.inputs.extend(flowed)

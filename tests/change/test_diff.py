@@ -209,3 +209,46 @@ def test_outputs_text_markdown_and_json_say_the_same_and_json_is_deterministic(t
 def test_old_and_new_or_one_file_with_git(argv, capsys):
     assert main(argv) == 2
     assert "give OLD and NEW, or one file with --git REV" in capsys.readouterr().err
+
+
+def test_a_dependency_found_replaced_late_still_replaces_what_reads_its_id():
+    # The group is compared before its template; the template first flows as an update (a new version), then is
+    # found replaced by its own dependency: the group must end up replaced, not just rolled.
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from railyard.change.compare import compare
+    from railyard.change.replace_table import ReplaceTable, ResourceRules
+    from railyard.mocked import PreviewResource
+
+    def rules(token, inputs, recomputed=()):
+        return ResourceRules(token, token, MappingProxyType(inputs), recomputed)
+
+    table = ReplaceTable(
+        MappingProxyType({}),
+        MappingProxyType(
+            {
+                "t:m/net:Net": rules("t:m/net:Net", {"cidr": "replace"}),
+                "t:m/template:Template": rules("t:m/template:Template", {"net": "replace", "size": "update"}, ("version",)),
+                "t:m/group:Group": rules("t:m/group:Group", {"template": "update", "template.id": "replace", "template.version": "update"}),
+            }
+        ),
+    )
+
+    def resource(name, token, inputs, depends=None):
+        return PreviewResource(f"urn:pulumi:s::p::{token}::{name}", token, name, "", inputs, f"id-{name}", (), depends or {})
+
+    net = "urn:pulumi:s::p::t:m/net:Net::1-net"
+    template = "urn:pulumi:s::p::t:m/template:Template::3-template"
+    old = [
+        resource("1-net", "t:m/net:Net", {"cidr": "10.0.0.0/16"}),
+        resource("2-group", "t:m/group:Group", {"template": {"id": "id-3-template", "version": 1}}, {"template": [template]}),
+        resource("3-template", "t:m/template:Template", {"net": "id-1-net", "size": 1}, {"net": [net]}),
+    ]
+    new = [replace(old[0], inputs={"cidr": "10.1.0.0/16"}), old[1], replace(old[2], inputs={"net": "id-1-net", "size": 2})]
+    changes = {change.name: change for change in compare(old, new, table)}
+    assert changes["1-net"].action == "replace"
+    assert changes["3-template"].action == "replace"
+    group = changes["2-group"]
+    assert group.action == "replace"
+    assert [(item.path, item.cause) for item in group.inputs] == [("template.id", "replace")]
