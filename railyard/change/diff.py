@@ -133,7 +133,7 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
         return DiffResult(old, new, table, findings=sort_findings(findings), source_maps=maps, compared=False)
     stage("comparing")
     changes = compare(before.resources, after.resources, table)
-    found, findings = impacts(changes, before.validation, after.validation)
+    found, findings = impacts(changes, before.validation, after.validation, after.resources)
     if before.stack != after.stack:
         findings.append(
             info(

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error, info, warning
 from railyard.change.compare import CREATE, DELETE, MAY_REPLACE, UNCLASSIFIED, ResourceChange
+from railyard.change.karpenter_drift import drift
 from railyard.change.terraform_source import CONDITIONAL, REPLACE
 
 if TYPE_CHECKING:
@@ -163,7 +164,13 @@ def _merged(items: list[tuple[str, str, dict[str, Any]]]) -> list[Impact]:
 
 def _worded(kind: str, figures: dict[str, Any]) -> str:
     nodes, accelerators, groups = figures["nodes"], figures["accelerators"], figures["node_groups"]
-    across = f" across {groups} node groups" if groups > 1 else ""
+    across = f" across {groups} {'NodePools' if kind == 'karpenter-drift' else 'node groups'}" if groups > 1 else ""
+    if kind == "karpenter-drift":
+        return (
+            f"Karpenter replaces drifted nodes{across} ({'; '.join(figures['because'])}): up to {nodes} nodes ({accelerators} accelerators) "
+            f"at the pool's limit, {figures['nodes_per_wave']} at a time ({figures['accelerators_per_wave']} accelerators), "
+            "the NodePool's disruption budget"
+        )
     if kind in ("capacity-added", "capacity-removed"):
         word = "new" if kind == "capacity-added" else "removed"
         return f"{word} capacity{across}: {nodes:+d} nodes, {accelerators:+d} accelerators"
@@ -242,9 +249,12 @@ def _state(change: ResourceChange, old: Validation, new: Validation) -> tuple[li
     return [impact], [validation.load.source_map.place(finding)]
 
 
-def impacts(changes: list[ResourceChange], old: Validation, new: Validation) -> tuple[list[Impact], list[Finding]]:
-    """The changes' effects on the running cluster, and the findings they raise (state lost is an error unless accepted)."""
-    groups: list[tuple[str, str, dict[str, Any]]] = []
+def impacts(changes: list[ResourceChange], old: Validation, new: Validation, resources: list | None = None) -> tuple[list[Impact], list[Finding]]:
+    """The changes' effects on the running cluster, and the findings they raise (state lost is an error unless accepted).
+
+    `resources` is the new preview's, for the NodePools an EC2NodeClass change drifts.
+    """
+    groups: list[tuple[str, str, dict[str, Any]]] = list(drift(changes, resources or [], new))
     found: list[Impact] = []
     findings: list[Finding] = []
     for change in changes:

@@ -252,3 +252,32 @@ def test_a_dependency_found_replaced_late_still_replaces_what_reads_its_id():
     group = changes["2-group"]
     assert group.action == "replace"
     assert [(item.path, item.cause) for item in group.inputs] == [("template.id", "replace")]
+
+
+AI_ON_EKS = EXAMPLES / "ai-on-eks.yaml"
+KARPENTER_POOL = "    provisioner: karpenter      # ai-on-eks places its inference nodes with Karpenter\n"
+
+
+def test_a_node_class_change_drifts_a_karpenter_pool_whose_nodes_are_replaced_a_budget_at_a_time(tmp_path):
+    new = edited_copy(AI_ON_EKS, tmp_path, (KARPENTER_POOL, KARPENTER_POOL + "    root_volume: {size_gib: 300}\n"))
+    result = _diff(AI_ON_EKS, new)
+    assert {change.type for change in result.changes} == {"kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"}
+    assert {change.action for change in result.changes} == {"update"}  # pulumi-kubernetes patches the object in place
+    drifted = _impact(result, "karpenter-drift")
+    # Two NodePools (one per zone), each limited to 384 vCPUs = 8 g6e.12xlarge of 4 L40S; "nodes: 10%" of 8, rounded up, is 1.
+    assert drifted.subject == "pool gpu-inference"
+    assert drifted.figures["nodes"] == 16 and drifted.figures["accelerators"] == 64
+    assert drifted.figures["nodes_per_wave"] == 2 and drifted.figures["accelerators_per_wave"] == 8 and drifted.figures["waves"] == 8
+    assert drifted.figures["because"] == ["EC2NodeClass spec.blockDeviceMappings.ebs.volumeSize"]
+
+
+def test_a_karpenter_limit_change_is_not_drift(tmp_path):
+    # spec.limits is outside the NodePool's template hash: the pool may grow, no node is replaced.
+    new = edited_copy(AI_ON_EKS, tmp_path, (KARPENTER_POOL + "    nodes: {min: 0, max: 16}", KARPENTER_POOL + "    nodes: {min: 0, max: 24}"))
+    result = _diff(AI_ON_EKS, new)
+    # The NodePools' limits and the Kueue queue's quota follow the new maximum, both patched in place.
+    assert {change.type: change.action for change in result.changes} == {
+        "kubernetes:karpenter.sh/v1:NodePool": "update",
+        "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue": "update",
+    }
+    assert [impact.kind for impact in result.impacts] == []
