@@ -209,9 +209,14 @@ def _output_name(type_token: str, attribute: str) -> str:
     return resource_output(type_token, attribute) or attribute
 
 
-def from_schema(schema: dict[str, Any], revision: str, types: list[str]) -> dict[str, Any]:
-    """The table from a Pulumi package schema: each input's `willReplaceOnChanges`, nested object types followed."""
+def from_schema(schema: dict[str, Any], revision: str, types: list[str], previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The table from a Pulumi package schema: each input's `willReplaceOnChanges`, nested object types followed.
+
+    A schema can't say which outputs an update recomputes (that is the provider's CustomizeDiff), so they are
+    kept from `previous`, the part this one replaces (its `recomputed_from` says so).
+    """
     type_defs = schema.get("types", {})
+    kept = (previous or {}).get("resources", {})
 
     def walk(properties: dict[str, Any], prefix: str, out: dict[str, str], seen: tuple[str, ...]) -> None:
         for name, spec in sorted(properties.items()):
@@ -236,12 +241,18 @@ def from_schema(schema: dict[str, Any], revision: str, types: list[str]) -> dict
             "source_name": token,
             "file": "(the package schema)",
             "inputs": inputs,
-            "recomputed": [],
+            "recomputed": kept.get(token, {}).get("recomputed", []),
             "unresolved": [],
             "not_inputs": [],
         }
+    recomputed_from = (previous or {}).get("source", {}).get("described", "nothing")
     return {
-        "source": {"kind": "pulumi-schema", "revision": revision, "described": f"Pulumi schema {revision}, willReplaceOnChanges"},
+        "source": {
+            "kind": "pulumi-schema",
+            "revision": revision,
+            "described": f"Pulumi schema {revision}, willReplaceOnChanges",
+            "recomputed_from": recomputed_from,
+        },
         "resources": resources,
         "not_covered": missing,
     }
@@ -304,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.terraform:
         parts["aws"] = from_terraform(Path(args.terraform), args.revision, by_provider["aws"])
     elif args.schema:
-        parts["aws"] = from_schema(json.loads(Path(args.schema).read_text(encoding="utf-8")), args.revision, by_provider["aws"])
+        parts["aws"] = from_schema(json.loads(Path(args.schema).read_text(encoding="utf-8")), args.revision, by_provider["aws"], parts.get("aws"))
     if args.kubernetes:
         parts["kubernetes"] = from_kubernetes(Path(args.kubernetes), args.kubernetes_revision, by_provider["kubernetes"])
     output.write_text(render({"parts": parts}), encoding="utf-8")

@@ -92,6 +92,10 @@ def test_a_pulumi_schema_gives_the_same_shape_from_will_replace_on_changes():
         },
         "types": {"aws:demo/WidgetPlacement:WidgetPlacement": {"properties": {"zone": {"type": "string", "willReplaceOnChanges": True}}}},
     }
-    table = from_schema(schema, "aws@0.0.0", ["aws:demo/widget:Widget", "aws:demo/absent:Absent"])
-    assert table["resources"]["aws:demo/widget:Widget"]["inputs"] == {"kind": REPLACE, "size": UPDATE, "placement": UPDATE, "placement.zone": REPLACE}
+    previous = {"source": {"described": "an older part"}, "resources": {"aws:demo/widget:Widget": {"recomputed": ["version"]}}}
+    table = from_schema(schema, "aws@0.0.0", ["aws:demo/widget:Widget", "aws:demo/absent:Absent"], previous)
+    widget = table["resources"]["aws:demo/widget:Widget"]
+    assert widget["inputs"] == {"kind": REPLACE, "size": UPDATE, "placement": UPDATE, "placement.zone": REPLACE}
     assert table["not_covered"] == ["aws:demo/absent:Absent"]
+    # The schema can't say what an update recomputes: that is kept from the part it replaces, which the source names.
+    assert widget["recomputed"] == ["version"] and table["source"]["recomputed_from"] == "an older part"
