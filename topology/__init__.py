@@ -43,6 +43,7 @@ CODES: tuple[str, ...] = (
     "topology.blast-radius",
     "topology.spread",
     "power.rack-budget",
+    "power.feed-budget",
     "power.domain-budget",
     "power.site-budget",
     "power.switches-unstated",

@@ -288,6 +288,14 @@ def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
                     "rack_budget_kw": data["rack_budget_kw"] if block.racked else None,
                     "max_rack_kw": max(racks, default=0.0) if block.racked else None,
                     "racks": runs if block.racked else None,
+                    "feed_budget_kw": block.feed_budget_kw,
+                    # Per feed: its share with every feed up, and its load when the neighbour that loads it most fails.
+                    "feeds": [
+                        {"feed": feed.index, "it_kw": round(feed.kw, 2), "failover_kw": round(feed.failover_kw, 2)}
+                        for feed in figures.feed_kw.get(block.name, ())
+                    ]
+                    if block.racked
+                    else None,
                 }
             )
         zones.append({"name": zone.name, "it_kw": round(figures.zone_kw[zone.name], 2), "budget_kw": zone.budget_kw, "blocks": blocks})

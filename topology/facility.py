@@ -67,7 +67,14 @@ def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement)
             graph.add_edge(ROOT, zone_node)
         rack_budget = block.rack_budget_kw or blueprint.power.rack_budget_kw
         graph.add_node(
-            block_node, kind="block", name=block.name, zone=zone.name, budget_kw=block.budget_kw, rack_budget_kw=rack_budget, path=site.path
+            block_node,
+            kind="block",
+            name=block.name,
+            zone=zone.name,
+            budget_kw=block.budget_kw,
+            rack_budget_kw=rack_budget,
+            feed_budget_kw=block.feed_budget_kw,
+            path=site.path,
         )
         graph.add_edge(zone_node, block_node)
         if block.racks is not None:

@@ -6,6 +6,10 @@ site's facility load is its IT load times `power.pue` (unknown without one). Bud
 
 * every rack against its block's `rack_budget_kw`, else `power.rack_budget_kw`
   (a block that states no racks has none: its hosts add to the block directly);
+* every feed against its block's `feed_budget_kw`: a rack's draw is split over
+  the feeds it draws from, and when a feed fails its dual-corded racks move in
+  full to their other feed, so a feed must carry its share plus what it shares
+  with the one neighbour whose loss loads it most;
 * every block against `block.budget_kw` and every zone against `zone.budget_kw` (IT load);
 * the site's facility load against `power.site_budget_kw`.
 
@@ -26,7 +30,7 @@ from blueprints.models.fabrics import DesignedFabric
 from topology.fabric import FabricGraph
 from topology.facility import FacilityGraph, FacilityNode, element_name
 
-__all__ = ["NetworkPower", "PowerFigures", "network_power", "power_figures", "power_findings"]
+__all__ = ["FeedLoad", "NetworkPower", "PowerFigures", "feed_loads", "network_power", "power_figures", "power_findings"]
 
 
 @dataclass(frozen=True)
@@ -73,14 +77,53 @@ def network_power(fabrics: Iterable[tuple[DesignedFabric, FabricGraph]]) -> Netw
 
 
 @dataclass(frozen=True)
+class FeedLoad:
+    """One power feed's IT load: its racks' share with every feed up, and the most it carries when one other feed of its block fails."""
+
+    index: int
+    kw: float
+    failover_kw: float
+    worst_partner: int | None  # the feed whose loss loads it most (None: no rack shares it with another feed)
+
+
+@dataclass(frozen=True)
 class PowerFigures:
-    """IT kW per rack (by rack node), per block and per zone (by name, in site order), and the site totals."""
+    """IT kW per rack (by rack node), per block and per zone (by name, in site order), and the site totals; per feed by block."""
 
     rack_kw: dict[FacilityNode, float]
     block_kw: dict[str, float]
     zone_kw: dict[str, float]
     it_kw: float
     facility_kw: float | None  # None without a pue
+    feed_kw: dict[str, tuple[FeedLoad, ...]] = field(default_factory=dict)  # blocks with racks only
+
+
+def feed_loads(facility: FacilityGraph, rack_kw: dict[FacilityNode, float]) -> dict[str, tuple[FeedLoad, ...]]:
+    """Each racked block's feeds: a rack's draw split evenly over the feeds it draws from; when a feed fails,
+    the racks it shares with another feed move to that one in full (a single-corded rack goes down instead)."""
+    shares: dict[str, dict[int, float]] = {}
+    pairs: dict[tuple[str, int], dict[int, float]] = {}
+    for rack, kw in rack_kw.items():
+        feeds = sorted(node[2] for node in facility.predecessors(rack) if node[0] == "feed")
+        block = rack[1]
+        for feed in feeds:
+            load = shares.setdefault(block, {})
+            load[feed] = load.get(feed, 0.0) + kw / len(feeds)
+            for partner in feeds:
+                if partner != feed:
+                    shared = pairs.setdefault((block, feed), {})
+                    shared[partner] = shared.get(partner, 0.0) + kw / len(feeds)
+    found: dict[str, tuple[FeedLoad, ...]] = {}
+    for node, data in facility.nodes(data=True):
+        if data.get("kind") != "feed":
+            continue
+        block, index = node[1], node[2]
+        kw = shares.get(block, {}).get(index, 0.0)
+        shared = pairs.get((block, index), {})
+        partner = max(sorted(shared), key=lambda other: shared[other]) if shared else None
+        found.setdefault(block, ())
+        found[block] += (FeedLoad(index, kw, kw + (shared[partner] if partner is not None else 0.0), partner),)
+    return found
 
 
 def power_figures(facility: FacilityGraph, network: NetworkPower | None = None) -> PowerFigures:
@@ -110,7 +153,7 @@ def power_figures(facility: FacilityGraph, network: NetworkPower | None = None) 
         zone_kw[facility.nodes[("block", block)]["zone"]] += kw
     it_kw = sum(zone_kw.values()) + network.shared_kw
     pue = facility.graph["pue"]
-    return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * pue if pue is not None else None)
+    return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * pue if pue is not None else None, feed_loads(facility, rack_kw))
 
 
 def _rack_contents(facility: FacilityGraph, rack: FacilityNode, blueprint: Blueprint) -> str:
@@ -154,9 +197,40 @@ def _rack_findings(blueprint: Blueprint, facility: FacilityGraph, figures: Power
     return findings
 
 
+def _feed_findings(facility: FacilityGraph, figures: PowerFigures) -> list[Finding]:
+    findings: list[Finding] = []
+    for block, feeds in figures.feed_kw.items():
+        data = facility.nodes[("block", block)]
+        budget = data["feed_budget_kw"]
+        over = [feed for feed in feeds if budget is not None and feed.failover_kw > budget + 1e-9]
+        if not over:
+            continue
+        worst = max(over, key=lambda feed: (feed.failover_kw, -feed.index))
+        when = (
+            f" and {worst.failover_kw:.1f} kW when {block}/feed-{worst.worst_partner} fails (the racks they share move to it)"
+            if worst.worst_partner is not None
+            else ""
+        )
+        findings.append(
+            error(
+                "power.feed-budget",
+                data["path"] + ("feed_budget_kw",),
+                f"feed {block}/feed-{worst.index} carries {worst.kw:.1f} kW with every feed up{when}, over its {budget:g} kW rating; "
+                f"{len(over)} of {len(feeds)} feeds in block '{block}' are over",
+                "add power feeds to the block, spread the pools over more racks, or raise feed_budget_kw if the feeds are rated for it",
+                feed=f"{block}/feed-{worst.index}",
+                it_kw=round(worst.kw, 2),
+                failover_kw=round(worst.failover_kw, 2),
+                budget_kw=budget,
+                feeds_over=len(over),
+            )
+        )
+    return findings
+
+
 def power_findings(blueprint: Blueprint, facility: FacilityGraph, figures: PowerFigures) -> list[Finding]:
-    """Racks, blocks, zones and the site over their budgets, each quoting the load and the budget."""
-    findings = _rack_findings(blueprint, facility, figures)
+    """Racks, feeds, blocks, zones and the site over their budgets, each quoting the load and the budget."""
+    findings = _rack_findings(blueprint, facility, figures) + _feed_findings(facility, figures)
     for _, data in facility.nodes(data=True):
         if data.get("kind") not in ("block", "zone") or data["budget_kw"] is None:
             continue

@@ -22,6 +22,7 @@ MODEL_CODES: tuple[str, ...] = (
     "domain.feeds-per-rack",
     "domain.racks-half-stated",
     "domain.rack-budget-without-racks",
+    "domain.feed-budget-without-racks",
     "power.pue-unstated",
     "fabric.odd-radix",
     "fabric.breakout",

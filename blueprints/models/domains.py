@@ -39,6 +39,11 @@ class Block(Model):
     rack_budget_kw: PositiveKw | None = Field(
         default=None, description="Each rack's IT power budget; none = the site default in `power.rack_budget_kw`."
     )
+    feed_budget_kw: PositiveKw | None = Field(
+        default=None,
+        description="What one power feed is rated to carry, kW: its racks' share with every feed up, and, when a neighbouring feed fails, "
+        "the full draw of the dual-corded racks it shares with that feed; none = unchecked.",
+    )
 
     @model_validator(mode="after")
     def _feeds_fit(self) -> Self:
@@ -56,6 +61,13 @@ class Block(Model):
                 f"block '{self.name}' sets rack_budget_kw {self.rack_budget_kw:g} but states no racks, so no rack can be checked against it",
                 "state racks and hosts_per_rack, or remove rack_budget_kw (budget_kw still checks the whole block)",
                 field="rack_budget_kw",
+            )
+        if self.racks is None and self.feed_budget_kw is not None:
+            raise violation(
+                "domain.feed-budget-without-racks",
+                f"block '{self.name}' sets feed_budget_kw {self.feed_budget_kw:g} but states no racks, so which feed carries which hosts is unknown",
+                "state racks and hosts_per_rack, or remove feed_budget_kw (budget_kw still checks the whole block)",
+                field="feed_budget_kw",
             )
         if self.feeds_per_rack > self.power_feeds:
             raise violation(

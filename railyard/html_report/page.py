@@ -136,8 +136,39 @@ def _power(figures: dict[str, Any]) -> str:
         + (f" (switch power not stated for {html.escape(', '.join(power['network']['unstated']))})" if power["network"]["unstated"] else "")
         + ".</p>"
     )
-    return f'<figure id="power-chart">{chart}</figure>{site}' + _table(
-        ["zone", "block", "IT kW", "budget kW", "max rack kW", "rack budget kW"], rows, "power-table"
+    return (
+        f'<figure id="power-chart">{chart}</figure>{site}'
+        + _table(["zone", "block", "IT kW", "budget kW", "max rack kW", "rack budget kW"], rows, "power-table")
+        + _feeds(power)
+    )
+
+
+MAX_FEED_BARS = 96  # beyond this, the chart shows each block's most loaded feed
+
+
+def _feeds(power: dict[str, Any]) -> str:
+    """Each power feed's load with every feed up and when its worst neighbour fails, against the feed's rating."""
+    blocks = [(zone["name"], block) for zone in power["zones"] for block in zone["blocks"] if block["feeds"]]
+    if not blocks:
+        return "<p>No block states racks, so which feed carries which hosts is not known.</p>"
+    labels, values, limits, rows = [], [], [], []
+    every = sum(len(block["feeds"]) for _, block in blocks) <= MAX_FEED_BARS
+    for zone, block in blocks:
+        shown = block["feeds"] if every else [max(block["feeds"], key=lambda feed: (feed["failover_kw"], -feed["feed"]))]
+        for feed in shown:
+            labels.append(f"{block['name']}/feed-{feed['feed']}")
+            values.append(feed["failover_kw"])
+            limits.append(block["feed_budget_kw"])
+        for feed in block["feeds"]:
+            path = f"power.{zone}.{block['name']}.feeds.{feed['feed']}"
+            rows.append(
+                f"<tr>{_cell(zone)}{_cell(block['name'])}{_cell(feed['feed'])}{_cell(feed['it_kw'], path + '.it_kw')}"
+                f"{_cell(feed['failover_kw'], path + '.failover_kw')}{_cell(block['feed_budget_kw'])}</tr>"
+            )
+    title = "Load per power feed when its worst neighbour fails (grey: the feed's rating)" + ("" if every else "; each block's most loaded feed")
+    chart = bars_against_limits(title, labels, values, limits, "kW")
+    return f'<figure id="feed-chart">{chart}</figure>' + _table(
+        ["zone", "block", "feed", "IT kW, all feeds up", "kW, worst neighbour down", "rating kW"], rows, "feed-table"
     )
 
 

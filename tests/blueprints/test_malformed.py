@@ -195,6 +195,14 @@ CASES = [
         "rack_budget_kw: 40",
     ),
     (
+        "feed-budget-without-racks",
+        "          racks: 4\n          hosts_per_rack: 4\n          power_feeds: 2\n",
+        "          power_feeds: 2\n          feed_budget_kw: 400\n",
+        "domain.feed-budget-without-racks",
+        "failure_domains.zones[1].blocks[0].feed_budget_kw",
+        "feed_budget_kw: 400",
+    ),
+    (
         "site-budget-without-pue",
         "pools:\n",
         "power:\n  site_budget_kw: 500\npools:\n",

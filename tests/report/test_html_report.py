@@ -80,9 +80,13 @@ def _from_json(document: dict[str, Any], path: str) -> Any:
     if head == "power":
         if rest == ["it_kw"]:
             return document["power"]["it_kw"]
-        zone, block, key = rest
+        zone, block, key, *feed = rest
         zones = {entry["name"]: entry for entry in document["power"]["zones"]}
-        return next(entry for entry in zones[zone]["blocks"] if entry["name"] == block)[key]
+        found = next(entry for entry in zones[zone]["blocks"] if entry["name"] == block)
+        if key == "feeds":  # power.<zone>.<block>.feeds.<index>.<figure>
+            index, figure = feed
+            return next(entry for entry in found["feeds"] if entry["feed"] == int(index))[figure]
+        return found[key]
     if head == "storage":
         tier, key = rest
         return next(entry for entry in document["storage"] if entry["name"] == tier)[key]
@@ -103,6 +107,9 @@ def test_every_figure_on_the_page_is_the_json_figure(name):
         expected = {f"fabrics.{fabric['name']}.switches.leaf" for fabric in document["fabrics"]}
         assert expected <= set(parsed.figures)
     assert "power.it_kw" in parsed.figures or not document["ok"]
+    racked = [block for zone in document["power"]["zones"] for block in zone["blocks"] if block["feeds"]] if document.get("power") else []
+    if racked:  # every feed of a block that states racks has its loads on the page
+        assert sum(len(block["feeds"]) for block in racked) * 2 == sum(1 for path in parsed.figures if ".feeds." in path)
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

@@ -1,0 +1,46 @@
+"""Power per feed: a rack's draw splits over its feeds, and a feed must carry its dual-corded racks in full when their other feed fails."""
+
+from __future__ import annotations
+
+from tests.topology.factory import block, blueprint, check, codes, only, pool, zone
+
+
+def site(feeds: int = 2, feeds_per_rack: int = 2, feed_budget=None, racks: int = 2, nodes: int = 6):
+    """`racks` racks of 4 p5en hosts (10.2 kW each) on `feeds` feeds; `nodes` hosts placed packed (rack 0 fills first)."""
+    shape = block("b", racks=racks, hosts_per_rack=4, power_feeds=feeds, feeds_per_rack=feeds_per_rack, feed_budget_kw=feed_budget)
+    return blueprint([zone("z", [shape])], [pool("p", "p5en.48xlarge", nodes, ["b"])])
+
+
+def _feeds(report):
+    return report.figures["power"]["zones"][0]["blocks"][0]["feeds"]
+
+
+def test_dual_corded_racks_split_over_two_feeds_and_move_in_full_when_one_fails():
+    # Racks of 40.8 and 20.4 kW, each on feeds 0 and 1: 30.6 kW a feed; 61.2 kW on the survivor.
+    assert _feeds(check(site())) == [{"feed": 0, "it_kw": 30.6, "failover_kw": 61.2}, {"feed": 1, "it_kw": 30.6, "failover_kw": 61.2}]
+
+
+def test_with_more_feeds_a_feed_takes_only_what_it_shares_with_the_failed_one():
+    # Three feeds; rack i draws from feeds i mod 3 and (i + 1) mod 3: rack 0 (40.8 kW) on 0 and 1, rack 1 (20.4 kW) on 1 and 2.
+    # Feed 1 carries 20.4 + 10.2; losing feed 0 moves rack 0's other 20.4 kW to it: 51.0 kW.
+    feeds = _feeds(check(site(feeds=3)))
+    assert feeds == [
+        {"feed": 0, "it_kw": 20.4, "failover_kw": 40.8},
+        {"feed": 1, "it_kw": 30.6, "failover_kw": 51.0},
+        {"feed": 2, "it_kw": 10.2, "failover_kw": 20.4},
+    ]
+
+
+def test_single_corded_racks_move_nothing_when_a_feed_fails():
+    assert _feeds(check(site(feeds_per_rack=1))) == [{"feed": 0, "it_kw": 40.8, "failover_kw": 40.8}, {"feed": 1, "it_kw": 20.4, "failover_kw": 20.4}]
+
+
+def test_a_feed_over_its_rating_when_its_neighbour_fails_is_an_error_at_the_rating():
+    finding = only(check(site(feed_budget=50)), "power.feed-budget")
+    assert finding.path == ("failure_domains", "zones", 0, "blocks", 0, "feed_budget_kw")
+    assert finding.certificate == {"feed": "b/feed-0", "it_kw": 30.6, "failover_kw": 61.2, "budget_kw": 50, "feeds_over": 2}
+    assert "carries 30.6 kW with every feed up and 61.2 kW when b/feed-1 fails" in finding.message
+    assert "power.feed-budget" not in codes(check(site(feed_budget=61.2)))
+
+
+# A rating on a block without racks is refused at load: tests/blueprints/test_malformed.py ("feed-budget-without-racks").
