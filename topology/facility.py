@@ -74,6 +74,8 @@ def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement)
             budget_kw=block.budget_kw,
             rack_budget_kw=rack_budget,
             feed_budget_kw=block.feed_budget_kw,
+            power_feeds=block.power_feeds,
+            feeds_per_rack=block.feeds_per_rack,
             path=site.path,
         )
         graph.add_edge(zone_node, block_node)

@@ -100,29 +100,40 @@ class PowerFigures:
 
 def feed_loads(facility: FacilityGraph, rack_kw: dict[FacilityNode, float]) -> dict[str, tuple[FeedLoad, ...]]:
     """Each racked block's feeds: a rack's draw split evenly over the feeds it draws from; when a feed fails,
-    the racks it shares with another feed move to that one in full (a single-corded rack goes down instead)."""
-    shares: dict[str, dict[int, float]] = {}
-    pairs: dict[tuple[str, int], dict[int, float]] = {}
-    for rack, kw in rack_kw.items():
-        feeds = sorted(node[2] for node in facility.predecessors(rack) if node[0] == "feed")
-        block = rack[1]
-        for feed in feeds:
-            load = shares.setdefault(block, {})
-            load[feed] = load.get(feed, 0.0) + kw / len(feeds)
-            for partner in feeds:
-                if partner != feed:
-                    shared = pairs.setdefault((block, feed), {})
-                    shared[partner] = shared.get(partner, 0.0) + kw / len(feeds)
-    found: dict[str, tuple[FeedLoad, ...]] = {}
-    for node, data in facility.nodes(data=True):
-        if data.get("kind") != "feed":
+    the racks it shares with another feed move to that one in full (a single-corded rack goes down instead).
+
+    Racks are wired as `facility.rack_feeds` says (rack i on feed i mod F, and i + 1 mod F when dual-corded),
+    so the loads are summed from the rack index directly: this runs once per rack at every scale.
+    """
+    loads: dict[str, list[float]] = {}
+    shared: dict[str, list[list[float]]] = {}  # [feed][other]: what the two feeds share
+    wiring: dict[str, tuple[int, int]] = {}
+    for (_, block, index), kw in rack_kw.items():
+        if block not in wiring:
+            data = facility.nodes[("block", block)]
+            feeds = data["power_feeds"]
+            wiring[block] = (feeds, data["feeds_per_rack"])
+            loads[block] = [0.0] * feeds
+            shared[block] = [[0.0] * feeds for _ in range(feeds)]
+        feeds, corded = wiring[block]
+        first = index % feeds
+        if corded == 1:
+            loads[block][first] += kw
             continue
-        block, index = node[1], node[2]
-        kw = shares.get(block, {}).get(index, 0.0)
-        shared = pairs.get((block, index), {})
-        partner = max(sorted(shared), key=lambda other: shared[other]) if shared else None
-        found.setdefault(block, ())
-        found[block] += (FeedLoad(index, kw, kw + (shared[partner] if partner is not None else 0.0), partner),)
+        second, half = (index + 1) % feeds, kw / 2
+        loads[block][first] += half
+        loads[block][second] += half
+        if first != second:
+            shared[block][first][second] += half
+            shared[block][second][first] += half
+    found: dict[str, tuple[FeedLoad, ...]] = {}
+    for block, load in loads.items():
+        rows = []
+        for feed, kw in enumerate(load):
+            others = shared[block][feed]
+            partner = max(range(len(others)), key=lambda other: (others[other], -other))  # the neighbour whose loss loads it most
+            rows.append(FeedLoad(feed, kw, kw + others[partner], partner) if others[partner] > 0 else FeedLoad(feed, kw, kw, None))
+        found[block] = tuple(rows)
     return found
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.topology.factory import block, blueprint, check, codes, only, pool, zone
+from tests.topology.factory import block, blueprint, check, codes, design, only, pool, zone
 
 
 def site(feeds: int = 2, feeds_per_rack: int = 2, feed_budget=None, racks: int = 2, nodes: int = 6):
@@ -44,3 +44,17 @@ def test_a_feed_over_its_rating_when_its_neighbour_fails_is_an_error_at_the_rati
 
 
 # A rating on a block without racks is refused at load: tests/blueprints/test_malformed.py ("feed-budget-without-racks").
+
+
+def test_the_summed_loads_match_the_facility_graphs_wiring():
+    # feed_loads sums from the rack index for speed; the graph's feed -> rack edges are the wiring it must agree with.
+    from topology.power import feed_loads, power_figures
+
+    facility = design(site(feeds=3, racks=5, nodes=17)).facility
+    rack_kw = power_figures(facility).rack_kw
+    expected: dict[int, float] = {}
+    for rack, kw in rack_kw.items():
+        feeds = [node[2] for node in facility.predecessors(rack) if node[0] == "feed"]
+        for feed in feeds:
+            expected[feed] = expected.get(feed, 0.0) + kw / len(feeds)
+    assert {feed.index: round(feed.kw, 6) for feed in feed_loads(facility, rack_kw)["b"]} == {k: round(v, 6) for k, v in expected.items()}
