@@ -15,6 +15,10 @@
   unless the new blueprint accepts it: `accept_replacement: true` on the
   file system's storage tier, or `cloud.protect_stateful: false` (which also
   lets `pulumi up` carry it out; a protected resource refuses deletion).
+* **Karpenter pools** drift rather than roll: `railyard.change.karpenter_drift`.
+
+Every code a diff raises is in `CODES` (`change.different-stacks` comes from
+`railyard.change.diff`, which compares the stacks).
 """
 
 from __future__ import annotations
@@ -29,12 +33,12 @@ from blueprints.findings import Finding, error, info, warning
 from railyard.change.compare import CREATE, DELETE, MAY_REPLACE, UNCLASSIFIED, ResourceChange
 from railyard.change.karpenter_drift import drift
 from railyard.change.terraform_source import CONDITIONAL, REPLACE
+from topology.cluster.update_room import MAX_UNAVAILABLE_CAP
 
 if TYPE_CHECKING:
     from railyard.pipeline import Validation
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
-LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 FILE_SYSTEM = "aws:fsx/lustreFileSystem:LustreFileSystem"
 STATEFUL = {
     FILE_SYSTEM: "its file system and every file on it",
@@ -43,7 +47,6 @@ STATEFUL = {
     "aws:eks/cluster:Cluster": "the control plane: every node group, add-on and workload is rebuilt",
 }
 POOL_LABEL = "railyard.dev/pool"
-MAX_UNAVAILABLE_CAP = 100  # EKS: maxUnavailable is at most 100 nodes
 CODES = ("change.state-lost", "change.state-lost-accepted", "change.may-replace-state", "change.unclassified", "change.different-stacks")
 
 
