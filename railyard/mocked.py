@@ -79,6 +79,8 @@ class PreviewResource:
     property_dependencies: dict = field(default_factory=dict, hash=False)
     ignore_changes: tuple[str, ...] = ()
     protect: bool = False
+    # What the mocks answered (inputs plus made-up outputs such as a launch template's latestVersion); not in `--json`.
+    outputs: dict = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def is_component(self) -> bool:
@@ -175,6 +177,7 @@ class RecordingMonitor(mocks.MockMonitor):
                     tuple(request.ignoreChanges),
                     # RegisterResourceRequest.protect is optional (proto3): unset means the engine's default, unprotected.
                     bool(request.protect),
+                    _plain(self.resources[response.urn].state) if response.urn in self.resources else {},
                 )
             )
         return response

@@ -109,13 +109,20 @@ def _effect(table: ReplaceTable, type_token: str, path: str) -> Effect:
     return rules.effect(path)
 
 
-def _paths_holding(value: Any, wanted: str, prefix: str) -> list[str]:
-    """The paths inside an input whose value is `wanted` (where a dependency's id sits)."""
+def _paths_holding(value: Any, wanted: str, prefix: str, loose: bool = False) -> list[str]:
+    """The paths inside an input whose value is `wanted` (where a dependency's id sits); `loose` compares as text (1 and "1")."""
     if isinstance(value, dict):
-        return [path for key in sorted(value) for path in _paths_holding(value[key], wanted, f"{prefix}.{key}")]
+        return [path for key in sorted(value) for path in _paths_holding(value[key], wanted, f"{prefix}.{key}", loose)]
     if isinstance(value, list):
-        return sorted({path for item in value for path in _paths_holding(item, wanted, prefix)})
-    return [prefix] if value == wanted else []
+        return sorted({path for item in value for path in _paths_holding(item, wanted, prefix, loose)})
+    return [prefix] if value == wanted or (loose and value is not None and str(value) == wanted) else []
+
+
+def _recomputed_paths(value: Any, upstream: PreviewResource, table: ReplaceTable, prop: str) -> list[str]:
+    """The paths inside an input that hold one of the upstream's recomputed outputs, as the mocks answered them."""
+    rules = table.rules(upstream.type)
+    outputs = {str(upstream.outputs[name]) for name in (rules.recomputed if rules else ()) if upstream.outputs.get(name) is not None}
+    return sorted({path for wanted in outputs for path in _paths_holding(value, wanted, prop, loose=True)})
 
 
 def match_key(urn: str) -> str:
@@ -191,8 +198,14 @@ def _add_flow(changes: dict, urn: str, was: PreviewResource, now: PreviewResourc
         if earlier and (earlier[0].cause == REPLACE or cause == RECOMPUTED):
             return False
         change.inputs = [item for item in change.inputs if item not in earlier]
-    # A replaced dependency changes the inputs that hold its id; recomputed outputs, the input that reads them.
-    paths = (_paths_holding(now.inputs.get(prop), after[source].id, prop) if cause == REPLACE else []) or [prop]
+    # A replaced dependency changes the inputs that hold its id (else the whole input that reads it);
+    # recomputed outputs change only the inputs that hold one of them (a node group's launchTemplate.version).
+    if cause == REPLACE:
+        paths = _paths_holding(now.inputs.get(prop), after[source].id, prop) or [prop]
+    else:
+        paths = _recomputed_paths(now.inputs.get(prop), after[source], table, prop)
+        if not paths:
+            return False
     flowed = [InputChange(path, None, None, _effect(table, now.type, path), upstream.urn, cause) for path in paths]
     if change is None:
         change = changes[urn] = ResourceChange(now.urn, now.type, now.name, UPDATE, was, now)

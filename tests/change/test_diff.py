@@ -235,17 +235,19 @@ def test_a_dependency_found_replaced_late_still_replaces_what_reads_its_id():
         ),
     )
 
-    def resource(name, token, inputs, depends=None):
-        return PreviewResource(f"urn:pulumi:s::p::{token}::{name}", token, name, "", inputs, f"id-{name}", (), depends or {})
+    def resource(name, token, inputs, depends=None, outputs=None):
+        return PreviewResource(f"urn:pulumi:s::p::{token}::{name}", token, name, "", inputs, f"id-{name}", (), depends or {}, outputs=outputs or {})
 
     net = "urn:pulumi:s::p::t:m/net:Net::1-net"
     template = "urn:pulumi:s::p::t:m/template:Template::3-template"
     old = [
         resource("1-net", "t:m/net:Net", {"cidr": "10.0.0.0/16"}),
         resource("2-group", "t:m/group:Group", {"template": {"id": "id-3-template", "version": 1}}, {"template": [template]}),
-        resource("3-template", "t:m/template:Template", {"net": "id-1-net", "size": 1}, {"net": [net]}),
+        resource("3-template", "t:m/template:Template", {"net": "id-1-net", "size": 1}, {"net": [net]}, outputs={"version": 1}),
     ]
     new = [replace(old[0], inputs={"cidr": "10.1.0.0/16"}), old[1], replace(old[2], inputs={"net": "id-1-net", "size": 2})]
+    # In URN order the group comes first: it takes the template's new version (template.version, recomputed)
+    # before the template is found replaced by its net; that flow must give way to the new id's.
     changes = {change.name: change for change in compare(old, new, table)}
     assert changes["1-net"].action == "replace"
     assert changes["3-template"].action == "replace"
@@ -281,3 +283,15 @@ def test_a_karpenter_limit_change_is_not_drift(tmp_path):
         "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue": "update",
     }
     assert [impact.kind for impact in result.impacts] == []
+
+
+def test_an_in_place_update_flows_only_into_inputs_that_read_what_it_recomputes(tmp_path):
+    # A new cost-center tag updates the VPC in place. Its recomputed outputs (IPv6 association) are read by no one,
+    # so nothing that holds its id is touched; the launch templates' instance tags give each a new version, which
+    # the node groups read: they roll, and nothing is replaced.
+    new = edited_copy(P5, tmp_path, ("cost_center: cc-fm-1001", "cost_center: cc-fm-1002"))
+    result = _diff(P5, new)
+    assert {change.action for change in result.changes} == {"update"}
+    flowed = {(change.name, item.path) for change in result.changes for item in change.inputs if item.via}
+    assert flowed == {("p5-train-prod-system-all-zones", "launchTemplate.version"), ("p5-train-prod-train-use1a", "launchTemplate.version")}
+    assert {impact.kind for impact in result.impacts} == {"rolling"}
