@@ -28,11 +28,12 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error, info, warning
+from railyard.change.capacity import instance_spec, wave_figures
 from railyard.change.compare import CREATE, DELETE, MAY_REPLACE, UNCLASSIFIED, ResourceChange
 from railyard.change.karpenter_drift import drift
 from railyard.change.terraform_source import CONDITIONAL, REPLACE
+from topology.cluster.labels import POOL_LABEL
 from topology.cluster.update_room import MAX_UNAVAILABLE_CAP
 
 if TYPE_CHECKING:
@@ -46,7 +47,6 @@ STATEFUL = {
     "aws:kms/key:Key": "the key (scheduled for deletion); data encrypted under it can't be read once it is gone",
     "aws:eks/cluster:Cluster": "the control plane: every node group, add-on and workload is rebuilt",
 }
-POOL_LABEL = "railyard.dev/pool"
 CODES = ("change.state-lost", "change.state-lost-accepted", "change.may-replace-state", "change.unclassified", "change.different-stacks")
 
 
@@ -75,12 +75,8 @@ class Impact:
 
 
 def _accelerators_per_node(validation: Validation, pool: str | None) -> int:
-    blueprint = validation.blueprint
-    for entry in blueprint.pools if blueprint is not None else ():
-        if entry.name == pool:
-            spec = load_catalog().get(entry.instance_type)
-            return spec.accelerator_count if spec else 0
-    return 0
+    spec = instance_spec(validation, pool)
+    return spec.accelerator_count if spec else 0
 
 
 def _pool(resource) -> str | None:
@@ -134,12 +130,7 @@ def _node_group(change: ResourceChange, old: Validation, new: Validation) -> lis
         strategy = (change.new.inputs.get("updateConfig") or {}).get("updateStrategy", "DEFAULT")
         zones = len(change.new.inputs.get("subnetIds") or [])
         figures = {
-            "nodes": nodes,
-            "accelerators": nodes * per_node,
-            "node_groups": 1,
-            "nodes_per_wave": wave,
-            "accelerators_per_wave": wave * per_node,
-            "waves": math.ceil(nodes / wave) if nodes else 0,
+            **wave_figures(nodes, per_node, wave),
             "surge_nodes": 0 if strategy == "MINIMAL" else max(2 * zones, wave),
             "strategy": strategy,
             "because": rolled,

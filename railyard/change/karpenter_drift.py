@@ -25,8 +25,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from blueprints.catalog import load_catalog
+from railyard.change.capacity import instance_spec, wave_figures
 from railyard.change.compare import CREATE, DELETE, ResourceChange
+from topology.cluster.labels import POOL_LABEL
 
 if TYPE_CHECKING:
     from railyard.mocked import PreviewResource
@@ -36,7 +37,6 @@ NODE_POOL = "kubernetes:karpenter.sh/v1:NodePool"
 NODE_CLASS = "kubernetes:karpenter.k8s.aws/v1:EC2NodeClass"
 DRIFTS = {NODE_POOL: "spec.template", NODE_CLASS: "spec"}
 NO_DRIFT = {NODE_POOL: ("spec.template.spec.resources",), NODE_CLASS: ("spec.kubelet", "spec.ipPrefixCount", "spec.amiFamily")}
-POOL_LABEL = "railyard.dev/pool"
 
 
 def _drifted(change: ResourceChange) -> list[str]:
@@ -64,9 +64,7 @@ def _pool_size(node_pool: PreviewResource, validation: Validation) -> tuple[str,
     """The pool's name, the nodes its limit allows, and accelerators per node."""
     labels = node_pool.inputs.get("spec", {}).get("template", {}).get("metadata", {}).get("labels", {})
     name = labels.get(POOL_LABEL, node_pool.name)
-    blueprint = validation.blueprint
-    pool = next((entry for entry in (blueprint.pools if blueprint is not None else ()) if entry.name == name), None)
-    spec = load_catalog().get(pool.instance_type) if pool is not None else None
+    spec = instance_spec(validation, name)
     if spec is None:
         return name, 0, 0
     cpu = str(node_pool.inputs.get("spec", {}).get("limits", {}).get("cpu", "0"))
@@ -94,14 +92,5 @@ def drift(changes: list[ResourceChange], resources: list[PreviewResource], new: 
             continue
         name, nodes, per_node = _pool_size(pool, new)
         wave = _per_wave(pool, nodes)
-        figures = {
-            "nodes": nodes,
-            "accelerators": nodes * per_node,
-            "node_groups": 1,
-            "nodes_per_wave": wave,
-            "accelerators_per_wave": wave * per_node,
-            "waves": math.ceil(nodes / wave) if wave else 0,
-            "because": sorted(reasons[pool.urn]),
-        }
-        found.append(("karpenter-drift", f"pool {name}", figures))
+        found.append(("karpenter-drift", f"pool {name}", {**wave_figures(nodes, per_node, wave), "because": sorted(reasons[pool.urn])}))
     return found

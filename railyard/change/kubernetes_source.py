@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from railyard.change.terraform_source import Group, _entries, _Package, tokens
+from railyard.change.terraform_source import Group, _entries, _flat, _Package, tokens
 
 _HELM_FIELDS = re.compile(r"forceNewFields\s*:=\s*\[\]string\{([^}]*)\}")
 HELM_RELEASE = ("helm.sh", "v3", "Release")
@@ -53,15 +53,8 @@ def _prefixed(body: list | None, prefix: str) -> list[str]:
     """What `helper("<prefix>")` returns when its body lists `prefix + "<suffix>"` entries."""
     if not body:
         return []
-    flat = [token for group in body if isinstance(group, Group) for token in _flatten(group)]
+    flat = [token for group in body if isinstance(group, Group) for token in _flat(group)]
     return [prefix + token.strip('"') for before, token in zip(flat, flat[1:], strict=False) if before == "+" and token.startswith('"')]
-
-
-def _flatten(items: list) -> list[str]:
-    out: list[str] = []
-    for item in items:
-        out += _flatten(item) if isinstance(item, Group) else [item]
-    return out
 
 
 def force_new(root: Path) -> dict[tuple[str, str, str], list[str]]:

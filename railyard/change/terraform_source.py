@@ -17,6 +17,7 @@ doesn't know instead of guessing.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -258,14 +259,18 @@ def _attribute_literal(value: list, package: _Package) -> Group | None:
     return next((item for item in resolved if isinstance(item, Group)), None)
 
 
-def _sdk_attributes(body: Group, prefix: str, package: _Package, out: ResourceSchema, depth: int = 0) -> None:
+def _attributes(body: Group, prefix: str, package: _Package, out: ResourceSchema) -> Iterator[tuple[str, Group, dict[str, list]]]:
+    """Each attribute of a schema map: its path, struct literal and fields; one that can't be resolved goes to `out.unresolved`."""
     for name, value in _entries(body, package):
-        path = prefix + name
         literal = _attribute_literal(value, package)
         if literal is None:
-            out.unresolved.append(path)
-            continue
-        fields = _fields(literal)
+            out.unresolved.append(prefix + name)
+        else:
+            yield prefix + name, literal, _fields(literal)
+
+
+def _sdk_attributes(body: Group, prefix: str, package: _Package, out: ResourceSchema, depth: int = 0) -> None:
+    for path, _, fields in _attributes(body, prefix, package, out):
         out.attributes[path] = REPLACE if fields.get("ForceNew") == ["true"] else UPDATE
         elem = fields.get("Elem")
         if elem is None or depth > 8:
@@ -296,13 +301,7 @@ def _flat(items: list) -> list[str]:
 
 
 def _framework_attributes(body: Group, prefix: str, package: _Package, out: ResourceSchema, depth: int = 0) -> None:
-    for name, value in _entries(body, package):
-        path = prefix + name
-        literal = _attribute_literal(value, package)
-        if literal is None:
-            out.unresolved.append(path)
-            continue
-        fields = _fields(literal)
+    for path, literal, fields in _attributes(body, prefix, package, out):
         modifiers = _flat(fields.get("PlanModifiers", []))
         replaces = any(token.endswith(("RequiresReplace", "RequiresReplaceIfConfigured")) for token in modifiers)
         conditional = any(token.endswith("RequiresReplaceIf") for token in modifiers)
