@@ -40,6 +40,7 @@ CODES: tuple[str, ...] = (
     "topology.bisection",
     "topology.port-budget",
     "topology.appliance-unplaced",
+    "topology.cable-split",
     "topology.blast-radius",
     "topology.spread",
     "power.rack-budget",

@@ -100,6 +100,39 @@ def _appliance_findings(fabric: FabricDesign) -> list[Finding]:
     ]
 
 
+def _cable_findings(fabric: FabricDesign) -> list[Finding]:
+    """`topology.cable-split` where `links_per_cable` doesn't divide a host's, an appliance's or a switch side's links."""
+    model, plan = fabric.plan.fabric, fabric.plan
+    pairs = model.links_per_cable
+    if pairs == 1:
+        return []
+    ends: list[tuple[tuple[Any, ...], str, int]] = [
+        (("pools", shape.pool_index, "instance_type"), f"a host of pool '{shape.pool}' ({shape.instance_type})", shape.nics * model.ports_per_nic)
+        for shape in plan.shapes.values()
+    ]
+    ends += [
+        (("fabrics", fabric.index, "appliances", index, "ports"), f"appliance '{appliance.name}'", appliance.ports)
+        for index, appliance in enumerate(model.appliances)
+    ]
+    for tier, shape in plan.tier_shapes.items():
+        ends += [
+            (("fabrics", fabric.index, "oversubscription", tier), f"a {tier} switch's {side}", links)
+            for side, links in (("down links", shape.down_links), ("uplinks", shape.up_links))
+        ]
+    return [
+        error(
+            "topology.cable-split",
+            path,
+            f"{what} has {links} links on fabric '{model.name}', not a multiple of links_per_cable {pairs}, so one cable would be half used",
+            f"make it a multiple of {pairs} (more ports, or another oversubscription), or set links_per_cable: 1",
+            links=links,
+            links_per_cable=pairs,
+        )
+        for path, what, links in ends
+        if links % pairs
+    ]
+
+
 def _port_findings(fabric: FabricDesign) -> list[Finding]:
     graph, shapes = fabric.graph, fabric.graph.graph["tier_shapes"]
     over = [ports for ports in switch_ports(graph) if ports.total > shapes[ports.tier].radix + 1e-9]
@@ -220,6 +253,7 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
     """One fabric's figures and findings: sizes, oversubscription, bisection, hops, ports, connectivity."""
     graph = fabric.graph
     findings = connectivity_findings(graph, list(fabric.pools), fabric.parts.graph_of) + _port_findings(fabric) + _appliance_findings(fabric)
+    findings += _cable_findings(fabric)
     over, problems = _oversubscription(fabric)
     findings += problems
     pools: list[dict[str, Any]] = []
@@ -252,6 +286,8 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
         "appliances": _appliance_figures(fabric),
         "switches": switches,
         "links": links,
+        # A cable per `links_per_cable` links of a layer; rounded up where a finding says one is half used.
+        "cables": {layer: -(-count // fabric.plan.fabric.links_per_cable) for layer, count in links.items()},
         "oversubscription": over,
         "switch_loss": _switch_loss_json(graph),
         "bisection_tbps": _round(whole.gbps / 1000) if whole else None,

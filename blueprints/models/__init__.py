@@ -29,6 +29,7 @@ MODEL_CODES: tuple[str, ...] = (
     "fabric.uplinks",
     "fabric.uplinks-and-ratio",
     "fabric.core-uplinks",
+    "fabric.cable-split",
     "fabric.fat-tree-uniform",
     "pool.node-range",
     "pool.node-count",

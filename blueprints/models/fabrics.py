@@ -95,6 +95,13 @@ class _FabricBase(Model):
         default=1.0, gt=0, le=8, description="Fabric NICs per accelerator (0.5 = two accelerators share a NIC, as on p4d)."
     )
     ports_per_nic: int = Field(default=1, ge=1, le=4, description="Fabric ports per NIC.")
+    links_per_cable: int = Field(
+        default=1,
+        ge=1,
+        le=4,
+        description="Fabric links one cable carries, every layer: 2 where a twin-port transceiver (an 800G OSFP) carries two "
+        "400G links on one cable; the cable counts divide the link counts by it.",
+    )
     oversubscription: Oversubscription = Field(default_factory=Oversubscription, description="Oversubscription per tier.")
     max_switch_hops: HopBounds = Field(default_factory=HopBounds, description="Hop bounds the design must meet.")
     min_bisection_gbps_per_accelerator: float | None = Field(
@@ -158,6 +165,25 @@ class _FabricBase(Model):
                     field=f"{tier}.uplinks",
                 )
             below = speed
+        return self
+
+    @model_validator(mode="after")
+    def _whole_cables(self) -> Self:
+        pairs = self.links_per_cable
+        if pairs == 1:
+            return self
+        stated = [("switch_radix", self.switch_radix)]
+        for tier in _TIERS:
+            ports = getattr(self, tier)
+            stated += [(f"{tier}.radix", ports.radix), (f"{tier}.uplinks", ports.uplinks)]
+        for field, count in stated:
+            if count is not None and count % pairs:
+                raise violation(
+                    "fabric.cable-split",
+                    f"{field} {count} is not a multiple of links_per_cable {pairs}, so a cable would be left half used",
+                    f"use a multiple of {pairs} or links_per_cable: 1",
+                    field=field,
+                )
         return self
 
     def switch_kw_of(self, tier: str) -> float | None:

@@ -10,6 +10,10 @@ counts differently, the test says so and asserts both sides of the difference.
   https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/latest/network-fabrics.html
 * NVIDIA DGX SuperPOD with DGX B200, "Larger SuperPOD component counts" (2 to 64 SU);
   https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200/latest/dgx-superpod-architecture.html
+* NVIDIA DGX SuperPOD with DGX B300 on Spectrum-X Ethernet, "Network Fabrics"
+  (the twin-planar compute fabric) and "DGX SuperPOD Architecture", Table 3
+  "Larger DGX SuperPOD component counts" (1 to 16 SU of 64 nodes);
+  https://docs.nvidia.com/dgx-superpod/reference-architecture/scalable-infrastructure-b300/latest/dgx-superpod-architecture.html
 * Alibaba HPN, Qian et al., "Alibaba HPN: A Data Center Network for Large
   Language Model Training", SIGCOMM 2024, sections 3, 5, 6 and Table 1: a
   dual-plane Pod of 51.2 Tbps switches, 200G host ports under 400G uplinks;
@@ -227,3 +231,107 @@ def test_hpn_blast_radius_in_bandwidth():
     assert (loss["leaf"]["down_gbps"], loss["leaf"]["up_gbps"], loss["leaf"]["share"]) == (27_200, 24_000, round(1 / 240, 4))
     # An Agg: 120 x 400G from the ToRs of its plane, 1/60 of that plane's ToR uplinks (1/120 of both planes').
     assert (loss["spine"]["down_gbps"], loss["spine"]["up_gbps"], loss["spine"]["share"]) == (48_000, 3_200, round(1 / 120, 4))
+
+
+# NVIDIA DGX SuperPOD with DGX B300 on Spectrum-X: "Each group of 64 nodes is rail-aligned"; "The Spectrum-X based compute
+# fabric features a twin-planar design ... Each GPU has 2x 400GbE connectivity through two different planes".
+B300 = ROOT / "blueprints" / "examples" / "dgx-b300-twin-plane.yaml"
+B300_NODES_PER_SU = 64
+# Table 3: SU, nodes, leaf, spine, node-leaf cables, leaf-spine cables (two tiers at every size).
+B300_TABLE_3 = [(1, 64, 16, 8, 512, 512), (2, 128, 32, 16, 1024, 1024), (4, 256, 64, 32, 2048, 2048), (8, 512, 128, 64, 4096, 4096)]
+B300_TABLE_3 += [(16, 1024, 256, 128, 8192, 8192)]
+
+
+def _twin_plane_fabric(**fields) -> dict:
+    """The compute fabric: rail-optimized, 128 x 400G switches, each GPU's NIC with one 400G port on each of two planes."""
+    return fabric(
+        "compute", "rail_optimized_clos", 128, link_gbps=400, nics_per_accelerator=1, ports_per_nic=2, planes=2, rails=8, transport="ena", **fields
+    )
+
+
+def _b300(scalable_units: int, **fields) -> dict:
+    blocks = [{"name": f"su{index + 1:02d}"} for index in range(scalable_units)]
+    nodes = scalable_units * B300_NODES_PER_SU
+    design = blueprint(
+        [zone("hall", blocks)],
+        [pool("dgx", "p6-b300.48xlarge", nodes, ["hall"], spread="blocks" if scalable_units > 1 else "packed", fabric="compute", role="training")],
+        [_twin_plane_fabric(tiers=2, **fields)],
+    )
+    report = check(design)
+    assert not [finding.code for finding in report.findings if finding.is_error]
+    [figures] = report.figures["fabrics"]
+    return figures
+
+
+@pytest.mark.parametrize(("units", "nodes", "leaves", "spines", "node_leaf", "leaf_spine"), B300_TABLE_3)
+def test_dgx_b300_twin_plane_superpod_matches_table_3(units, nodes, leaves, spines, node_leaf, leaf_spine):
+    figures = _b300(units, links_per_cable=2)
+    assert figures["hosts"] == nodes
+    assert figures["switches"] == {"leaf": leaves, "spine": spines, "core": 0}
+    assert figures["cables"] == {"host_leaf": node_leaf, "leaf_spine": leaf_spine, "spine_core": 0}
+    # The table's cables carry two 400G links each: every GPU has 2 x 400G, and each layer carries all of them.
+    gpus = nodes * GPUS_PER_NODE
+    assert figures["links"] == {"host_leaf": 2 * gpus, "leaf_spine": 2 * gpus, "spine_core": 0}
+    assert figures["oversubscription"]["leaf"] == 1.0
+    # Non-blocking on both planes: half the GPUs' 800 Gb/s crosses the cut, as provisioned and as placed.
+    assert figures["bisection_tbps"] == figures["bisection_provisioned_tbps"] == gpus * 800 / 2 / 1000
+
+
+def test_dgx_b300_counts_links_not_cables_without_links_per_cable():
+    """The same fabric with one link to a cable: the switch counts stand, every cable count doubles to the link count."""
+    figures = _b300(1)
+    assert figures["switches"] == {"leaf": 16, "spine": 8, "core": 0}
+    assert figures["cables"] == figures["links"] == {"host_leaf": 1024, "leaf_spine": 1024, "spine_core": 0}
+
+
+def test_dgx_b300_one_hop_inside_a_rail_and_half_bandwidth_after_a_switch_failure():
+    figures = _b300(1, links_per_cable=2)
+    # "Traffic per rail of the DGX B300 systems is always one hop away from the other 64 nodes in a SU.
+    # Traffic between nodes, or between rails, traverses the spine layer."
+    assert figures["max_switch_hops"] == {"same_rail": 1, "cross_rail": 2}
+    assert _b300(2, links_per_cable=2)["max_switch_hops"]["same_rail"] == 3
+    # "A single switch failure ... the application can continue to operate on 1/2 of the original bandwidth": a leaf carries
+    # one 400G port of each of its SU's 64 GPUs on its rail and plane, half of those GPUs' 2 x 400G; the other plane stays.
+    leaf = figures["switch_loss"]["leaf"]
+    assert leaf["down_gbps"] == B300_NODES_PER_SU * 400 == B300_NODES_PER_SU * 2 * 400 / 2
+    assert leaf["share"] == 1 / 16  # of the SU's 16 leaves
+
+
+def test_the_b300_example_reproduces_the_four_su_row():
+    validation = validate(str(B300))
+    assert validation.ok
+    [figures] = validation.design.figures["fabrics"]
+    assert (figures["planes"], figures["rails"], figures["hosts"]) == (2, 8, 256)
+    assert figures["switches"] == {"leaf": 64, "spine": 32, "core": 0}
+    assert figures["cables"] == {"host_leaf": 2048, "leaf_spine": 2048, "spine_core": 0}
+
+
+def test_a_cable_can_not_be_left_half_used(tmp_path):
+    """links_per_cable must divide a host's ports and each switch side's links; the checker says which one it doesn't."""
+    # A host with one 3-port NIC (for all 8 GPUs) has 3 links: pairs can't carry them.
+    report = check(
+        blueprint(
+            [zone("hall", [{"name": "su01"}])],
+            [pool("dgx", "p6-b300.48xlarge", 8, ["hall"], fabric="compute", role="training")],
+            [
+                fabric(
+                    "compute",
+                    "rail_optimized_clos",
+                    128,
+                    link_gbps=400,
+                    nics_per_accelerator=0.125,
+                    ports_per_nic=3,
+                    links_per_cable=2,
+                    transport="ena",
+                )
+            ],
+        )
+    )
+    [finding] = [finding for finding in report.findings if finding.code == "topology.cable-split"]
+    assert finding.path == ("pools", 0, "instance_type") and finding.certificate == {"links": 3, "links_per_cable": 2}
+    # A stated uplink count that pairs can't fill is refused by the model, before any graph is built.
+    edited = edited_copy(B300, tmp_path, ("    tiers: 2\n", "    tiers: 2\n    leaf: {uplinks: 63}\n"))
+    validation = validate(str(edited))
+    assert not validation.ok
+    [refused] = [finding for finding in validation.findings if finding.code == "fabric.cable-split"]
+    assert refused.path[-2:] == ("leaf", "uplinks")
