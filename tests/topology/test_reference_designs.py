@@ -131,6 +131,8 @@ def test_the_superpod_example_reproduces_the_four_su_row():
     [figures] = validation.design.figures["fabrics"]
     assert figures["switches"] == {"leaf": 32, "spine": 16, "core": 0}
     assert figures["links"] == {"host_leaf": 1020, "leaf_spine": 1024, "spine_core": 0}  # Table 4's 4-SU row, UFM included
+    # The RA counts a cable per 400G link ("2040 NDR 400G cables", Table 8: 1,016 + 1,024 with the UFM's 4 apart).
+    assert figures["cables"] == figures["links"]
     assert [entry["blocks"] for entry in validation.design.figures["placement"]] == [{"su1": 32, "su2": 32, "su3": 32, "su4": 31}]
     [pool_figures] = figures["pools"]
     assert pool_figures["bisection_gbps_per_accelerator"] == 400.0  # full fat tree: every GPU's 400 Gb/s crosses the cut
