@@ -331,6 +331,16 @@ def test_a_cable_can_not_be_left_half_used(tmp_path):
     )
     [finding] = [finding for finding in report.findings if finding.code == "topology.cable-split"]
     assert finding.path == ("pools", 0, "instance_type") and finding.certificate == {"links": 3, "links_per_cable": 2}
+    # A 130-port leaf split evenly has 65 ports down and 65 up: neither side pairs up.
+    report = check(
+        blueprint(
+            [zone("hall", [{"name": "su01"}])],
+            [pool("dgx", "p6-b300.48xlarge", 8, ["hall"], fabric="compute", role="training")],
+            [_twin_plane_fabric(leaf={"radix": 130}, links_per_cable=2)],
+        )
+    )
+    split = [(finding.path, finding.certificate["links"]) for finding in report.findings if finding.code == "topology.cable-split"]
+    assert (("fabrics", 0, "oversubscription", "leaf"), 65) in split
     # A stated uplink count that pairs can't fill is refused by the model, before any graph is built.
     edited = edited_copy(B300, tmp_path, ("    tiers: 2\n", "    tiers: 2\n    leaf: {uplinks: 63}\n"))
     validation = validate(str(edited))
