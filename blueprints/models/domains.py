@@ -55,20 +55,19 @@ class Block(Model):
                 f"add {missing}, or leave out both when the racks are not known (on AWS they never are)",
                 field=stated,
             )
-        if self.racks is None and self.rack_budget_kw is not None:
-            raise violation(
-                "domain.rack-budget-without-racks",
-                f"block '{self.name}' sets rack_budget_kw {self.rack_budget_kw:g} but states no racks, so no rack can be checked against it",
-                "state racks and hosts_per_rack, or remove rack_budget_kw (budget_kw still checks the whole block)",
-                field="rack_budget_kw",
-            )
-        if self.racks is None and self.feed_budget_kw is not None:
-            raise violation(
-                "domain.feed-budget-without-racks",
-                f"block '{self.name}' sets feed_budget_kw {self.feed_budget_kw:g} but states no racks, so which feed carries which hosts is unknown",
-                "state racks and hosts_per_rack, or remove feed_budget_kw (budget_kw still checks the whole block)",
-                field="feed_budget_kw",
-            )
+        # A rating per rack or per feed needs the racks: which rack, or which feed, carries which hosts.
+        for field, code, why in (
+            ("rack_budget_kw", "domain.rack-budget-without-racks", "no rack can be checked against it"),
+            ("feed_budget_kw", "domain.feed-budget-without-racks", "which feed carries which hosts is unknown"),
+        ):
+            rating = getattr(self, field)
+            if self.racks is None and rating is not None:
+                raise violation(
+                    code,
+                    f"block '{self.name}' sets {field} {rating:g} but states no racks, so {why}",
+                    f"state racks and hosts_per_rack, or remove {field} (budget_kw still checks the whole block)",
+                    field=field,
+                )
         if self.feeds_per_rack > self.power_feeds:
             raise violation(
                 "domain.feeds-per-rack",

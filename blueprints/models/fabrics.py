@@ -121,9 +121,13 @@ class _FabricBase(Model):
     spine: TierPorts = Field(default_factory=TierPorts, description="The spine tier's own radix, port speed and uplinks (three tiers).")
     core: TierPorts = Field(default_factory=TierPorts, description="The core tier's own radix (it has no uplinks).")
 
+    def _radixes(self) -> list[tuple[str, int | None]]:
+        """Every radix the blueprint states, by field: the shorthand, then each tier's own."""
+        return [("switch_radix", self.switch_radix)] + [(f"{tier}.radix", getattr(self, tier).radix) for tier in _TIERS]
+
     @model_validator(mode="after")
     def _radix_even(self) -> Self:
-        for field, radix in [("switch_radix", self.switch_radix)] + [(f"{tier}.radix", getattr(self, tier).radix) for tier in _TIERS]:
+        for field, radix in self._radixes():
             if radix is not None and radix % 2:
                 raise violation(
                     "fabric.odd-radix",
@@ -172,11 +176,7 @@ class _FabricBase(Model):
         pairs = self.links_per_cable
         if pairs == 1:
             return self
-        stated = [("switch_radix", self.switch_radix)]
-        for tier in _TIERS:
-            ports = getattr(self, tier)
-            stated += [(f"{tier}.radix", ports.radix), (f"{tier}.uplinks", ports.uplinks)]
-        for field, count in stated:
+        for field, count in self._radixes() + [(f"{tier}.uplinks", getattr(self, tier).uplinks) for tier in _TIERS]:
             if count is not None and count % pairs:
                 raise violation(
                     "fabric.cable-split",
