@@ -11,7 +11,7 @@ Layout: `placement` (hosts into racks), `facility` and `power` (what powers
 what, kW against budgets), `layout` (fabric sizing rules), `fabric` (the
 merged graph), `expand` (the explicit graph, for tests and small designs),
 `connectivity`, `hops`, `bandwidth` (ports, oversubscription, bisection),
-`blast` (blast radius and spread), `storage`, `design` (builds it all),
+`blast` (blast radius and spread), `scale_up` (NVLink / NeuronLink domains), `storage`, `design` (builds it all),
 `checks` (runs it all) and `report` (JSON and tables).
 """
 
@@ -27,6 +27,7 @@ from topology.checks import blast_report, fabric_report, placement_report, power
 from topology.design import Design, FabricDesign, build_design
 from topology.expand import expand_fabric
 from topology.report import DesignReport
+from topology.scale_up import scale_up_domains
 
 __all__ = ["CODES", "DesignReport", "Design", "FabricDesign", "build_design", "check_design", "expand_fabric"]
 
@@ -77,6 +78,7 @@ def check_design(blueprint: Blueprint, catalog: Catalog) -> DesignReport:
         "provider_fabrics": sorted(provided, key=lambda fabric: fabric["name"]),
         "power": power,
         "blast_radius": blast,
+        "scale_up": [domain.figures() for domain in scale_up_domains(blueprint, catalog, design.placement.placed)],
         "storage": storage,
         "placement": placement_report(design),
     }

@@ -32,7 +32,7 @@ class DesignReport:
     design: Design | None = field(default=None, repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
-        """Figures for `validate --json`: fabrics, power, blast_radius, storage, placement."""
+        """Figures for `validate --json`: fabrics, provider_fabrics, power, blast_radius, scale_up, storage, placement."""
         return dict(self.figures)
 
     def tables(self) -> list[Table]:
@@ -48,6 +48,8 @@ class DesignReport:
             tables.append(_power_table(self.figures["power"]))
         if self.figures.get("blast_radius"):
             tables.append(_blast_table(self.figures["blast_radius"]))
+        if self.figures.get("scale_up"):
+            tables.append(_scale_up_table(self.figures["scale_up"]))
         if self.figures.get("storage"):
             tables += _storage_tables(self.figures["storage"])
         return tables
@@ -177,6 +179,29 @@ def _blast_table(blast: list[dict[str, Any]]) -> Table:
         ["pool", "spread", "checked", "unknown", "worst element", "share", "max_failure_share", "worst leaf takes"],
         rows,
     )
+
+
+def _scale_up_table(domains: list[dict[str, Any]]) -> Table:
+    rows = []
+    for entry in domains:
+        loss = entry["switch_loss"]
+        rows.append(
+            [
+                entry["pool"],
+                entry["kind"],
+                f"{entry['accelerators_per_domain']} on {entry['hosts_per_domain']}",
+                _text(entry["domains"]),
+                _text(entry["switches_per_domain"]),
+                _text(entry["accelerator_tbps"]),
+                _text(entry["domain_tbps"]),
+                _text(entry["bisection_tbps"]),
+                entry["max_switch_hops"],
+                f"{loss['tbps']:,g} Tbps ({loss['share']:.1%}), {loss['accelerators_cut_off']} cut off" if loss else "-",
+                ", ".join(entry["unknown"]) or "-",
+            ]
+        )
+    headers = ["pool", "kind", "accelerators on hosts", "domains", "switches", "Tbps/accel (both ways)", "Tbps/domain", "bisection Tbps", "hops"]
+    return "Scale-up domains (NVLink / NeuronLink)", headers + ["one switch lost takes", "unknown"], rows
 
 
 def _storage_tables(storage: list[dict[str, Any]]) -> list[Table]:

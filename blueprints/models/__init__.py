@@ -30,6 +30,8 @@ MODEL_CODES: tuple[str, ...] = (
     "fabric.uplinks-and-ratio",
     "fabric.core-uplinks",
     "fabric.cable-split",
+    "fabric.scale-up-switches",
+    "fabric.scale-up-links",
     "fabric.fat-tree-uniform",
     "pool.node-range",
     "pool.node-count",

@@ -43,12 +43,56 @@ class HopBounds(Model):
 
 
 class ScaleUp(Model):
-    """The scale-up domain: accelerators joined by NVLink / NeuronLink rather than the fabric."""
+    """The scale-up domain: accelerators joined by NVLink / NeuronLink rather than the fabric.
+
+    A domain that spans hosts (an NVL72 rack's 18 compute trays) is switched by
+    chips of its own; `switches`, `links_per_accelerator` and `link_gbps` describe
+    them, and the checker reports the domain's switch count, ports, bandwidth,
+    bisection, hops and what losing one switch costs (`scale_up` in the figures).
+    """
 
     kind: Literal["nvlink", "neuronlink", "pcie"] = Field(description="The scale-up interconnect.")
     domain_size: int | None = Field(
         default=None, ge=1, le=576, description="Accelerators per scale-up domain; none = the catalog's value for the instance type."
     )
+    switches: int | None = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="Scale-up switch chips per domain, every accelerator linked to each (a GB200 NVL72 rack: 18, on 9 NVLink "
+        "switch trays); none = not described, so the switch figures are unknown.",
+    )
+    links_per_accelerator: int | None = Field(
+        default=None, ge=1, le=64, description="Scale-up links per accelerator, spread evenly over the switches (Blackwell: 18 NVLink 5 links)."
+    )
+    link_gbps: int | None = Field(
+        default=None,
+        ge=10,
+        le=3200,
+        description="One scale-up link's speed each way, like every link in a blueprint (NVLink 5: 400, i.e. 50 GB/s each way; "
+        "18 of them make NVIDIA's 1.8 TB/s per GPU, both directions added).",
+    )
+
+    @model_validator(mode="after")
+    def _switched(self) -> Self:
+        stated = {name: getattr(self, name) for name in ("switches", "links_per_accelerator", "link_gbps")}
+        missing = [name for name, value in stated.items() if value is None]
+        if missing and len(missing) < len(stated):
+            raise violation(
+                "fabric.scale-up-switches",
+                f"a switched scale-up domain needs switches, links_per_accelerator and link_gbps together; {', '.join(missing)} missing",
+                f"state {', '.join(missing)} too, or none of the three",
+                field=missing[0],
+            )
+        if self.switches is not None and self.links_per_accelerator is not None and self.links_per_accelerator % self.switches:
+            raise violation(
+                "fabric.scale-up-links",
+                f"{self.links_per_accelerator} links per accelerator don't spread evenly over {self.switches} switches, so some "
+                "accelerators would reach a switch others can't",
+                f"use a multiple of {self.switches} links per accelerator, or a switch count that divides {self.links_per_accelerator}",
+                field="links_per_accelerator",
+            )
+        return self
 
 
 class TierPorts(Model):

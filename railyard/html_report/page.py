@@ -115,6 +115,24 @@ def _blast(figures: dict[str, Any]) -> str:
     return f'<figure id="blast-chart">{chart}</figure>{table}'
 
 
+def _scale_up(figures: dict[str, Any]) -> str:
+    rows = []
+    for entry in figures["scale_up"]:
+        key = f"scale_up.{entry['pool']}"
+        loss = entry["switch_loss"]
+        rows.append(
+            f"<tr>{_cell(entry['pool'])}{_cell(entry['kind'])}{_cell(entry['accelerators_per_domain'], key + '.accelerators_per_domain')}"
+            f"{_cell(entry['hosts_per_domain'], key + '.hosts_per_domain')}{_cell(entry['domains'], key + '.domains')}"
+            f"{_cell(entry['switches_per_domain'], key + '.switches_per_domain')}{_cell(entry['accelerator_tbps'], key + '.accelerator_tbps')}"
+            f"{_cell(entry['bisection_tbps'], key + '.bisection_tbps')}{_cell(entry['max_switch_hops'], key + '.max_switch_hops')}"
+            f"{_cell(loss['share'] if loss else None)}{_cell(', '.join(entry['unknown']) or '-')}</tr>"
+        )
+    if not rows:
+        return "<p>No pool has a scale-up interconnect.</p>"
+    headers = ["pool", "kind", "accelerators per domain", "hosts per domain", "domains", "switches per domain", "Tb/s per accelerator"]
+    return _table(headers + ["bisection Tb/s", "switch hops", "one switch takes", "unknown"], rows, "scale-up-table")
+
+
 def _power(figures: dict[str, Any]) -> str:
     power = figures["power"]
     labels, values, limits, rows = [], [], [], []
@@ -243,6 +261,7 @@ def render_page(document: dict[str, Any], design: Design | None, decisions: tupl
         sections += [
             f'<section id="fabrics"><h2>Fabrics</h2>{_fabrics(design, document)}</section>',
             f'<section id="blast"><h2>Failure domains and blast radius</h2>{_blast(document)}</section>',
+            f'<section id="scale-up"><h2>Scale-up domains (NVLink / NeuronLink)</h2>{_scale_up(document)}</section>',
             f'<section id="power"><h2>Power</h2>{_power(document)}</section>',
             f'<section id="storage"><h2>Storage</h2>{_storage(document)}</section>',
         ]

@@ -259,6 +259,22 @@ CASES = [
         "fabrics[0].core.uplinks",
         "core: {uplinks: 8}",
     ),
+    (
+        "scale-up-switches-half-described",
+        "    switch_radix: 64\n",
+        "    switch_radix: 64\n    scale_up: {kind: nvlink, switches: 18}\n",
+        "fabric.scale-up-switches",
+        "fabrics[0].scale_up.links_per_accelerator",
+        "scale_up: {kind: nvlink, switches: 18}",
+    ),
+    (
+        "scale-up-links-uneven-over-switches",
+        "    switch_radix: 64\n",
+        "    switch_radix: 64\n    scale_up: {kind: nvlink, switches: 18, links_per_accelerator: 20, link_gbps: 400}\n",
+        "fabric.scale-up-links",
+        "fabrics[0].scale_up.links_per_accelerator",
+        "scale_up: {kind: nvlink, switches: 18, links_per_accelerator: 20",
+    ),
     # --- references and names -----------------------------------------------------------------
     (
         "unknown-instance-type",

@@ -87,6 +87,9 @@ def _from_json(document: dict[str, Any], path: str) -> Any:
             index, figure = feed
             return next(entry for entry in found["feeds"] if entry["feed"] == int(index))[figure]
         return found[key]
+    if head == "scale_up":
+        pool, key = rest
+        return next(entry for entry in document["scale_up"] if entry["pool"] == pool)[key]
     if head == "storage":
         tier, key = rest
         return next(entry for entry in document["storage"] if entry["name"] == tier)[key]

@@ -53,10 +53,16 @@ def test_the_same_blueprint_gives_byte_identical_json():
 def test_tables_show_the_same_figures_as_the_json():
     report = check(tor_clos())
     tables = {title: (headers, rows) for title, headers, rows in report.tables()}
-    assert set(tables) == {"Fabrics", "Pools on fabrics", "Power (kW)", "Blast radius (worst single failure the pool must survive)"}
+    scale_up = "Scale-up domains (NVLink / NeuronLink)"
+    assert set(tables) == {"Fabrics", "Pools on fabrics", "Power (kW)", "Blast radius (worst single failure the pool must survive)", scale_up}
     headers, rows = tables["Fabrics"]
     row = dict(zip(headers, rows[0], strict=True))
     assert (row["fabric"], row["leaf"], row["spine"], row["hops same/cross"]) == ("tor", "3", "1", "3/3")
+    [domain] = report.figures["scale_up"]
+    headers, rows = tables[scale_up]
+    row = dict(zip(headers, rows[0], strict=True))
+    assert row["pool"] == domain["pool"] and row["accelerators on hosts"] == f"{domain['accelerators_per_domain']} on {domain['hosts_per_domain']}"
+    assert row["unknown"] == ", ".join(domain["unknown"])
 
 
 def test_every_fixture_report_is_json_serializable():
