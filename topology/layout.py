@@ -37,12 +37,12 @@ from blueprints import fabric_math
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.findings import Finding, error
 from blueprints.models import Blueprint
-from blueprints.models.fabrics import AwsEfa, DesignedFabric, RailOnly, RailOptimizedClos
+from blueprints.models.fabrics import AwsEfa, DesignedFabric, RailOnly, RailOptimizedClos, ScaleUp
 from blueprints.models.pools import Pool
 from topology.placement import Placement
 from topology.provider_fabric import provider_managed
 
-__all__ = ["Part", "PoolShape", "Position", "FabricPlan", "plan_fabric", "SCALE_UP_SWITCHES", "RAIL_KINDS"]
+__all__ = ["Part", "PoolShape", "Position", "FabricPlan", "plan_fabric", "host_scale_up", "SCALE_UP_SWITCHES", "RAIL_KINDS"]
 
 RAIL_KINDS = ("rail_optimized_clos", "rail_only")
 RAIL_MODELS = (RailOptimizedClos, RailOnly)
@@ -126,8 +126,8 @@ class FabricPlan:
         return self.fabric.name
 
 
-def _scale_up(fabric: DesignedFabric, spec: InstanceType) -> tuple[str, int]:
-    declared = fabric.scale_up
+def host_scale_up(declared: ScaleUp | None, spec: InstanceType) -> tuple[str, int]:
+    """(interconnect, accelerators) of the scale-up domain within one host: the declared one, else the catalog's, else PCIe alone."""
     kind = declared.kind if declared else (spec.scale_up.kind if spec.scale_up else "pcie")
     size = (declared.domain_size if declared else None) or (spec.scale_up.domain_size if spec.scale_up else 1)
     return kind, max(1, min(size, spec.accelerator_count))
@@ -163,7 +163,7 @@ def _shape(
             )
         ]
     ports_per_leaf = per_rail[0] * fabric.ports_per_nic // fabric.planes
-    kind, size = _scale_up(fabric, spec)
+    kind, size = host_scale_up(fabric.scale_up, spec)
     parts = _parts(accelerators, nics, rails, size, fabric.ports_per_nic // fabric.planes)
     return PoolShape(pool_index, pool.name, pool.instance_type, accelerators, nics, ports_per_leaf, parts, kind, SCALE_UP_SWITCHES.get(kind, 1)), []
 

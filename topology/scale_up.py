@@ -29,7 +29,7 @@ from blueprints.models import Blueprint
 from blueprints.models.fabrics import AwsEfa, ScaleUp
 from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
-from topology.layout import SCALE_UP_SWITCHES
+from topology.layout import SCALE_UP_SWITCHES, host_scale_up
 
 __all__ = ["ScaleUpDomains", "scale_up_domains"]
 
@@ -158,24 +158,21 @@ def _bandwidth(declared: ScaleUp | None, spec: InstanceType) -> float | None:
 
 
 def _domain(ctx: Context, pool: Pool, spec: InstanceType, placed: int) -> ScaleUpDomains | None:
+    declared = _declared(ctx, pool)
+    if declared is None and spec.scale_up is None:
+        return None  # no scale-up interconnect: nothing to report
     per_host = spec.accelerator_count
     kind, hosts = ctx.scale_up_domain(pool)
-    declared = _declared(ctx, pool)
-    if hosts > 1:
-        accelerators = hosts * per_host
-    elif declared is not None and declared.domain_size is not None:
-        accelerators = min(declared.domain_size, per_host)
-    elif spec.scale_up is not None:
-        accelerators = min(spec.scale_up.domain_size, per_host)
-    else:
-        return None  # no scale-up interconnect: nothing to report
+    # A domain spans whole hosts, or splits one host into equal parts (placed hosts x parts per host).
+    accelerators = hosts * per_host if hosts > 1 else host_scale_up(declared, spec)[1]
+    domains = placed // hosts if hosts > 1 else placed * (per_host // accelerators)
     switched = declared if declared is not None and declared.switches is not None else None
     return ScaleUpDomains(
         pool=pool.name,
         kind=kind,
         accelerators=accelerators,
         hosts=hosts,
-        domains=placed // hosts * (per_host // accelerators if hosts == 1 else 1),
+        domains=domains,
         switches=switched.switches if switched else None,
         links_per_accelerator=switched.links_per_accelerator if switched else None,
         link_gbps=switched.link_gbps if switched else None,
