@@ -26,7 +26,7 @@ from typing import Any
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
-from blueprints.models.fabrics import AwsEfa, ScaleUp
+from blueprints.models.fabrics import ScaleUp
 from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
 from topology.layout import SCALE_UP_SWITCHES, host_scale_up
@@ -142,11 +142,6 @@ def _tbps(gbps: float | None) -> float | None:
     return None if gbps is None else round(gbps / 1000, 3)
 
 
-def _declared(ctx: Context, pool: Pool) -> ScaleUp | None:
-    fabric = ctx.fabrics.get(pool.fabric) if pool.fabric else None
-    return fabric.scale_up if fabric is not None and not isinstance(fabric, AwsEfa) else None
-
-
 def _bandwidth(declared: ScaleUp | None, spec: InstanceType) -> float | None:
     """Per accelerator, both directions: the declared links', else the catalog's for the same interconnect."""
     if declared is not None and declared.links_per_accelerator is not None and declared.link_gbps is not None:
@@ -158,7 +153,7 @@ def _bandwidth(declared: ScaleUp | None, spec: InstanceType) -> float | None:
 
 
 def _domain(ctx: Context, pool: Pool, spec: InstanceType, placed: int) -> ScaleUpDomains | None:
-    declared = _declared(ctx, pool)
+    declared = ctx.declared_scale_up(pool)
     if declared is None and spec.scale_up is None:
         return None  # no scale-up interconnect: nothing to report
     per_host = spec.accelerator_count

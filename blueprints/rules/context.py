@@ -8,7 +8,7 @@ from functools import cached_property
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.models.domains import Block, Zone
-from blueprints.models.fabrics import AwsEfa, Fabric
+from blueprints.models.fabrics import AwsEfa, Fabric, ScaleUp
 from blueprints.models.pools import Pool
 from blueprints.models.storage import StorageTier
 
@@ -51,6 +51,11 @@ class Context:
         unique = {(zone.name, block.name): (zone, block) for zone, block in found}
         return list(unique.values())
 
+    def declared_scale_up(self, pool: Pool) -> ScaleUp | None:
+        """The scale-up domain the pool's designed fabric states, if any (AWS's own EFA network states none)."""
+        fabric = self.fabrics.get(pool.fabric) if pool.fabric else None
+        return fabric.scale_up if fabric is not None and not isinstance(fabric, AwsEfa) else None
+
     def scale_up_domain(self, pool: Pool) -> tuple[str, int]:
         """(interconnect, hosts) of the pool's scale-up domain: several hosts for an NVL72 rack or a Trn2 UltraServer, else 1.
 
@@ -60,8 +65,7 @@ class Context:
         spec = self.catalog.get(pool.instance_type)
         if spec is None or not spec.accelerator_count:
             return "pcie", 1
-        fabric = self.fabrics.get(pool.fabric) if pool.fabric else None
-        declared = fabric.scale_up if fabric is not None and not isinstance(fabric, AwsEfa) else None
+        declared = self.declared_scale_up(pool)
         if declared is not None and declared.domain_size is not None:
             size, per_host = declared.domain_size, spec.accelerator_count
             return declared.kind, size // per_host if size > per_host and size % per_host == 0 else 1
