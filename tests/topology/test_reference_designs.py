@@ -6,8 +6,10 @@ counts differently, the test says so and asserts both sides of the difference.
 
 * NVIDIA DGX SuperPOD with DGX H100, RA-11333-001 V11, "Network Fabrics",
   Table 4 (compute fabric component count, 1 to 4 SU) and "DGX SuperPOD
-  Architecture", Table 3 (larger SuperPODs);
+  Architecture", Table 3 (larger SuperPODs) and its rack power ("exceeds 40 kW"
+  for four systems); the DGX H100 user guide's "10.2 kW max." per system;
   https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/latest/network-fabrics.html
+  https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html
 * NVIDIA DGX SuperPOD with DGX B200, "Larger SuperPOD component counts" (2 to 64 SU);
   https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200/latest/dgx-superpod-architecture.html
 * NVIDIA DGX SuperPOD with DGX B300 on Spectrum-X Ethernet, "Network Fabrics"
@@ -147,6 +149,22 @@ def test_the_superpod_example_reproduces_the_four_su_row():
     assert (loss["spine"]["down_gbps"], loss["spine"]["share"]) == (25_600, 1 / 16)
     [blast] = validation.design.figures["blast_radius"]
     assert blast["by_kind"]["switch"]["accelerators"] == 0 and blast["bandwidth_lost"]["gbps"] == 12_800
+
+
+def test_the_superpod_example_racks_draw_what_the_ra_says():
+    """ "DGX SuperPOD Architecture": four DGX H100 per rack, and "power consumption per rack exceeds 40 kW"; the DGX H100
+    user guide gives "10.2 kW max." per system. The RA prints no SU or SuperPOD total, so the sums are asserted as sums."""
+    validation = validate(str(SUPERPOD))
+    power = validation.design.figures["power"]
+    [hall] = power["zones"]
+    racks = [(group["count"], group["it_kw"]) for block in hall["blocks"] for group in block["racks"]]
+    assert racks == [(8, 40.8), (8, 40.8), (8, 40.8), (7, 40.8), (1, 30.6)]  # the last SU's last rack holds 3 (the UFM's place)
+    assert all(block["max_rack_kw"] == 40.8 > 40 for block in hall["blocks"])
+    assert [block["it_kw"] for block in hall["blocks"]] == [326.4, 326.4, 326.4, 316.2]  # 32 (31) x 10.2
+    assert power["it_kw"] == 1295.4  # 127 x 10.2, the DGX systems alone:
+    # no switch power is stated (NVIDIA publishes none for the QM9700 in the RA), and validate says so.
+    assert power["network"]["unstated"] == ["compute"]
+    assert "power.switches-unstated" in [finding.code for finding in validation.findings]
 
 
 def test_al_fares_fat_tree_with_48_port_switches():

@@ -28,6 +28,7 @@ from topology.cluster.health import CODES as HEALTH_CODES
 from topology.cluster.health import health_findings
 from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
 from topology.cluster.kueue import FlavorPlan, KueuePlan
+from topology.cluster.labels import ULTRASERVER_LABEL
 from topology.cluster.node_groups import NodeGroupPlan
 from topology.cluster.scheduling import NodeGroupView, Placement
 
@@ -209,13 +210,23 @@ def _flavor_labels(layout: KubernetesLayout) -> Iterable[Finding]:
 
 def _level_finding(path: Path, flavor: FlavorPlan, level: str, view: NodeGroupView) -> Finding:
     layers = view.spec.topology_layers
-    aws = f"AWS labels {view.spec.name} with {layers} network-node layer(s)" if layers else f"AWS sets no network-node layers on {view.spec.name}"
+    if level.startswith(ULTRASERVER_LABEL.format("")):
+        spans = view.spec.scale_up is not None and view.spec.scale_up.instances_per_domain > 1
+        who = "the Neuron device plugin sets UltraServer ids, " + (
+            "and it isn't deployed (kubernetes.device_plugins: neuron_device_plugin)"
+            if spans
+            else f"on the nodes of an UltraServer only, and {view.spec.name} is not one"
+        )
+    elif layers:
+        who = f"AWS labels {view.spec.name} with {layers} network-node layer(s)"
+    else:
+        who = f"AWS sets no network-node layers on {view.spec.name}"
     return error(
         "k8s.label-not-set",
         path,
-        f"Kueue Topology '{flavor.topology.name}' level '{level}' is not set on nodes of pool '{view.pool}' in '{view.domain}': {aws}, "
+        f"Kueue Topology '{flavor.topology.name}' level '{level}' is not set on nodes of pool '{view.pool}' in '{view.domain}': {who}, "
         "so Kueue finds no topology domain at that level and the flavor's workloads never fit",
-        f"drop '{level}', or remove topology_levels to derive zone, failure domain, the type's network layers and hostname",
+        f"drop '{level}', or remove topology_levels to derive zone, failure domain, the type's network layers, its UltraServer ids and hostname",
         node_group=view.name,
         level=level,
         network_layers=layers,

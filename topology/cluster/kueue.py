@@ -34,7 +34,7 @@ from typing import Any
 
 from blueprints.models import Blueprint
 from blueprints.models.kubernetes import KueueFlavor
-from topology.cluster.labels import DOMAIN_LABEL, HOSTNAME_LABEL, NETWORK_LAYER_LABEL, POOL_LABEL, ZONE_LABEL
+from topology.cluster.labels import DOMAIN_LABEL, HOSTNAME_LABEL, NETWORK_LAYER_LABEL, POOL_LABEL, ULTRASERVER_LABEL, ZONE_LABEL
 from topology.cluster.scheduling import NodeGroupView, Toleration, tolerations_for
 
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
@@ -58,22 +58,31 @@ UNITS = {"memory": "Mi", HUGEPAGES_RESOURCE: "Mi", EPHEMERAL_RESOURCE: "Gi"}
 
 
 def derived_levels(views: Sequence[NodeGroupView]) -> tuple[str, ...]:
-    """A pool's Topology levels: its failure-domain levels, AWS's network-node layers, hostname.
+    """A pool's Topology levels: its failure-domain levels, AWS's network-node layers, its scale-up domain, hostname.
 
     The zone level comes first when the pool spans more than one zone, and the
     railyard failure-domain level when it spans more domains than zones (blocks
     of one zone); a level on which every node of the pool has the same value
     tells Kueue nothing. Then the network-node layers AWS sets for the instance
     type (broadest first: three on p5, four on p6-b200, none on inf2;
-    aws-facts.md 4.6), then hostname. So a one-zone p5 pool gets exactly
-    layers 1-3 and hostname, the shape EKS documents for topology-aware
-    scheduling.
+    aws-facts.md 4.6), then the labels of a scale-up domain that spans hosts
+    (a Trn2 UltraServer's 4-node and 2-node ids), then hostname. So a one-zone
+    p5 pool gets exactly layers 1-3 and hostname, the shape EKS documents for
+    topology-aware scheduling, and a job can ask for one UltraServer
+    (`kueue.x-k8s.io/podset-required-topology:
+    neuron.amazonaws.com/ultraserver-server-id-4`).
+
+    Kueue names a domain by the values of every level down to it, so the
+    UltraServer level under the network layers counts an UltraServer whole only
+    if its four hosts share their bottom network node. AWS doesn't document
+    that (it is what the NeuronLink cabling of one UltraServer's hosts suggests);
+    a team that finds otherwise declares `topology_levels` without the layers.
     """
     zones = {view.availability_zone for view in views}
     domains = {view.domain for view in views}
     head = ((ZONE_LABEL,) if len(zones) > 1 else ()) + ((DOMAIN_LABEL,) if len(domains) > len(zones) else ())
     layers = tuple(NETWORK_LAYER_LABEL.format(layer) for layer in range(1, views[0].spec.topology_layers + 1))
-    return (*head, *layers, HOSTNAME_LABEL)
+    return (*head, *layers, *views[0].scale_up_levels(), HOSTNAME_LABEL)
 
 
 @dataclass(frozen=True)
@@ -177,12 +186,15 @@ def _capacity(views: Sequence[NodeGroupView]) -> dict[str, int]:
 
 
 def _topology(levels: tuple[str, ...], pool: str, custom: bool) -> TopologyPlan:
-    """Name a level list (`aws-network-3`, `zone-aws-network-3`, `zone-hostname`), or `<pool>-levels` when declared."""
+    """Name a level list (`aws-network-3`, `zone-aws-network-3`, `aws-network-3-ultraserver`, `zone-hostname`), or
+    `<pool>-levels` when declared. A derived name stands for one level list, so a Topology's levels (immutable) never
+    change under its name."""
     if custom:
         return TopologyPlan(f"{pool}-levels-{spec_digest({'levels': list(levels)})}", levels)
     layers = sum(1 for level in levels if level.startswith(NETWORK_LAYER_LABEL.format("")))
     prefix = [word for word, label in (("zone", ZONE_LABEL), ("domain", DOMAIN_LABEL)) if label in levels]
-    return TopologyPlan("-".join([*prefix, f"aws-network-{layers}" if layers else "hostname"]), levels)
+    suffix = ["ultraserver"] if any(level.startswith(ULTRASERVER_LABEL.format("")) for level in levels) else []
+    return TopologyPlan("-".join([*prefix, f"aws-network-{layers}" if layers else "hostname", *suffix]), levels)
 
 
 def _flavor(pool: str, views: Sequence[NodeGroupView], entries: Mapping[str, tuple[int, KueueFlavor]]) -> FlavorPlan:

@@ -29,6 +29,21 @@ ZONE_LABEL = "topology.kubernetes.io/zone"
 HOSTNAME_LABEL = "kubernetes.io/hostname"
 NETWORK_LAYER_LABEL = "topology.k8s.aws/network-node-layer-{}"
 
+# Set by the Neuron device plugin (2.30.0.0 and later; the pinned Neuron chart 1.9.0 runs 2.31.0.0) on the
+# nodes of a Trn2 UltraServer: one id shared by its 4 nodes, and one per 2-node half. Source: aws-neuron-sdk
+# deploy/eks/ultraserver.rst at 3afa0fdf (prerequisites; "they should share the same ULTRASERVER_SERVER_ID_2
+# or ULTRASERVER_SERVER_ID_4 label").
+ULTRASERVER_LABEL = "neuron.amazonaws.com/ultraserver-server-id-{}"
+ULTRASERVER_NODE_COUNTS = (4, 2)
+
+
+def ultraserver_labels(instances_per_domain: int) -> tuple[str, ...]:
+    """The UltraServer-id labels of a Neuron node whose NeuronLink domain spans `instances_per_domain` hosts, broadest first."""
+    return tuple(
+        ULTRASERVER_LABEL.format(count) for count in ULTRASERVER_NODE_COUNTS if count <= instances_per_domain and instances_per_domain % count == 0
+    )
+
+
 NVIDIA_TAINT_KEY = "nvidia.com/gpu"
 NEURON_TAINT_KEY = "aws.amazon.com/neuron"
 

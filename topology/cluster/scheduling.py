@@ -19,7 +19,7 @@ from typing import Any, Literal
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
 from blueprints.models.base import is_zone_id
-from topology.cluster.labels import HOSTNAME_LABEL, INSTANCE_TYPE_LABEL, NETWORK_LAYER_LABEL, ZONE_LABEL, NodeTaint
+from topology.cluster.labels import HOSTNAME_LABEL, INSTANCE_TYPE_LABEL, NETWORK_LAYER_LABEL, ZONE_LABEL, NodeTaint, ultraserver_labels
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 
 # A label whose key is always set but whose value is known only once the node
@@ -57,6 +57,7 @@ class NodeGroupView:
     mounts: tuple[str, ...] = ()
     region: str = ""
     feature_discovery: bool = False
+    neuron_plugin: bool = False
     ephemeral_gib: int = 0
 
     @property
@@ -73,9 +74,7 @@ class NodeGroupView:
         """Labels EKS, the kubelet and the AWS cloud provider set on every node of this group.
 
         The network-node layers appear only on instance types AWS reports a
-        topology for, as many as the type has (aws-facts.md 4.6). With
-        `feature_discovery` (the GPU Operator deploys node-feature-discovery),
-        NVIDIA nodes also get NFD's PCI label.
+        topology for, as many as the type has (aws-facts.md 4.6).
         """
         # A blueprint names zones one way; the label of the other form is known only on the node.
         by_id = is_zone_id(self.availability_zone)
@@ -91,13 +90,36 @@ class NodeGroupView:
         }
         for layer in range(1, self.spec.topology_layers + 1):
             labels[NETWORK_LAYER_LABEL.format(layer)] = RUNTIME_VALUE
-        if self.vendor == "nvidia" and self.feature_discovery:
-            labels[NFD_NVIDIA_LABEL] = "true"
         return labels
 
+    def plugin_labels(self) -> dict[str, str]:
+        """Labels the blueprint's cluster add-ons set on this group's nodes.
+
+        With `feature_discovery` (the GPU Operator deploys node-feature-discovery),
+        NVIDIA nodes get NFD's PCI label. With `neuron_plugin` (the Neuron device
+        plugin runs), the nodes of an instance type whose NeuronLink domain spans
+        hosts (trn2u: 4) get the UltraServer ids.
+        """
+        labels: dict[str, str] = {}
+        if self.vendor == "nvidia" and self.feature_discovery:
+            labels[NFD_NVIDIA_LABEL] = "true"
+        labels.update(dict.fromkeys(self.scale_up_levels(), RUNTIME_VALUE))
+        return labels
+
+    def scale_up_levels(self) -> tuple[str, ...]:
+        """The labels naming the multi-host scale-up domain a node is in, broadest first; none for a one-host domain.
+
+        A Trn2 UltraServer's ids, once the Neuron device plugin runs. NVIDIA's
+        multi-node NVLink (`nvidia.com/gpu.clique`, from GPU feature discovery)
+        has no instance type in the catalog yet (p6e-gb200; docs/fabrics.md).
+        """
+        if self.vendor != "aws" or not self.neuron_plugin or self.spec.scale_up is None:
+            return ()
+        return ultraserver_labels(self.spec.scale_up.instances_per_domain)
+
     def all_labels(self) -> dict[str, str]:
-        """Every label a node of this group carries: AWS's, then the node group's."""
-        return {**self.aws_labels(), **self.labels}
+        """Every label a node of this group carries: AWS's, the add-ons', then the node group's."""
+        return {**self.aws_labels(), **self.plugin_labels(), **self.labels}
 
 
 def node_groups(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None) -> list[NodeGroupView]:
@@ -114,7 +136,7 @@ def node_groups(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGr
         planned = plan_node_groups(blueprint, catalog)
 
     tiers = {tier.name: tier.kind for tier in blueprint.storage}
-    discovery = any(plugin.kind == "gpu_operator" for plugin in blueprint.kubernetes.device_plugins)
+    plugins = {plugin.kind for plugin in blueprint.kubernetes.device_plugins}
     pools = {pool.name: (index, pool) for index, pool in enumerate(blueprint.pools)}
     views: list[NodeGroupView] = []
     for group in planned:
@@ -139,7 +161,8 @@ def node_groups(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGr
                 # Both FSx kinds are mounted by the driver's node plugin: a tier's static volume, a class's claims.
                 mounts=tuple(use.tier for use in pool.storage if tiers.get(use.tier) in ("fsx_lustre", "fsx_lustre_class")),
                 region=blueprint.cloud.region,
-                feature_discovery=discovery,
+                feature_discovery="gpu_operator" in plugins,
+                neuron_plugin="neuron_device_plugin" in plugins,
             )
         )
     return views

@@ -110,6 +110,14 @@ CASES = [
         ["level 'topology.k8s.aws/network-node-layer-1'", "AWS sets no network-node layers on inf2.xlarge"],
     ),
     (
+        "UltraServer level on a type that is no UltraServer",
+        with_kueue("      - pool: inf\n        topology_levels:\n          - neuron.amazonaws.com/ultraserver-server-id-4\n"),
+        "k8s.label-not-set",
+        "kubernetes.kueue.flavors[0].topology_levels[0]",
+        "- neuron.amazonaws.com/ultraserver-server-id-4",
+        ["level 'neuron.amazonaws.com/ultraserver-server-id-4'", "on the nodes of an UltraServer only, and inf2.xlarge is not one"],
+    ),
+    (
         "fourth network layer on a three-layer p5",
         with_kueue(
             "      - pool: gpu\n        topology_levels:\n          - topology.k8s.aws/network-node-layer-1\n"
