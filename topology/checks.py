@@ -30,7 +30,7 @@ from topology.connectivity import connectivity_findings, pool_components
 from topology.design import Design, FabricDesign
 from topology.expand import expanded_size
 from topology.fabric import FabricGraph, node_name
-from topology.facility import physical_outages
+from topology.facility import physical_outages, scale_up_switch_share
 from topology.hops import worst_case_hops
 from topology.power import NetworkPower, network_power, power_figures, power_findings
 from topology.storage import storage_report as tier_reports
@@ -301,7 +301,7 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
 
 def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
     """IT and facility kW for the site, every zone and block, and every rack (run-length encoded per block)."""
-    network = network_power((fabric.plan.fabric, fabric.graph) for fabric in design.fabrics)
+    network = network_power(((fabric.plan.fabric, fabric.graph) for fabric in design.fabrics), _scale_up_switch_kw(design))
     figures = power_figures(design.facility, network)
     zones: list[dict[str, Any]] = []
     for zone in design.blueprint.failure_domains.zones:
@@ -348,6 +348,19 @@ def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
     return site, power_findings(design.blueprint, design.facility, figures) + _switch_power_notes(design, network)
 
 
+def _scale_up_switch_kw(design: Design) -> dict[str, float | None]:
+    """Per fabric, the kW of the scale-up switch chips of its pools' multi-host domains (None: some are not stated)."""
+    ctx = Context(design.blueprint, design.catalog)
+    totals: dict[str, float | None] = {}
+    for index, pool in enumerate(design.blueprint.pools):
+        share = scale_up_switch_share(ctx, pool)
+        if pool.fabric is None or share == 0.0:
+            continue
+        before = totals.get(pool.fabric, 0.0)
+        totals[pool.fabric] = None if share is None or before is None else before + share * design.placement.placed.get(index, 0)
+    return totals
+
+
 def _switch_power_notes(design: Design, network: NetworkPower) -> list[Finding]:
     """`power.switches-unstated` for each designed fabric whose switch power the blueprint leaves out."""
     notes: list[Finding] = []
@@ -361,7 +374,8 @@ def _switch_power_notes(design: Design, network: NetworkPower) -> list[Finding]:
                     ("fabrics", fabric.index, "switch_kw"),
                     f"fabric '{fabric.plan.fabric.name}' states no switch power for its {', '.join(missing)} switches, so the "
                     "power figures count the hosts alone",
-                    "state switch_kw (one switch with its optics, from the switch's datasheet), for all tiers or per tier",
+                    "state switch_kw (one switch with its optics, from the switch's datasheet), for all tiers or per tier"
+                    + (", and scale_up.switch_kw for the scale-up switch chips" if "scale_up" in missing else ""),
                     tiers=missing,
                 )
             )

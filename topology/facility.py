@@ -8,7 +8,7 @@ A block's racks draw from `feeds_per_rack` of its `power_feeds`: rack i from
 feed i mod F (and, dual-corded, also from feed (i + 1) mod F, so the A and B
 cords of neighbouring racks land on different feeds). A ``hosts`` node stands
 for the `count` hosts one pool has in one rack, with their accelerators and
-per-node draw; racks, feeds, blocks and zones are single elements. A block
+per-node draw (its share of a multi-host scale-up domain's switches included); racks, feeds, blocks and zones are single elements. A block
 that states no racks has neither racks nor feeds in the graph: its hosts hang
 from the block itself, ``("hosts", pool, b, None)``, since which feed and rack
 feed them is not known.
@@ -27,9 +27,10 @@ import networkx as nx
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
 from blueprints.models.pools import Pool
+from blueprints.rules.context import Context
 from topology.placement import Placement, rack_name
 
-__all__ = ["ROOT", "FacilityGraph", "FacilityNode", "build_facility", "rack_feeds", "physical_outages", "element_name"]
+__all__ = ["ROOT", "FacilityGraph", "FacilityNode", "build_facility", "rack_feeds", "physical_outages", "element_name", "scale_up_switch_share"]
 
 FacilityNode: TypeAlias = tuple[Any, ...]
 """An element, named as in the docstring: its kind, then names (str) and indexes (int) in an order that depends on
@@ -45,11 +46,24 @@ def rack_feeds(rack_index: int, power_feeds: int, feeds_per_rack: int) -> tuple[
     return (first,) if feeds_per_rack == 1 else (first, (rack_index + 1) % power_feeds)
 
 
-def node_kw(pool: Pool, spec: InstanceType | None) -> float | None:
-    """Per-node IT draw: the pool's `node_power_kw`, else the catalog's typical draw, else None."""
-    if pool.node_power_kw is not None:
-        return pool.node_power_kw
-    return spec.typical_node_kw if spec is not None else None
+def node_kw(pool: Pool, spec: InstanceType | None, switch_share_kw: float = 0.0) -> float | None:
+    """Per-node IT draw: the pool's `node_power_kw`, else the catalog's typical draw, else None; plus the node's share of
+    its scale-up domain's switches (`scale_up_switch_share`)."""
+    own = pool.node_power_kw if pool.node_power_kw is not None else (spec.typical_node_kw if spec is not None else None)
+    return None if own is None else own + switch_share_kw
+
+
+def scale_up_switch_share(ctx: Context, pool: Pool) -> float | None:
+    """kW of scale-up switch chips per host of a domain that spans hosts (an NVL72 rack's 18 chips over its 18 trays).
+
+    0 when the domain is one host's (its switches are in the host's own draw) or has no switches described; None
+    when it spans hosts through switches whose power the blueprint doesn't state.
+    """
+    declared = ctx.declared_scale_up(pool)
+    _, hosts = ctx.scale_up_domain(pool)
+    if declared is None or declared.switches is None or hosts <= 1:
+        return 0.0
+    return None if declared.switch_kw is None else declared.switch_kw * declared.switches / hosts
 
 
 def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement) -> FacilityGraph:
@@ -58,6 +72,8 @@ def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement)
     graph.add_node(ROOT, kind="site")
     pools = blueprint.pools
     specs = [catalog.get(pool.instance_type) for pool in pools]
+    ctx = Context(blueprint, catalog)
+    switch_shares = [scale_up_switch_share(ctx, pool) or 0.0 for pool in pools]
     for site in placement.sites:
         zone, block = site.zone, site.block
         zone_node, block_node = ("zone", zone.name), ("block", block.name)
@@ -102,7 +118,7 @@ def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement)
                     block=block.name,
                     rack=rack,
                     accelerators=spec.accelerator_count if spec else 0,
-                    node_kw=node_kw(pool, spec),
+                    node_kw=node_kw(pool, spec, switch_shares[pool_index]),
                 )
                 graph.add_edge(block_node if rack is None else ("rack", block.name, rack), hosts)
     return graph

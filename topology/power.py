@@ -16,12 +16,13 @@ site's facility load is its IT load times `power.pue` (unknown without one). Bud
 Switches draw what their fabric states (`switch_kw`, per tier or for all):
 a leaf adds to its block (a ToR to its rack), spines and cores to the site
 (they serve several blocks). A fabric that states none has its switches left
-out, and the figures say so (`network.unstated`).
+out, and the figures say so (`network.unstated`). Scale-up switch chips of a
+domain that spans hosts (`scale_up.switch_kw`) draw with their domain's hosts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from blueprints.findings import Finding, error
@@ -48,8 +49,13 @@ class NetworkPower:
         return sorted(name for name, tiers in self.by_fabric.items() if any(kw is None for kw in tiers.values()))
 
 
-def network_power(fabrics: Iterable[tuple[DesignedFabric, FabricGraph]]) -> NetworkPower:
-    """Add up every fabric's switches at their tier's `switch_kw`, where they stand."""
+def network_power(fabrics: Iterable[tuple[DesignedFabric, FabricGraph]], scale_up_kw: Mapping[str, float | None] | None = None) -> NetworkPower:
+    """Add up every fabric's switches at their tier's `switch_kw`, where they stand.
+
+    `scale_up_kw` is, per fabric, the scale-up switch chips' kW where its domains span hosts (None: not stated). Those
+    draw inside their domains' racks and are already in the hosts' draw (`facility.scale_up_switch_share`), so they
+    are reported per fabric (tier `scale_up`) and never added again.
+    """
     block_kw: dict[str, float] = {}
     rack_kw: dict[FacilityNode, float] = {}
     shared_kw = 0.0
@@ -72,6 +78,8 @@ def network_power(fabrics: Iterable[tuple[DesignedFabric, FabricGraph]]) -> Netw
                 rack_kw[rack] = rack_kw.get(rack, 0.0) + kw
             else:
                 block_kw[data["block"]] = block_kw.get(data["block"], 0.0) + kw
+        if scale_up_kw is not None and fabric.name in scale_up_kw:
+            tiers["scale_up"] = scale_up_kw[fabric.name]
         by_fabric[fabric.name] = {tier: None if kw is None else round(kw, 3) for tier, kw in sorted(tiers.items())}
     return NetworkPower(block_kw, rack_kw, shared_kw, by_fabric)
 

@@ -72,6 +72,13 @@ class ScaleUp(Model):
         description="One scale-up link's speed each way, like every link in a blueprint (NVLink 5: 400, i.e. 50 GB/s each way; "
         "18 of them make NVIDIA's 1.8 TB/s per GPU, both directions added).",
     )
+    switch_kw: float | None = Field(
+        default=None,
+        gt=0,
+        le=10,
+        description="IT power of one switch chip with its share of its tray, when the domain spans hosts (a host's own "
+        "switches are in its draw); none = not counted (the power figures say so). Added to the domain's hosts evenly.",
+    )
 
     @model_validator(mode="after")
     def _switched(self) -> Self:
@@ -83,6 +90,13 @@ class ScaleUp(Model):
                 f"a switched scale-up domain needs switches, links_per_accelerator and link_gbps together; {', '.join(missing)} missing",
                 f"state {', '.join(missing)} too, or none of the three",
                 field=missing[0],
+            )
+        if self.switch_kw is not None and self.switches is None:
+            raise violation(
+                "fabric.scale-up-switches",
+                f"switch_kw {self.switch_kw:g} is the power of a switch chip, but the domain describes no switches",
+                "state switches, links_per_accelerator and link_gbps, or remove switch_kw",
+                field="switch_kw",
             )
         if self.switches is not None and self.links_per_accelerator is not None and self.links_per_accelerator % self.switches:
             raise violation(

@@ -275,6 +275,14 @@ CASES = [
         "fabrics[0].scale_up.links_per_accelerator",
         "scale_up: {kind: nvlink, switches: 18, links_per_accelerator: 20",
     ),
+    (
+        "scale-up-switch-power-without-switches",
+        "    switch_radix: 64\n",
+        "    switch_radix: 64\n    scale_up: {kind: nvlink, domain_size: 72, switch_kw: 0.5}\n",
+        "fabric.scale-up-switches",
+        "fabrics[0].scale_up.switch_kw",
+        "scale_up: {kind: nvlink, domain_size: 72, switch_kw: 0.5}",
+    ),
     # --- references and names -----------------------------------------------------------------
     (
         "unknown-instance-type",

@@ -136,3 +136,21 @@ def test_the_closed_forms_agree_with_the_explicit_graph_of_one_rack():
     assert lost / 1000 == domains["switch_loss"]["tbps"]
     rack.remove_node(("chip", 0))
     assert nx.is_connected(rack)  # no GPU cut off
+
+
+def test_nvlink_switch_chips_draw_with_their_rack_once_their_power_is_stated():
+    """NVIDIA prints the SU's 1.2 MW, not a switch tray's draw, so the chip's kW here is an input, not a reproduction:
+    the test holds the roll-up. Unstated, the chips are left out and the figures say so."""
+    unstated = _superpod(RACKS_PER_SU)
+    assert unstated["power"]["network"]["fabrics"]["compute"]["scale_up"] is None
+    chip_kw = 0.5
+    stated = _superpod(RACKS_PER_SU, switch_kw=chip_kw)
+    tray_kw = STAND_IN.get("p6e-gb200.36xlarge").typical_node_kw
+    [hall] = stated["power"]["zones"]
+    [unit] = hall["blocks"]
+    # A domain fills its rack, so each rack draws its 18 trays and its 18 chips.
+    assert unit["racks"] == [{"first": 0, "count": RACKS_PER_SU, "it_kw": round(TRAYS_PER_RACK * tray_kw + NVLINK_SWITCH_CHIPS * chip_kw, 2)}]
+    assert stated["power"]["network"]["fabrics"]["compute"]["scale_up"] == RACKS_PER_SU * NVLINK_SWITCH_CHIPS * chip_kw
+    # Counted once: in the racks, not again in the network's shared draw.
+    assert stated["power"]["it_kw"] - unstated["power"]["it_kw"] == pytest.approx(RACKS_PER_SU * NVLINK_SWITCH_CHIPS * chip_kw)
+    assert stated["power"]["network"]["shared_kw"] == unstated["power"]["network"]["shared_kw"]

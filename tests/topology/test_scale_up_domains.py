@@ -86,3 +86,13 @@ def test_a_designed_fabric_declares_an_nvlink_domain_across_hosts():
     assert blast["by_kind"]["scale_up"]["element"] == "one nvlink domain (4 hosts)"
     assert blast["by_kind"]["scale_up"]["accelerators"] == 32
     assert not _rules(design, "pool.scale-up-partial")
+
+
+def test_a_one_host_domain_s_switches_are_in_the_host_s_own_draw():
+    # An HGX board's NVSwitch chips sit in the host: the catalog's (or the pool's) node draw already counts them.
+    nvswitch = {"kind": "nvlink", "domain_size": 8, "switches": 4, "links_per_accelerator": 16, "link_gbps": 200, "switch_kw": 0.1}
+    zones = [zone("z", [block("b1", racks=1, hosts_per_rack=4)])]
+    on_fabric = [fabric("f", "rail_optimized_clos", 64, rails=8, nics_per_accelerator=1, scale_up=nvswitch)]
+    with_chips = check(blueprint(zones, [pool("g", "p5.48xlarge", 4, ["z"], fabric="f")], on_fabric)).figures["power"]
+    assert with_chips["it_kw"] == 4 * CATALOG.get("p5.48xlarge").typical_node_kw
+    assert "scale_up" not in with_chips["network"]["fabrics"]["f"]
