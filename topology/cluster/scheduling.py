@@ -136,7 +136,9 @@ def node_groups(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGr
         planned = plan_node_groups(blueprint, catalog)
 
     tiers = {tier.name: tier.kind for tier in blueprint.storage}
-    plugins = {plugin.kind for plugin in blueprint.kubernetes.device_plugins}
+    discovery = any(plugin.kind == "gpu_operator" for plugin in blueprint.kubernetes.device_plugins)
+    # The Neuron device plugin labels only the nodes it runs on: its `pools`, else every pool with its device.
+    neuron_pools = [plugin.pools for plugin in blueprint.kubernetes.device_plugins if plugin.kind == "neuron_device_plugin"]
     pools = {pool.name: (index, pool) for index, pool in enumerate(blueprint.pools)}
     views: list[NodeGroupView] = []
     for group in planned:
@@ -161,8 +163,8 @@ def node_groups(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGr
                 # Both FSx kinds are mounted by the driver's node plugin: a tier's static volume, a class's claims.
                 mounts=tuple(use.tier for use in pool.storage if tiers.get(use.tier) in ("fsx_lustre", "fsx_lustre_class")),
                 region=blueprint.cloud.region,
-                feature_discovery="gpu_operator" in plugins,
-                neuron_plugin="neuron_device_plugin" in plugins,
+                feature_discovery=discovery,
+                neuron_plugin=any(served is None or pool.name in served for served in neuron_pools),
             )
         )
     return views

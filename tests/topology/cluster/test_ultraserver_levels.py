@@ -68,3 +68,16 @@ def test_a_trn2u_pool_beside_a_p5en_pool_gets_a_topology_of_its_own():
         "aws-network-3-ultraserver": [*LAYERS, *ULTRASERVER, HOSTNAME_LABEL],
         "zone-hostname": ["topology.kubernetes.io/zone", HOSTNAME_LABEL],
     }
+
+
+def test_a_neuron_plugin_kept_to_other_pools_labels_no_ultraserver_node():
+    text = (
+        (EXAMPLES / "trn2-ultraserver.yaml")
+        .read_text()
+        .replace("    - kind: neuron_device_plugin\n", "    - kind: neuron_device_plugin\n      pools: []\n")
+    )
+    loaded = load_text(text, "trn2-ultraserver-unserved.yaml")
+    assert loaded.blueprint is not None
+    views = lay_out_kubernetes(loaded.blueprint, CATALOG).nodes
+    assert [view.neuron_plugin for view in views] == [False] * len(views)
+    assert views[0].scale_up_levels() == ()
