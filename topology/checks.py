@@ -30,7 +30,7 @@ from topology.connectivity import connectivity_findings, pool_components
 from topology.design import Design, FabricDesign
 from topology.expand import expanded_size
 from topology.fabric import FabricGraph, node_name
-from topology.facility import physical_outages, scale_up_switch_share
+from topology.facility import physical_outages
 from topology.hops import worst_case_hops
 from topology.power import NetworkPower, network_power, power_figures, power_findings
 from topology.storage import storage_report as tier_reports
@@ -350,10 +350,8 @@ def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
 
 def _scale_up_switch_kw(design: Design) -> dict[str, float | None]:
     """Per fabric, the kW of the scale-up switch chips of its pools' multi-host domains (None: some are not stated)."""
-    ctx = Context(design.blueprint, design.catalog)
     totals: dict[str, float | None] = {}
-    for index, pool in enumerate(design.blueprint.pools):
-        share = scale_up_switch_share(ctx, pool)
+    for index, (pool, share) in enumerate(zip(design.blueprint.pools, design.facility.graph["scale_up_switch_kw"], strict=True)):
         if pool.fabric is None or share == 0.0:
             continue
         before = totals.get(pool.fabric, 0.0)

@@ -13,6 +13,9 @@ that states no racks has neither racks nor feeds in the graph: its hosts hang
 from the block itself, ``("hosts", pool, b, None)``, since which feed and rack
 feed them is not known.
 
+The graph's own `scale_up_switch_kw` lists, per pool index, what each host's node
+draw adds for its scale-up domain's switches (None where their power is unstated).
+
 An element takes down exactly the hosts it dominates: every supply path from
 the site to them passes through it. `physical_outages` reads that from
 networkx's dominator tree.
@@ -68,12 +71,14 @@ def scale_up_switch_share(ctx: Context, pool: Pool) -> float | None:
 
 def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement) -> FacilityGraph:
     """Build the facility DiGraph of a placed blueprint (see the module docstring for its shape)."""
-    graph: FacilityGraph = nx.DiGraph(pue=blueprint.power.pue, site_budget_kw=blueprint.power.site_budget_kw)
+    ctx = Context(blueprint, catalog)
+    # Per pool index, its hosts' share of their scale-up switches (None: stated switches, unstated power); the power
+    # report reads it back from the graph.
+    switch_shares = [scale_up_switch_share(ctx, pool) for pool in blueprint.pools]
+    graph: FacilityGraph = nx.DiGraph(pue=blueprint.power.pue, site_budget_kw=blueprint.power.site_budget_kw, scale_up_switch_kw=switch_shares)
     graph.add_node(ROOT, kind="site")
     pools = blueprint.pools
     specs = [catalog.get(pool.instance_type) for pool in pools]
-    ctx = Context(blueprint, catalog)
-    switch_shares = [scale_up_switch_share(ctx, pool) or 0.0 for pool in pools]
     for site in placement.sites:
         zone, block = site.zone, site.block
         zone_node, block_node = ("zone", zone.name), ("block", block.name)
@@ -118,7 +123,7 @@ def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement)
                     block=block.name,
                     rack=rack,
                     accelerators=spec.accelerator_count if spec else 0,
-                    node_kw=node_kw(pool, spec, switch_shares[pool_index]),
+                    node_kw=node_kw(pool, spec, switch_shares[pool_index] or 0.0),
                 )
                 graph.add_edge(block_node if rack is None else ("rack", block.name, rack), hosts)
     return graph

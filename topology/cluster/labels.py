@@ -39,9 +39,7 @@ ULTRASERVER_NODE_COUNTS = (4, 2)
 
 def ultraserver_labels(instances_per_domain: int) -> tuple[str, ...]:
     """The UltraServer-id labels of a Neuron node whose NeuronLink domain spans `instances_per_domain` hosts, broadest first."""
-    return tuple(
-        ULTRASERVER_LABEL.format(count) for count in ULTRASERVER_NODE_COUNTS if count <= instances_per_domain and instances_per_domain % count == 0
-    )
+    return tuple(ULTRASERVER_LABEL.format(count) for count in ULTRASERVER_NODE_COUNTS if instances_per_domain % count == 0)
 
 
 NVIDIA_TAINT_KEY = "nvidia.com/gpu"
