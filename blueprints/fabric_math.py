@@ -17,8 +17,8 @@ These are the sizing rules real designs use, written once:
   pod goes to core group j, whose size is the smallest divisor of the spine's
   uplinks that gives the cores enough ports (`core_group_size`).
 * **Capacity.** A spine has one port per leaf at most, a core one port per pod,
-  so a two-tier Clos holds at most k * down_leaf host links per plane and a
-  three-tier one k * down_spine * down_leaf (`clos_max_endpoints`); the classic
+  so a two-tier Clos holds at most k * down_leaf host links per plane of its
+  top tier and a three-tier one k * down_spine * down_leaf (`clos_max_endpoints`); the classic
   k-ary fat tree holds k^3/4 hosts on 5k^2/4 switches.
 * **Rails.** NIC n of a host with N NICs sits on rail floor(n * R / N) and serves
   accelerator floor(n * A / N); with fewer NICs than accelerators, A / N
@@ -133,7 +133,11 @@ def fat_tree_switches(radix: int) -> int:
 
 
 def fabric_max_endpoints(kind: str, shapes: Mapping[str, TierShape], radix: int, tiers: int, planes: int, rails: int) -> int:
-    """The most host links a fabric of this kind can hold, across planes (and rails for rail-only)."""
+    """The most host links a fabric of this kind can hold, across planes (and rails for rail-only).
+
+    `planes` are the top tier's: a spine plane that joins two leaf planes shares its ports among their
+    leaves, so the fabric holds one plane's worth per plane of its top tier.
+    """
     if kind == "fat_tree":
         return fat_tree_endpoints(radix) * planes
     if kind == "rail_only":

@@ -43,7 +43,7 @@ def _round(value: float | None, digits: int = 3) -> float | None:
 
 
 def _tier_ports(graph: FabricGraph) -> dict[str, dict[str, int]]:
-    """Each built tier's radix, port split, breakout and speeds (the top tier has no uplinks)."""
+    """Each built tier's radix, port split, breakout, speeds and planes (the top tier has no uplinks)."""
     shapes = graph.graph["tier_shapes"]
     return {
         tier: {
@@ -53,6 +53,7 @@ def _tier_ports(graph: FabricGraph) -> dict[str, dict[str, int]]:
             "breakout": shapes[tier].breakout,
             "down_gbps": shapes[tier].down_gbps,
             "up_gbps": shapes[tier].up_gbps,
+            "planes": graph.graph["tier_planes"][tier],
         }
         for tier in ("leaf", "spine", "core")[: graph.graph["tiers"]]
     }

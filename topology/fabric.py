@@ -39,7 +39,7 @@ from typing import Any, TypeAlias
 
 import networkx as nx
 
-from topology.layout import RAIL_KINDS, FabricPlan, Position
+from topology.layout import RAIL_KINDS, FabricPlan, Position, joined_planes
 
 __all__ = ["FabricGraph", "FabricNode", "build_fabric_graph", "is_switch", "pool_endpoints", "node_name", "fabric_order"]
 
@@ -105,35 +105,38 @@ def _add_positions(graph: FabricGraph, plan: FabricPlan) -> None:
 
 
 def _add_upper_tiers(graph: FabricGraph, plan: FabricPlan) -> None:
-    """Spines (and cores), striped evenly over the leaves below them."""
+    """Spines (and cores), striped evenly over the leaves below them; a tier with fewer planes joins the planes below."""
+    if plan.tiers == 1:
+        return
     rail_only = plan.fabric.kind == "rail_only"
-    for plane in range(plan.fabric.planes):
-        if plan.tiers == 3:
-            core = ("core", plane)
-            graph.add_node(core, kind="switch", tier="core", count=plan.pod_spines * plan.core_group, plane=plane)
-        for node, data in [(node, data) for node, data in graph.nodes(data=True)]:  # a copy: spines are added below
-            if data.get("tier") != "leaf" or data["plane"] != plane or plan.tiers == 1:
-                continue
-            spine: FabricNode
-            if plan.tiers == 2:
-                spine = ("spine", plane, "rail", data["rails"][0]) if rail_only else ("spine", plane, "all")
-                count = plan.spines
-            else:
-                spine, count = ("spine", plane, "pod", data["pod"]), plan.pod_spines
-            if spine not in graph:
-                graph.add_node(
-                    spine,
-                    kind="switch",
-                    tier="spine",
-                    count=count,
-                    plane=plane,
-                    pod=spine[-1] if spine[2] == "pod" else None,  # the pod's and the rail's groups end with their number
-                    rails=(spine[-1],) if spine[2] == "rail" else None,
-                )
-                if plan.tiers == 3:
-                    gbps = plan.tier_shapes["spine"].up_gbps
-                    graph.add_edge(spine, ("core", plane), links=plan.pod_spines * plan.spine_up, wiring="aligned", gbps=gbps)
-            graph.add_edge(node, spine, links=data["count"] * plan.leaf_up, wiring="complete", gbps=plan.tier_shapes["leaf"].up_gbps)
+    spine_joins, core_joins = joined_planes(plan.fabric, "spine"), joined_planes(plan.fabric, "core")
+    if plan.tiers == 3:
+        for plane in range(plan.fabric.tier_planes("core")):
+            graph.add_node(("core", plane), kind="switch", tier="core", count=plan.pod_spines * plan.core_group, plane=plane)
+    # A copy (spines are added below), plane by plane: each plane's spines in the order of its leaves.
+    leaves = sorted(((node, data) for node, data in graph.nodes(data=True) if data.get("tier") == "leaf"), key=lambda item: item[1]["plane"])
+    for node, data in leaves:
+        plane = data["plane"] // spine_joins
+        spine: FabricNode
+        if plan.tiers == 2:
+            spine = ("spine", plane, "rail", data["rails"][0]) if rail_only else ("spine", plane, "all")
+            count = plan.spines
+        else:
+            spine, count = ("spine", plane, "pod", data["pod"]), plan.pod_spines
+        if spine not in graph:
+            graph.add_node(
+                spine,
+                kind="switch",
+                tier="spine",
+                count=count,
+                plane=plane,
+                pod=spine[-1] if spine[2] == "pod" else None,  # the pod's and the rail's groups end with their number
+                rails=(spine[-1],) if spine[2] == "rail" else None,
+            )
+            if plan.tiers == 3:
+                gbps = plan.tier_shapes["spine"].up_gbps
+                graph.add_edge(spine, ("core", plane // core_joins), links=plan.pod_spines * plan.spine_up, wiring="aligned", gbps=gbps)
+        graph.add_edge(node, spine, links=data["count"] * plan.leaf_up, wiring="complete", gbps=plan.tier_shapes["leaf"].up_gbps)
 
 
 def _allowed(plan: FabricPlan, tier: str) -> float:
@@ -154,6 +157,7 @@ def build_fabric_graph(plan: FabricPlan) -> FabricGraph:
         kind=fabric.kind,
         tiers=plan.tiers,
         planes=fabric.planes,
+        tier_planes={tier: fabric.tier_planes(tier) for tier in ("leaf", "spine", "core")[: plan.tiers]},
         rails=plan.rails,
         link_gbps=fabric.link_gbps,
         radix=fabric.switch_radix,

@@ -8,6 +8,9 @@ The rules (the formulas live in `blueprints.fabric_math`):
   every rail evenly is rail-misaligned and left off the fabric. Fat trees and
   ToR Clos have no rails: every port of a host is on "rail 0".
 * **Planes.** Each NIC's `ports_per_nic` ports split evenly over the `planes`.
+  A spine (or core) tier with fewer planes joins the planes below it: one
+  spine plane reaches the leaves of each plane it joins, so it is sized for
+  all of them (`joined_planes`).
 * **Scale-up parts.** A host whose scale-up domain (the fabric's `scale_up`, else
   the catalog's) is smaller than the host splits into parts that reach each
   other only over the fabric; accelerators behind one shared NIC stay in one
@@ -20,8 +23,9 @@ The rules (the formulas live in `blueprints.fabric_math`):
 * **Tiers.** Declared, or the fewest that hold the leaves: two while a spine can
   reach every leaf (leaves <= radix), else three. Fat trees always have three.
   In three tiers, a pod holds `positions_per_pod` positions: whole blocks (leaf
-  groups, such as scalable units) while they fit, a bigger block split over
-  several pods; a pod never crosses a zone.
+  groups, such as scalable units) while they fit, and no more than the
+  fabric's `blocks_per_pod` where it fixes its pods; a bigger block is split
+  over several pods; a pod never crosses a zone.
 * **Spines and cores.** Even striping (`spine_count`, `pod_spine_count`,
   `core_group_size`); a group that cannot fit overflows and is reported by the
   port-budget check rather than silently resized.
@@ -42,7 +46,7 @@ from blueprints.models.pools import Pool
 from topology.placement import Placement
 from topology.provider_fabric import provider_managed
 
-__all__ = ["Part", "PoolShape", "Position", "FabricPlan", "plan_fabric", "host_scale_up", "SCALE_UP_SWITCHES", "RAIL_KINDS"]
+__all__ = ["Part", "PoolShape", "Position", "FabricPlan", "plan_fabric", "host_scale_up", "joined_planes", "SCALE_UP_SWITCHES", "RAIL_KINDS"]
 
 RAIL_KINDS = ("rail_optimized_clos", "rail_only")
 RAIL_MODELS = (RailOptimizedClos, RailOnly)
@@ -124,6 +128,12 @@ class FabricPlan:
     def name(self) -> str:
         """The fabric's name."""
         return self.fabric.name
+
+
+def joined_planes(fabric: DesignedFabric, tier: str) -> int:
+    """Planes of the tier below that one plane of `tier` (spine or core) joins: 1 when the planes carry on."""
+    below = {"spine": "leaf", "core": "spine"}[tier]
+    return fabric.tier_planes(below) // fabric.tier_planes(tier)
 
 
 def host_scale_up(declared: ScaleUp | None, spec: InstanceType) -> tuple[str, int]:
@@ -262,33 +272,35 @@ def _tor_positions(runs: Iterable[Run], shapes: dict[int, PoolShape]) -> list[_R
     return list(positions.values())
 
 
-def _pods(raw: list[_RawPosition], per_pod: int, zone_of: dict[str, str]) -> list[int]:
+def _pods(raw: list[_RawPosition], per_pod: int, zone_of: dict[str, str], blocks_per_pod: int | None = None) -> list[int]:
     """Pod index of each position: whole blocks (leaf groups) while they fit a pod's room, a bigger block split `per_pod` at a time.
 
-    A block that fits in what is left of the current pod (same zone) joins it, so a pod of 15 one-position
-    segments is one pod; a block that doesn't starts a new pod, and one bigger than a pod fills several.
+    A block that fits in what is left of the current pod (same zone, and fewer than `blocks_per_pod` blocks in it
+    when the design fixes its pods) joins it, so a pod of 15 one-position segments is one pod; a block that doesn't
+    starts a new pod, and one bigger than a pod fills several.
     """
     sizes = Counter(position.block for position in raw)
     pods: list[int] = []
-    pod, in_pod, block, zone = -1, per_pod, None, None
+    pod, in_pod, blocks, block, zone = -1, per_pod, 0, None, None
     for position in raw:
         if position.block != block:
             joins = zone_of.get(position.block) == zone and in_pod + sizes[position.block] <= per_pod
-            if not joins:
-                pod, in_pod = pod + 1, 0
-            block, zone = position.block, zone_of.get(position.block)
+            if not joins or (blocks_per_pod is not None and blocks >= blocks_per_pod):
+                pod, in_pod, blocks = pod + 1, 0, 0
+            block, zone, blocks = position.block, zone_of.get(position.block), blocks + 1
         elif in_pod == per_pod:
-            pod, in_pod = pod + 1, 0
+            pod, in_pod, blocks = pod + 1, 0, 1  # the rest of a block bigger than a pod
         pods.append(pod)
         in_pod += 1
     return pods
 
 
 def _tiers(fabric: DesignedFabric, leaves: int) -> int:
+    """Declared, or two while one spine plane reaches every leaf it joins (`leaves` of one leaf plane), else three."""
     if fabric.kind == "fat_tree":
         return 3
     declared = getattr(fabric, "tiers", None)
-    return declared or (2 if leaves <= fabric.tier_shapes(2)["spine"].down_links else 3)
+    return declared or (2 if leaves * joined_planes(fabric, "spine") <= fabric.tier_shapes(2)["spine"].down_links else 3)
 
 
 def plan_fabric(blueprint: Blueprint, catalog: Catalog, placement: Placement, fabric_index: int) -> tuple[FabricPlan | None, list[Finding]]:
@@ -345,7 +357,10 @@ def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shape
     built = fabric.tier_shapes(tiers)
     leaf, spine, core = built["leaf"], built["spine"], built["core"]
     zone_of = {site.name: site.zone.name for site in placement.sites}
-    pods = _pods(raw, fabric_math.positions_per_pod(spine.down_links, per_position), zone_of) if tiers == 3 else [0] * len(raw)
+    # A spine plane that joins planes below reaches the leaves of each: its down ports are shared among them.
+    spine_joins, core_joins = joined_planes(fabric, "spine"), joined_planes(fabric, "core")
+    per_pod = fabric_math.positions_per_pod(spine.down_links, per_position * spine_joins)
+    pods = _pods(raw, per_pod, zone_of, getattr(fabric, "blocks_per_pod", None)) if tiers == 3 else [0] * len(raw)
     positions = tuple(
         Position(index, item.block, pod, tuple((pool, hosts) for pool, hosts in item.hosts), item.ports, item.rack)
         for index, (item, pod) in enumerate(zip(raw, pods, strict=True))
@@ -354,12 +369,12 @@ def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shape
     appliances = _appliances(fabric, positions, per_position)
     spines = pod_spines = core_group = 0
     if tiers == 2:
-        leaves = len(positions) * (1 if fabric.kind == "rail_only" else per_position)
+        leaves = len(positions) * (1 if fabric.kind == "rail_only" else per_position) * spine_joins
         spines = fabric_math.spine_count(leaves, leaf.up_links, spine.down_links)
     elif tiers == 3:
-        fullest = max(Counter(pods).values()) * per_position
+        fullest = max(Counter(pods).values()) * per_position * spine_joins
         pod_spines = fabric_math.pod_spine_count(fullest, leaf.up_links, spine.down_links)
-        core_group = fabric_math.core_group_size(pod_count, spine.up_links, core.down_links)
+        core_group = fabric_math.core_group_size(pod_count * core_joins, spine.up_links, core.down_links)
     return FabricPlan(
         fabric_index,
         fabric,

@@ -33,6 +33,7 @@ MODEL_CODES: tuple[str, ...] = (
     "fabric.scale-up-switches",
     "fabric.scale-up-links",
     "fabric.fat-tree-uniform",
+    "fabric.tier-planes",
     "pool.node-range",
     "pool.node-count",
     "pool.root-volume-iops",

@@ -126,6 +126,11 @@ class TierPorts(Model):
     switch_kw: float | None = Field(
         default=None, gt=0, le=100, description="IT power of one switch of this tier with its optics; none = the fabric's `switch_kw`."
     )
+    planes: Literal[1, 2] | None = Field(
+        default=None,
+        description="Planes of this tier (spine or core); none = the tier below's. 1 over two planes below joins them: both "
+        "planes' switches uplink to one shared layer (dual-homed ToRs under common spines). The leaf tier's are the fabric's `planes`.",
+    )
 
 
 _TIERS = ("leaf", "spine", "core")
@@ -230,6 +235,30 @@ class _FabricBase(Model):
         return self
 
     @model_validator(mode="after")
+    def _planes_merge_upwards(self) -> Self:
+        below = self.planes
+        for tier in _TIERS:
+            stated = getattr(self, tier).planes
+            if stated is None:
+                continue
+            if tier == "leaf" and stated != self.planes:
+                raise violation(
+                    "fabric.tier-planes",
+                    f"leaf.planes {stated} differs from the fabric's planes {self.planes}; the hosts' ports split over the leaves' planes",
+                    f"set planes: {stated} on the fabric (and ports_per_nic to match), or remove leaf.planes",
+                    field="leaf.planes",
+                )
+            if stated > below or below % stated:
+                raise violation(
+                    "fabric.tier-planes",
+                    f"{tier}.planes {stated} can't sit above {below} plane(s): planes only join going up, never split",
+                    f"use {tier}.planes 1 to join the planes there, or leave it out to carry the {below} plane(s) on",
+                    field=f"{tier}.planes",
+                )
+            below = stated
+        return self
+
+    @model_validator(mode="after")
     def _whole_cables(self) -> Self:
         pairs = self.links_per_cable
         if pairs == 1:
@@ -249,6 +278,17 @@ class _FabricBase(Model):
         stated: float | None = getattr(self, tier).switch_kw
         return stated if stated is not None else self.switch_kw
 
+    def tier_planes(self, tier: str) -> int:
+        """The planes of `tier` (leaf, spine or core): its own, else the tier below's; the leaves have the fabric's."""
+        planes = self.planes
+        for name in _TIERS[: _TIERS.index(tier) + 1]:
+            planes = getattr(self, name).planes or planes
+        return planes
+
+    def top_planes(self, tiers: int) -> int:
+        """The planes of the top tier of a `tiers`-tier build: the independent copies its capacity is counted in."""
+        return self.tier_planes(_TIERS[tiers - 1])
+
     def tier_shapes(self, tiers: int) -> dict[str, TierShape]:
         """Each tier as built with `tiers` tiers: radix, split, breakout and speeds (the top tier has no uplinks)."""
         leaf_speed = self.leaf.uplink_gbps or self.link_gbps
@@ -262,12 +302,22 @@ class _FabricBase(Model):
         )
 
 
+_BLOCKS_PER_POD = Field(
+    default=None,
+    ge=1,
+    le=1024,
+    description="Blocks (leaf groups) per pod of a three-tier build, where the design fixes its pod (Alibaba DCN+: 4 "
+    "segments); none = as many whole blocks as a pod's spines reach. A pod never crosses a zone either way.",
+)
+
+
 class RailOptimizedClos(_FabricBase):
     """Rail-optimized Clos: NIC r of every host on a rail-r leaf; two or three switch tiers."""
 
     kind: Literal["rail_optimized_clos"] = Field(description="Rail-optimized Clos.")
     rails: int | None = Field(default=None, ge=1, le=64, description="Rails; none = one per accelerator of the host (or per NIC, if fewer).")
     tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
+    blocks_per_pod: int | None = _BLOCKS_PER_POD
 
 
 class FatTree(_FabricBase):
@@ -303,6 +353,7 @@ class TorClos(_FabricBase):
 
     kind: Literal["tor_clos"] = Field(description="ToR-per-rack Clos.")
     tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
+    blocks_per_pod: int | None = _BLOCKS_PER_POD
 
 
 class AwsEfa(Model):

@@ -99,7 +99,7 @@ def check(ctx: Context) -> Iterable[Finding]:
             continue
         tiers = getattr(fabric, "tiers", None) or _MAX_TIERS[fabric.kind]
         over = fabric.oversubscription
-        room = fabric_max_endpoints(fabric.kind, fabric.tier_shapes(tiers), fabric.switch_radix, tiers, fabric.planes, rails)
+        room = fabric_max_endpoints(fabric.kind, fabric.tier_shapes(tiers), fabric.switch_radix, tiers, fabric.top_planes(tiers), rails)
         if ports > room:
             yield error(
                 "fabric.too-small",

@@ -65,8 +65,11 @@ def _fabrics(design: Design, figures: dict[str, Any]) -> str:
             for tier in ("leaf", "spine", "core")
         ]
         bisection = data["bisection_tbps"]
+        built = [tier for tier in ("spine", "core") if tier in data["tier_ports"]]
+        joined = next((tier for tier in built if data["tier_ports"][tier]["planes"] < data["planes"]), None)
+        planes = f"{data['planes']} plane(s)" + (f", joined at the {joined} tier" if joined else "")
         summary = (
-            f"<p>{html.escape(data['kind'])}, {data['tiers']} tier(s), {data['planes']} plane(s), {data['rails']} rail(s): "
+            f"<p>{html.escape(data['kind'])}, {data['tiers']} tier(s), {planes}, {data['rails']} rail(s): "
             f"{_text(data['hosts'])} hosts, {_text(data['accelerators'])} accelerators; bisection "
             f"<span data-figure='{key}.bisection_tbps' data-value='{json.dumps(bisection)}'>{_text(bisection)}</span> Tb/s; "
             f"hops same rail / cross rail {_text(data['max_switch_hops']['same_rail'])} / {_text(data['max_switch_hops']['cross_rail'])}</p>"

@@ -134,6 +134,11 @@ def test_a_small_fabric_is_drawn_to_scale_and_a_large_one_aggregated():
     assert 'data-scale="aggregated"' in _page("rail-131k")  # 16,384 hosts: one box per group of identical ones
 
 
+def test_a_fabric_whose_planes_join_above_the_leaves_says_where():
+    assert "2 plane(s), joined at the spine tier, 1 rail(s)" in _page("alibaba-dcn-plus")  # dual-ToR under shared Aggs
+    assert "2 plane(s), 8 rail(s)" in _page("alibaba-hpn-pod")  # HPN carries its planes to the top
+
+
 def test_a_blueprint_with_errors_gets_a_page_of_its_findings_and_exit_1(tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text((ROOT / "blueprints" / "examples" / "dgx-h100-superpod.yaml").read_text().replace("nodes: 127", "nodes: 0"))

@@ -1,9 +1,10 @@
 """Seeded random small fabrics of every kind: every figure of the merged graph equals the brute-force answer on the explicit one.
 
 The fixtures cover the shapes we can draw; this sweep covers the combinations
-nobody would draw (odd radixes, oversubscribed tiers, two planes, partial
-positions and pods, scale-up domains smaller than a host, pods cut by block
-boundaries). The seed is fixed, so a failure reproduces.
+nobody would draw (odd radixes, oversubscribed tiers, two planes, planes joined
+at the spines or cores, partial positions and pods, scale-up domains smaller
+than a host, pods cut by block boundaries). The seed is fixed, so a failure
+reproduces.
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ HOSTS = [
 ]
 
 
-def random_fabric_fields(rng: random.Random, kind: str) -> dict:
+def random_fabric_fields(rng: random.Random, kind: str, joined: bool = False) -> dict:
+    """Random fields for a fabric of `kind`; `joined` puts it on two planes that join at the spines or the cores."""
     fields = {"nics_per_accelerator": None}
     if kind != "fat_tree":
         fields["oversubscription"] = {"leaf": rng.choice([1.0, 2.0, 3.0]), "spine": rng.choice([1.0, 2.0])}
-    planes = rng.choice([1, 1, 2])
+    planes = 2 if joined else rng.choice([1, 1, 2])
     fields.update(planes=planes, ports_per_nic=planes * rng.choice([1, 2]))
     if kind in ("rail_optimized_clos", "rail_only") and rng.random() < 0.5:
         fields["rails"] = rng.choice([1, 2, 4])
@@ -46,14 +48,20 @@ def random_fabric_fields(rng: random.Random, kind: str) -> dict:
         fields["tiers"] = rng.choice([1, 2])
     if rng.random() < 0.3:
         fields["scale_up"] = {"kind": rng.choice(["nvlink", "pcie", "neuronlink"]), "domain_size": rng.choice([1, 2, 4])}
+    if joined:  # a tier that joins the planes must be built: cores need three tiers, rail-only spines two
+        tier = "core" if kind != "rail_only" and rng.random() < 0.4 else "spine"
+        fields[tier] = {"planes": 1}
+        fields["tiers"] = 3 if tier == "core" else (2 if kind == "rail_only" else fields.get("tiers"))
+        if fields["tiers"] == 3 and rng.random() < 0.5:
+            fields["blocks_per_pod"] = 1  # pods the design fixes, smaller than the spines could reach
     return fields
 
 
-def random_blueprint(rng: random.Random):
+def random_blueprint(rng: random.Random, joined: bool = False):
     """A random rule-clean blueprint with one or two pools on one small fabric, or None to draw again."""
-    kind = rng.choice(["rail_optimized_clos", "rail_only", "fat_tree", "tor_clos"])
+    kind = rng.choice(["rail_optimized_clos", "rail_only", "tor_clos"] + ([] if joined else ["fat_tree"]))
     instance, nic_choices = rng.choice(HOSTS)
-    fields = random_fabric_fields(rng, kind)
+    fields = random_fabric_fields(rng, kind, joined)
     fields["nics_per_accelerator"] = rng.choice(nic_choices)
     blocks = [block(f"b{index}", racks=rng.randint(1, 4), hosts_per_rack=rng.randint(1, 3)) for index in range(rng.choice([1, 2]))]
     slots = sum(item["racks"] * item["hosts_per_rack"] for item in blocks)
@@ -70,10 +78,10 @@ def random_blueprint(rng: random.Random):
     return None if rule_errors(model) else model
 
 
-def cases(count: int, seed: int = 20251121):
+def cases(count: int, seed: int = 20251121, joined: bool = False):
     rng, found = random.Random(seed), []
     while len(found) < count:
-        model = random_blueprint(rng)
+        model = random_blueprint(rng, joined)
         if model is not None:
             found.append(model)
     return found
@@ -127,4 +135,14 @@ def assert_figures_match_the_explicit_graph(built) -> None:
 def test_random_fabric_figures_equal_the_explicit_graphs(model):
     built = design(model)
     assert len(built.fabrics) == 1, [finding.code for finding in built.findings]
+    assert_figures_match_the_explicit_graph(built.fabrics[0])
+
+
+@pytest.mark.parametrize("model", cases(40, seed=20261124, joined=True), ids=lambda model: f"{model.fabrics[0].kind}-{model.pools[0].instance_type}")
+def test_planes_joined_at_the_spines_or_cores_give_the_explicit_graphs_figures(model):
+    """Two planes whose spines (or cores) are one shared layer: the merged graph still agrees with the explicit one."""
+    built = design(model)
+    assert len(built.fabrics) == 1, [finding.code for finding in built.findings]
+    fabric_model = built.fabrics[0].plan.fabric
+    assert (fabric_model.planes, min(fabric_model.tier_planes(tier) for tier in ("spine", "core"))) == (2, 1)
     assert_figures_match_the_explicit_graph(built.fabrics[0])

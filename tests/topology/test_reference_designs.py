@@ -20,6 +20,9 @@ counts differently, the test says so and asserts both sides of the difference.
   Language Model Training", SIGCOMM 2024, sections 3, 5, 6 and Table 1: a
   dual-plane Pod of 51.2 Tbps switches, 200G host ports under 400G uplinks;
   https://ennanzhai.github.io/pub/sigcomm24-hpn.pdf
+* Alibaba DCN+, the same paper's Appendix C and Figure 20: a three-tier Clos of
+  dual-ToR segments whose two ToRs share their Pod's Aggs (planes joined above
+  the leaves), 32 Pods of 4 segments, 16,384 GPUs;
 * Al-Fares, Loukissas, Vahdat, "A Scalable, Commodity Data Center Network
   Architecture", SIGCOMM 2008, section 3: the k-ary fat tree, k = 48
   ("full bandwidth to up 27,648 hosts"; k pods of k/2 edge and k/2
@@ -251,6 +254,81 @@ def test_hpn_blast_radius_in_bandwidth():
     assert (loss["leaf"]["down_gbps"], loss["leaf"]["up_gbps"], loss["leaf"]["share"]) == (27_200, 24_000, round(1 / 240, 4))
     # An Agg: 120 x 400G from the ToRs of its plane, 1/60 of that plane's ToR uplinks (1/120 of both planes').
     assert (loss["spine"]["down_gbps"], loss["spine"]["up_gbps"], loss["spine"]["share"]) == (48_000, 3_200, round(1 / 120, 4))
+
+
+# Alibaba DCN+ (HPN paper, Appendix C and Figure 20): dual-ToR segments of 16 hosts whose two ToRs share their Pod's Aggs.
+DCN_PLUS = ROOT / "blueprints" / "examples" / "alibaba-dcn-plus.yaml"
+
+
+def _dcn_plus(edits: tuple[tuple[str, str], ...] = (), tmp_path=None):
+    path = DCN_PLUS if not edits else edited_copy(DCN_PLUS, tmp_path, *edits)
+    validation = validate(str(path))
+    assert validation.ok, [finding.code for finding in validation.findings if finding.is_error]
+    [figures] = validation.design.figures["fabrics"]
+    return figures, validation.design.design.fabrics[0]
+
+
+def test_dcn_plus_switch_counts_per_tier_and_pods():
+    figures, built = _dcn_plus()
+    # "each segment is composed of 128 GPUs (16 servers)" on two ToRs; "each Pod contains 4 segments (i.e., 512 GPUs)";
+    # "Each Pod is equipped with 8 Aggregation switches"; "up to 32 Pods, making the scale up to 16384 GPUs";
+    # Figure 20 draws Core1 to Core128.
+    assert (figures["hosts"], figures["accelerators"]) == (32 * 4 * 16, 16_384)
+    assert figures["switches"] == {"leaf": 32 * 4 * 2, "spine": 32 * 8, "core": 128}
+    assert (built.plan.pods, built.plan.pod_spines) == (32, 8)
+    # Every link of every layer, 200G host ports, 400G above: 2,048 hosts x 8 NICs x 2 ports; each ToR and each Agg 64 up.
+    assert figures["links"] == {"host_leaf": 2_048 * 16, "leaf_spine": 256 * 64, "spine_core": 256 * 64}
+
+
+def test_dcn_plus_ports_and_oversubscription_per_tier():
+    figures, _ = _dcn_plus()
+    ports = figures["tier_ports"]
+    # Figure 20: a ToR has 128 x 200G down and 64 x 400G up; an Agg 64 x 400G down and up; a core 128 x 400G.
+    leaf, spine, core = ports["leaf"], ports["spine"], ports["core"]
+    assert (leaf["down_ports"] * leaf["breakout"], leaf["down_gbps"], leaf["up_ports"], leaf["up_gbps"]) == (128, 200, 64, 400)
+    assert (spine["down_ports"], spine["up_ports"], spine["up_gbps"], core["down_ports"], core["down_gbps"]) == (64, 64, 400, 128, 400)
+    # Dual-ToR: two planes at the ToRs, joined at the Aggs (and so at the cores).
+    assert [ports[tier]["planes"] for tier in ("leaf", "spine", "core")] == [2, 1, 1]
+    # "a traditional 3-tier Clos Data Center Network with full bisection bandwidth": 1:1 at both tiers.
+    assert figures["oversubscription"] == {"leaf": 1.0, "spine": 1.0}
+
+
+def _aggs_of_a_tor(built) -> tuple[int, int, set[int]]:
+    """(Aggs the first segment's plane-1 ToR reaches, links to each, the planes of the ToRs those Aggs hear from)."""
+    graph, leaf = built.graph, ("leaf", 1, 0, 0)
+    [(spine, links)] = [(node, edge["links"]) for node, edge in graph[leaf].items() if graph.nodes[node].get("tier") == "spine"]
+    planes = {graph.nodes[node]["plane"] for node in graph[spine] if graph.nodes[node].get("tier") == "leaf"}
+    return graph.nodes[spine]["count"], links // graph.nodes[spine]["count"], planes
+
+
+def test_dcn_plus_every_tor_reaches_every_agg_of_its_pod(tmp_path):
+    """ "each ToR switch connects to all Aggregation switches": both ToRs of a segment meet the Pod's 8 Aggs, 8 links to each.
+
+    Carried on as two planes instead (no spine.planes), the counts are the same but each ToR reaches only the 4 Aggs of
+    its own plane, 16 links to each; without blocks_per_pod, a pod would take 8 blocks under 64 Aggs."""
+    figures, built = _dcn_plus()
+    assert _aggs_of_a_tor(built) == (8, 8, {0, 1})
+    carried, apart = _dcn_plus((("spine: {uplinks: 64, planes: 1}", "spine: {uplinks: 64}"),), tmp_path)
+    assert _aggs_of_a_tor(apart) == (4, 16, {1}) and carried["switches"] == figures["switches"]
+    unfixed, big_pods = _dcn_plus((("    blocks_per_pod: 1 ", "    # blocks_per_pod: 1 "),), tmp_path)
+    assert (big_pods.plan.pods, big_pods.plan.pod_spines) == (4, 64) and unfixed["switches"] == figures["switches"]
+
+
+def test_dcn_plus_bisection_hops_and_blast_radius(tmp_path):
+    figures, _ = _dcn_plus()
+    # Full bisection: each GPU's 2 x 200G across any half, as placed and as provisioned (half of 2,048 x 16 x 200G).
+    assert figures["pools"][0]["bisection_gbps_per_accelerator"] == 400.0
+    assert figures["bisection_tbps"] == figures["bisection_provisioned_tbps"] == 2_048 * 16 * 200 / 2 / 1000
+    # ToR, Agg, core, Agg, ToR between Pods; inside one Pod, ToR, Agg, ToR.
+    assert figures["max_switch_hops"] == {"same_rail": 5, "cross_rail": 5}
+    pod01 = (("    nodes: 2048 ", "    nodes: 64 "), ("domains: [cluster]\n      spread: blocks", "domains: [pod01]\n      spread: packed"))
+    one_pod, _ = _dcn_plus(pod01, tmp_path)
+    assert one_pod["max_switch_hops"] == {"same_rail": 3, "cross_rail": 3}
+    # A ToR carries 128 x 200G down and 64 x 400G up, 1/256 of the host bandwidth; its hosts keep their other ToR, so no
+    # GPU is cut off. An Agg carries 64 x 400G down, 1/256 of the ToRs' uplinks.
+    loss = figures["switch_loss"]
+    assert (loss["leaf"]["down_gbps"], loss["leaf"]["up_gbps"], loss["leaf"]["share"]) == (25_600, 25_600, round(1 / 256, 4))
+    assert (loss["spine"]["down_gbps"], loss["spine"]["share"]) == (25_600, round(1 / 256, 4))
 
 
 # NVIDIA DGX SuperPOD with DGX B300 on Spectrum-X: "Each group of 64 nodes is rail-aligned"; "The Spectrum-X based compute

@@ -12,7 +12,7 @@ import pytest
 from pydantic import ValidationError
 
 from blueprints import fabric_math
-from tests.topology.factory import block, blueprint, check, codes, design, fabric, pool, zone
+from tests.topology.factory import block, blueprint, check, codes, design, fabric, pool, rule_errors, zone
 from tests.topology.fixtures import fat_tree, rail_three_tier, rail_two_tier
 from topology.expand import expand_fabric, expanded_size
 from topology.hops import worst_case_hops
@@ -61,12 +61,12 @@ def test_leaf_ports_split_by_the_declared_oversubscription(oversubscription):
     assert (to_hosts, to_spines) == (down, up)
 
 
-def one_nic_clos(hosts: int, tiers: int):
+def one_nic_clos(hosts: int, tiers: int, **fields):
     """`hosts` single-NIC hosts in one block on a radix-8 rail-optimized Clos with one rail."""
     return blueprint(
         [zone("z", [block("b", racks=hosts, hosts_per_rack=1)])],
         [pool("p", "g6e.8xlarge", hosts, ["b"], fabric="f")],
-        [fabric("f", "rail_optimized_clos", 8, tiers=tiers)],
+        [fabric("f", "rail_optimized_clos", 8, tiers=tiers, **fields)],
     )
 
 
@@ -75,6 +75,42 @@ def test_clos_max_endpoints_is_exactly_what_fits_within_the_radix(tiers):
     room = fabric_math.clos_max_endpoints(fabric_math.uniform_tier_shapes(8, tiers), tiers)
     assert "topology.port-budget" not in codes(check(one_nic_clos(room, tiers)))
     assert "topology.port-budget" in codes(check(one_nic_clos(room + 1, tiers)))
+
+
+@pytest.mark.parametrize(("tiers", "joined"), [(2, "spine"), (3, "spine"), (3, "core")])
+def test_planes_joined_above_the_leaves_hold_one_planes_worth_of_hosts(tiers, joined):
+    """Two planes (a port of each host on each) whose spines or cores are one shared layer: that layer's ports are
+    shared by both planes, so the fabric holds the hosts of one unjoined plane, and one host more overflows its top
+    tier (a spine tier joined under cores makes twice the pods, which the cores then can't all reach)."""
+    planes = {"planes": 2, "ports_per_nic": 2, joined: {"planes": 1}}
+    shapes = fabric_math.uniform_tier_shapes(8, tiers)
+    room = fabric_math.clos_max_endpoints(shapes, tiers)
+    assert room == fabric_math.fabric_max_endpoints("rail_optimized_clos", shapes, 8, tiers, 1, 1)
+    hosts = room // 2  # each host puts a port on each plane
+    fits, over = one_nic_clos(hosts, tiers, **planes), one_nic_clos(hosts + 1, tiers, **planes)
+    assert "topology.port-budget" not in codes(check(fits)) and "fabric.too-small" not in rule_errors(fits)
+    overflowing = [finding.certificate["tier"] for finding in check(over).findings if finding.code == "topology.port-budget"]
+    assert overflowing == [("spine", "core")[tiers - 2]] and "fabric.too-small" in rule_errors(over)
+    # Unjoined, the same hosts fit twice over: each plane has a top tier of its own.
+    unjoined = one_nic_clos(2 * hosts, tiers, planes=2, ports_per_nic=2)
+    assert "topology.port-budget" not in codes(check(unjoined)) and "fabric.too-small" not in rule_errors(unjoined)
+
+
+def test_a_spine_that_joins_two_planes_is_striped_over_the_leaves_of_both():
+    """8 leaves (4 a plane) of 4 uplinks under spines of 8 ports: per plane that is 2 spines; joined, 4 spines
+    reach all 8 leaves with one link from each, and a leaf of each plane meets a leaf of the other at a spine."""
+    joined = one_nic_clos(16, 2, planes=2, ports_per_nic=2, oversubscription={"leaf": 1.0}, spine={"planes": 1})
+    built = design(joined).fabrics[0]
+    explicit = expand_fabric(built.graph)
+    leaves = [node for node, data in explicit.nodes(data=True) if data.get("tier") == "leaf"]
+    spines = [node for node, data in explicit.nodes(data=True) if data.get("tier") == "spine"]
+    assert (len(leaves), len(spines)) == (8, 4) == (len(leaves), fabric_math.spine_count(8, 4, 8))
+    assert {explicit[leaf][spine]["links"] for leaf in leaves for spine in spines} == {1}
+    assert {used_ports(explicit, spine) for spine in spines} == {8}
+    separate = design(one_nic_clos(16, 2, planes=2, ports_per_nic=2, oversubscription={"leaf": 1.0})).fabrics[0]
+    assert (separate.plan.spines, switch_count(separate.graph) - 8) == (2, 4)  # 2 spines in each of the 2 planes
+    [figures] = check(joined).figures["fabrics"]
+    assert [figures["tier_ports"][tier]["planes"] for tier in ("leaf", "spine")] == [2, 1]
 
 
 def test_spine_count_is_the_smallest_even_striping_and_every_leaf_reaches_every_spine_equally():
