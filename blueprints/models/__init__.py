@@ -34,6 +34,7 @@ MODEL_CODES: tuple[str, ...] = (
     "fabric.scale-up-links",
     "fabric.fat-tree-uniform",
     "fabric.tier-planes",
+    "fabric.blocks-per-pod",
     "pool.node-range",
     "pool.node-count",
     "pool.root-volume-iops",

@@ -302,6 +302,17 @@ class _FabricBase(Model):
         )
 
 
+def _pods_need_three_tiers(fabric: RailOptimizedClos | TorClos) -> None:
+    """A fabric declared with two tiers has no pods, so a pod size there would be silently ignored: refuse it."""
+    if fabric.blocks_per_pod is not None and fabric.tiers == 2:
+        raise violation(
+            "fabric.blocks-per-pod",
+            f"blocks_per_pod {fabric.blocks_per_pod} sizes the pods of a three-tier fabric, but this one declares tiers: 2, which has none",
+            "set tiers: 3, or remove blocks_per_pod",
+            field="blocks_per_pod",
+        )
+
+
 _BLOCKS_PER_POD = Field(
     default=None,
     ge=1,
@@ -318,6 +329,11 @@ class RailOptimizedClos(_FabricBase):
     rails: int | None = Field(default=None, ge=1, le=64, description="Rails; none = one per accelerator of the host (or per NIC, if fewer).")
     tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
     blocks_per_pod: int | None = _BLOCKS_PER_POD
+
+    @model_validator(mode="after")
+    def _pods(self) -> Self:
+        _pods_need_three_tiers(self)
+        return self
 
 
 class FatTree(_FabricBase):
@@ -354,6 +370,11 @@ class TorClos(_FabricBase):
     kind: Literal["tor_clos"] = Field(description="ToR-per-rack Clos.")
     tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
     blocks_per_pod: int | None = _BLOCKS_PER_POD
+
+    @model_validator(mode="after")
+    def _pods(self) -> Self:
+        _pods_need_three_tiers(self)
+        return self
 
 
 class AwsEfa(Model):

@@ -276,6 +276,14 @@ CASES = [
         "core: {planes: 2}",
     ),
     (
+        "pods-on-a-two-tier-fabric",
+        "    switch_radix: 64\n",
+        "    switch_radix: 64\n    tiers: 2\n    blocks_per_pod: 4\n",
+        "fabric.blocks-per-pod",
+        "fabrics[0].blocks_per_pod",
+        "blocks_per_pod: 4",
+    ),
+    (
         "leaf-planes-other-than-the-fabric-s",
         "    switch_radix: 64\n",
         "    switch_radix: 64\n    leaf: {planes: 2}\n",
