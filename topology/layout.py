@@ -296,11 +296,11 @@ def _pods(raw: list[_RawPosition], per_pod: int, zone_of: dict[str, str], blocks
 
 
 def _tiers(fabric: DesignedFabric, leaves: int) -> int:
-    """Declared, or two while one spine plane reaches every leaf it joins (`leaves` of one leaf plane), else three."""
+    """Declared, or two while one spine plane reaches all the `leaves` it joins, else three."""
     if fabric.kind == "fat_tree":
         return 3
     declared = getattr(fabric, "tiers", None)
-    return declared or (2 if leaves * joined_planes(fabric, "spine") <= fabric.tier_shapes(2)["spine"].down_links else 3)
+    return declared or (2 if leaves <= fabric.tier_shapes(2)["spine"].down_links else 3)
 
 
 def plan_fabric(blueprint: Blueprint, catalog: Catalog, placement: Placement, fabric_index: int) -> tuple[FabricPlan | None, list[Finding]]:
@@ -346,6 +346,8 @@ def plan_fabric(blueprint: Blueprint, catalog: Catalog, placement: Placement, fa
 def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shapes: dict[int, PoolShape], rails: int) -> FabricPlan:
     leaf = fabric.tier_shapes(3)["leaf"]  # the leaf's split doesn't depend on the tiers above it
     per_position = rails if fabric.kind in RAIL_KINDS else 1
+    # A spine plane that joins planes below reaches the leaves of each: its down ports are shared among them.
+    spine_joins, core_joins = joined_planes(fabric, "spine"), joined_planes(fabric, "core")
     runs = list(_runs(placement, shapes))
     if isinstance(fabric, RailOnly):
         demand = sum(count * shapes[pool].ports_per_leaf for _, _, pool, count in runs)
@@ -353,12 +355,10 @@ def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shape
         raw = _fill_positions(runs, shapes, leaf.as_top().down_links if tiers == 1 else leaf.down_links, single=tiers == 1)
     else:
         raw = _tor_positions(runs, shapes) if fabric.kind == "tor_clos" else _fill_positions(runs, shapes, leaf.down_links, False)
-        tiers = _tiers(fabric, len(raw) * per_position)
+        tiers = _tiers(fabric, len(raw) * per_position * spine_joins)
     built = fabric.tier_shapes(tiers)
     leaf, spine, core = built["leaf"], built["spine"], built["core"]
     zone_of = {site.name: site.zone.name for site in placement.sites}
-    # A spine plane that joins planes below reaches the leaves of each: its down ports are shared among them.
-    spine_joins, core_joins = joined_planes(fabric, "spine"), joined_planes(fabric, "core")
     per_pod = fabric_math.positions_per_pod(spine.down_links, per_position * spine_joins)
     pods = _pods(raw, per_pod, zone_of, getattr(fabric, "blocks_per_pod", None)) if tiers == 3 else [0] * len(raw)
     positions = tuple(

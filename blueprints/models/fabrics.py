@@ -302,38 +302,36 @@ class _FabricBase(Model):
         )
 
 
-def _pods_need_three_tiers(fabric: RailOptimizedClos | TorClos) -> None:
-    """A fabric declared with two tiers has no pods, so a pod size there would be silently ignored: refuse it."""
-    if fabric.blocks_per_pod is not None and fabric.tiers == 2:
-        raise violation(
-            "fabric.blocks-per-pod",
-            f"blocks_per_pod {fabric.blocks_per_pod} sizes the pods of a three-tier fabric, but this one declares tiers: 2, which has none",
-            "set tiers: 3, or remove blocks_per_pod",
-            field="blocks_per_pod",
-        )
+class _ClosWithPods(_FabricBase):
+    """The Clos kinds that may have a third tier: their tier count, and the pod size a design may fix."""
+
+    tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
+    blocks_per_pod: int | None = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="Blocks (leaf groups) per pod of a three-tier build, where the design fixes its pod (Alibaba DCN+: 4 "
+        "segments); none = as many whole blocks as a pod's spines reach. A pod never crosses a zone either way.",
+    )
+
+    @model_validator(mode="after")
+    def _pods_need_three_tiers(self) -> Self:
+        """A fabric declared with two tiers has no pods, so a pod size there would be silently ignored: refuse it."""
+        if self.blocks_per_pod is not None and self.tiers == 2:
+            raise violation(
+                "fabric.blocks-per-pod",
+                f"blocks_per_pod {self.blocks_per_pod} sizes the pods of a three-tier fabric, but this one declares tiers: 2, which has none",
+                "set tiers: 3, or remove blocks_per_pod",
+                field="blocks_per_pod",
+            )
+        return self
 
 
-_BLOCKS_PER_POD = Field(
-    default=None,
-    ge=1,
-    le=1024,
-    description="Blocks (leaf groups) per pod of a three-tier build, where the design fixes its pod (Alibaba DCN+: 4 "
-    "segments); none = as many whole blocks as a pod's spines reach. A pod never crosses a zone either way.",
-)
-
-
-class RailOptimizedClos(_FabricBase):
+class RailOptimizedClos(_ClosWithPods):
     """Rail-optimized Clos: NIC r of every host on a rail-r leaf; two or three switch tiers."""
 
     kind: Literal["rail_optimized_clos"] = Field(description="Rail-optimized Clos.")
     rails: int | None = Field(default=None, ge=1, le=64, description="Rails; none = one per accelerator of the host (or per NIC, if fewer).")
-    tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
-    blocks_per_pod: int | None = _BLOCKS_PER_POD
-
-    @model_validator(mode="after")
-    def _pods(self) -> Self:
-        _pods_need_three_tiers(self)
-        return self
 
 
 class FatTree(_FabricBase):
@@ -364,17 +362,10 @@ class RailOnly(_FabricBase):
     tiers: Literal[1, 2] | None = Field(default=None, description="Switch tiers per rail; none = the fewest that hold the hosts.")
 
 
-class TorClos(_FabricBase):
+class TorClos(_ClosWithPods):
     """A top-of-rack leaf per rack (two, dual-homed, with `planes: 2`) under a Clos of spines."""
 
     kind: Literal["tor_clos"] = Field(description="ToR-per-rack Clos.")
-    tiers: Literal[2, 3] | None = Field(default=None, description="Switch tiers; none = the fewest that hold the hosts.")
-    blocks_per_pod: int | None = _BLOCKS_PER_POD
-
-    @model_validator(mode="after")
-    def _pods(self) -> Self:
-        _pods_need_three_tiers(self)
-        return self
 
 
 class AwsEfa(Model):
