@@ -81,9 +81,9 @@ def switch_ports(graph: FabricGraph) -> list[SwitchPorts]:
             else:
                 up += edge["links"]
                 up_gbps += edge["links"] * edge["gbps"]
-        appliances = data.get("appliance_links", 0)  # devices with no accelerator take leaf ports at the host link speed
-        down += appliances
-        down_gbps += appliances * graph.graph["link_gbps"]
+        service = data.get("service_links", 0)  # appliances' and hosts' in-band and storage links: leaf ports at the host link speed
+        down += service
+        down_gbps += service * graph.graph["link_gbps"]
         count = data["count"]
         breakout = graph.graph["tier_shapes"][data["tier"]].breakout
         found.append(SwitchPorts(node, data["tier"], down / count, up / count, down_gbps / count, up_gbps / count, breakout))

@@ -84,6 +84,12 @@ def _appliance_figures(fabric: FabricDesign) -> list[dict[str, Any]]:
     ]
 
 
+def _host_port_figures(fabric: FabricDesign) -> list[dict[str, Any]]:
+    """Each kind of the hosts' own ports (in-band, storage): ports per host and links on the fabric's leaves."""
+    hosts = sum(count for position in fabric.plan.positions for _, count in position.hosts)
+    return [{"name": kind.name, "ports_per_host": kind.ports, "links": hosts * kind.ports} for kind in fabric.plan.fabric.host_ports]
+
+
 def _appliance_findings(fabric: FabricDesign) -> list[Finding]:
     """`topology.appliance-unplaced` for an appliance whose block has no leaf of this fabric to plug into."""
     placed = {name for name, *_ in fabric.plan.appliance_links}
@@ -102,7 +108,8 @@ def _appliance_findings(fabric: FabricDesign) -> list[Finding]:
 
 
 def _cable_findings(fabric: FabricDesign) -> list[Finding]:
-    """`topology.cable-split` where `links_per_cable` doesn't divide a host's, an appliance's or a switch side's links."""
+    """`topology.cable-split` where `links_per_cable` doesn't divide a host's, its in-band or storage ports', an appliance's
+    or a switch side's links."""
     model, plan = fabric.plan.fabric, fabric.plan
     pairs = model.links_per_cable
     if pairs == 1:
@@ -114,6 +121,10 @@ def _cable_findings(fabric: FabricDesign) -> list[Finding]:
     ends += [
         (("fabrics", fabric.index, "appliances", index, "ports"), f"appliance '{appliance.name}'", appliance.ports)
         for index, appliance in enumerate(model.appliances)
+    ]
+    ends += [
+        (("fabrics", fabric.index, "host_ports", index, "ports"), f"a host's {kind.name} ports", kind.ports)
+        for index, kind in enumerate(model.host_ports)
     ]
     for tier, shape in plan.tier_shapes.items():
         ends += [
@@ -242,7 +253,7 @@ def _counts(graph: FabricGraph) -> tuple[dict[str, int], dict[str, int]]:
     for _, data in graph.nodes(data=True):
         if data["kind"] == "switch":
             switches[data["tier"]] += data["count"]
-            links["host_leaf"] += data.get("appliance_links", 0)
+            links["host_leaf"] += data.get("service_links", 0)
     for u, v, data in graph.edges(data=True):
         tiers = {graph.nodes[node].get("tier", "host") for node in (u, v)}
         key = "host_leaf" if "host" in tiers else ("spine_core" if "core" in tiers else "leaf_spine")
@@ -285,6 +296,7 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
         "accelerators": sum(data["count"] * data["accelerators"] for data in endpoints),
         "hosts": sum(data["count"] for data in endpoints if data["part"] == 0),
         "appliances": _appliance_figures(fabric),
+        "host_ports": _host_port_figures(fabric),
         "switches": switches,
         "links": links,
         # A cable per `links_per_cable` links of a layer; rounded up where a finding says one is half used.

@@ -39,7 +39,7 @@ from typing import Any, TypeAlias
 
 import networkx as nx
 
-from topology.layout import RAIL_KINDS, FabricPlan, Position, joined_planes
+from topology.layout import RAIL_KINDS, FabricPlan, Position, host_port_layout, joined_planes
 
 __all__ = ["FabricGraph", "FabricNode", "build_fabric_graph", "is_switch", "pool_endpoints", "node_name", "fabric_order"]
 
@@ -61,7 +61,9 @@ def _leaf_attributes(plan: FabricPlan, position: Position, plane: int, block: tu
         "block": position.block,
         "rack": position.rack,
         "rails": block,
-        "appliance_links": 0,  # links of devices with no accelerator (fabric.appliances): leaf ports and host links, no traffic
+        # Links that take leaf ports and count as host links but carry no job traffic: appliances' (fabric.appliances)
+        # and the hosts' own in-band and storage ports (fabric.host_ports).
+        "service_links": 0,
     }
 
 
@@ -170,16 +172,22 @@ def build_fabric_graph(plan: FabricPlan) -> FabricGraph:
         declared_oversubscription={tier: _allowed(plan, tier) for tier in ("leaf", "spine")},
     )
     _add_positions(graph, plan)
-    _add_appliances(graph, plan)
+    _add_service_links(graph, plan)
     _add_upper_tiers(graph, plan)
     return graph
 
 
-def _add_appliances(graph: FabricGraph, plan: FabricPlan) -> None:
-    """Appliance links on the leaves they plug into: counted as the leaves' down ports, never as a path for traffic."""
-    for _, position, plane, rail, links in plan.appliance_links:
+def _add_service_links(graph: FabricGraph, plan: FabricPlan) -> None:
+    """Appliances' links, and every host's in-band and storage ports, on the leaves they plug into: counted as the
+    leaves' down ports, never as a path for traffic."""
+    links = [(position, plane, rail, count) for _, position, plane, rail, count in plan.appliance_links]
+    per_host = host_port_layout(plan.fabric, plan.rails)
+    for position in plan.positions:
+        hosts = sum(count for _, count in position.hosts)
+        links += [(position.index, plane, rail, hosts * ports) for (plane, rail), ports in per_host.items()]
+    for position_index, plane, rail, count in links:
         block = next(block for block in plan.rail_blocks if rail in block)
-        graph.nodes[("leaf", plane, position, block[0])]["appliance_links"] += links
+        graph.nodes[("leaf", plane, position_index, block[0])]["service_links"] += count
 
 
 def is_switch(graph: FabricGraph, node: FabricNode) -> bool:

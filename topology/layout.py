@@ -18,7 +18,9 @@ The rules (the formulas live in `blueprints.fabric_math`):
 * **Positions.** A leaf position is one leaf per rail (per plane) serving the
   same hosts. Hosts fill positions in physical order (block by block, rack by
   rack, slot by slot) until a leaf's `down` ports are used (a ToR Clos has one
-  position per rack instead); positions never cross a block. A one-tier
+  position per rack instead); positions never cross a block. A host takes, on
+  each leaf, its NIC ports there and the in-band or storage ports of its own
+  (`host_ports`) dealt there, one per rail leaf from rail 0, then the next plane. A one-tier
   rail-only fabric has a single position whose leaves use every port.
 * **Tiers.** Declared, or the fewest that hold the leaves: two while a spine can
   reach every leaf (leaves <= radix), else three. Fat trees always have three.
@@ -78,7 +80,7 @@ class PoolShape:
     instance_type: str
     accelerators: int
     nics: int
-    ports_per_leaf: int
+    ports_per_leaf: int  # on the host's fullest leaf: its NIC ports there, and its host ports (fabric.host_ports) if they land there
     parts: tuple[Part, ...]
     scale_up: str
     scale_up_switches: int
@@ -136,6 +138,20 @@ def joined_planes(fabric: DesignedFabric, tier: str) -> int:
     return fabric.tier_planes(below) // fabric.tier_planes(tier)
 
 
+def deal_ports(ports: int, rails: int, planes: int) -> dict[tuple[int, int], int]:
+    """(plane, rail) -> links of a device or host with `ports` ports that aren't its NICs': one per rail leaf from rail 0, then the next plane."""
+    links: dict[tuple[int, int], int] = {}
+    for port in range(ports):
+        key = ((port // rails) % planes, port % rails)
+        links[key] = links.get(key, 0) + 1
+    return links
+
+
+def host_port_layout(fabric: DesignedFabric, rails: int) -> dict[tuple[int, int], int]:
+    """(plane, rail) -> each host's `host_ports` (in-band, storage) on that leaf of its position, all kinds dealt in turn."""
+    return deal_ports(sum(kind.ports for kind in fabric.host_ports), rails, fabric.planes)
+
+
 def host_scale_up(declared: ScaleUp | None, spec: InstanceType) -> tuple[str, int]:
     """(interconnect, accelerators) of the scale-up domain within one host: the declared one, else the catalog's, else PCIe alone."""
     kind = declared.kind if declared else (spec.scale_up.kind if spec.scale_up else "pcie")
@@ -172,7 +188,7 @@ def _shape(
                 rails_without_nic=missing,
             )
         ]
-    ports_per_leaf = per_rail[0] * fabric.ports_per_nic // fabric.planes
+    ports_per_leaf = per_rail[0] * fabric.ports_per_nic // fabric.planes + max(host_port_layout(fabric, rails).values(), default=0)
     kind, size = host_scale_up(fabric.scale_up, spec)
     parts = _parts(accelerators, nics, rails, size, fabric.ports_per_nic // fabric.planes)
     return PoolShape(pool_index, pool.name, pool.instance_type, accelerators, nics, ports_per_leaf, parts, kind, SCALE_UP_SWITCHES.get(kind, 1)), []
@@ -198,16 +214,23 @@ def _parts(accelerators: int, nics: int, rails: int, size: int, ports_per_plane:
 
 
 def _rail_blocks(
-    kind: str, rails: int, shapes: dict[int, PoolShape], appliance_links: tuple[tuple[str, int, int, int, int], ...] = ()
+    kind: str,
+    rails: int,
+    shapes: dict[int, PoolShape],
+    appliance_links: tuple[tuple[str, int, int, int, int], ...] = (),
+    host_ports: dict[tuple[int, int], int] | None = None,
 ) -> tuple[tuple[int, ...], ...]:
-    """Group rails whose leaves are interchangeable: every part of every pool, and every appliance, has the same ports on each."""
+    """Group rails whose leaves are interchangeable: every part of every pool, every appliance and the hosts' own ports
+    (`host_port_layout`) have the same ports on each."""
     if kind == "rail_only":
         return tuple((rail,) for rail in range(rails))
     layouts = sorted({part.rail_ports for shape in shapes.values() for part in shape.parts})
-    plugged: dict[tuple[int, int], dict[int, int]] = {}  # (position, plane) -> links per rail
+    plugged: dict[tuple[int, int], dict[int, int]] = {}  # (position, plane) -> links per rail; position -1: every host's own ports
     for _, position, plane, rail, links in appliance_links:
         per_rail = plugged.setdefault((position, plane), {})
         per_rail[rail] = per_rail.get(rail, 0) + links
+    for (plane, rail), links in (host_ports or {}).items():
+        plugged.setdefault((-1, plane), {})[rail] = links
     layouts += sorted(tuple(sorted(per_rail.items())) for per_rail in plugged.values())
     blocks: dict[tuple[int, ...], list[int]] = {}
     for rail in range(rails):
@@ -379,7 +402,7 @@ def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shape
         fabric_index,
         fabric,
         rails,
-        _rail_blocks(fabric.kind, rails, shapes, appliances),
+        _rail_blocks(fabric.kind, rails, shapes, appliances, host_port_layout(fabric, rails)),
         tiers,
         built,
         leaf.down_links,
@@ -407,9 +430,6 @@ def _appliances(fabric: DesignedFabric, positions: tuple[Position, ...], rails: 
         position = last.get(appliance.block)
         if position is None:
             continue
-        links: dict[tuple[int, int], int] = {}
-        for port in range(appliance.ports):
-            key = ((port // rails) % fabric.planes, port % rails)
-            links[key] = links.get(key, 0) + 1
+        links = deal_ports(appliance.ports, rails, fabric.planes)
         found += [(appliance.name, position, plane, rail, count) for (plane, rail), count in sorted(links.items())]
     return tuple(found)

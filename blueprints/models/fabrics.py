@@ -146,6 +146,22 @@ class Appliance(Model):
     )
 
 
+class HostPorts(Model):
+    """Ports every host of the fabric has on it beside its accelerators' NICs: in-band management, storage, a DPU's ports.
+
+    They take leaf ports and count as host links, like an appliance's, and carry
+    no job traffic: a converged fabric's leaves serve both.
+    """
+
+    name: Name = Field(description="What the ports are for (inband, storage); the report names them.")
+    ports: int = Field(
+        ge=1,
+        le=16,
+        description="Ports per host, at the host link speed: one per rail leaf of the host's position from rail 0, then the "
+        "next plane (two ports on two rails: one to each of two switches).",
+    )
+
+
 class _FabricBase(Model):
     name: Name = Field(description="The fabric's name; pools join it by name.")
     transport: Literal["efa", "ena"] = Field(
@@ -179,6 +195,11 @@ class _FabricBase(Model):
     )
     appliances: list[Appliance] = Field(
         default_factory=list, description="Devices on the fabric with no accelerator; their links take leaf ports and count as host links."
+    )
+    host_ports: list[HostPorts] = Field(
+        default_factory=list,
+        description="Each host's ports on this fabric beside its accelerators' NICs (in-band, storage), on the leaves of its "
+        "position; none = the NICs alone.",
     )
     leaf: TierPorts = Field(default_factory=TierPorts, description="The leaf tier's own radix, port speed and uplinks.")
     spine: TierPorts = Field(default_factory=TierPorts, description="The spine tier's own radix, port speed and uplinks (three tiers).")

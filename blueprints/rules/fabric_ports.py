@@ -76,7 +76,7 @@ def _nic_findings(ctx: Context, fabric: DesignedFabric, fabric_index: int) -> It
 
 
 def _demand(ctx: Context, fabric: DesignedFabric) -> tuple[int, int]:
-    """(host ports the pools need on this fabric, rails) — rails from the first pool."""
+    """(host ports the pools need on this fabric, their NICs' and in-band or storage ports, and rails); rails from the first pool."""
     ports, rails = 0, 1
     for pool in ctx.blueprint.pools:
         spec = ctx.catalog.get(pool.instance_type)
@@ -84,7 +84,7 @@ def _demand(ctx: Context, fabric: DesignedFabric) -> tuple[int, int]:
             continue
         nics = int(spec.accelerator_count * fabric.nics_per_accelerator) or 1
         rails = getattr(fabric, "rails", None) or default_rails(spec.accelerator_count, nics)
-        ports += pool.max_nodes * nics * fabric.ports_per_nic
+        ports += pool.max_nodes * (nics * fabric.ports_per_nic + sum(kind.ports for kind in fabric.host_ports))
     return ports, rails
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
@@ -50,12 +51,20 @@ def _duplicates(items: Sequence[_Named], path: Callable[[int], Path], what: str)
         first.setdefault(item.name, index)
 
 
+def _fabric_item(fabric: int, field: str, index: int) -> Path:
+    return ("fabrics", fabric, field, index)
+
+
 def check(ctx: Context) -> Iterable[Finding]:
     """Duplicate names, and references to domains, fabrics, tiers and buckets that don't exist."""
     bp = ctx.blueprint
     yield from _duplicates(bp.pools, lambda i: ("pools", i), "pool")
     yield from _duplicates(bp.fabrics, lambda i: ("fabrics", i), "fabric")
     yield from _duplicates(bp.storage, lambda i: ("storage", i), "storage tier")
+    for fi, fabric in enumerate(bp.fabrics):
+        # The fabric report sums links by name, so two entries of one name would read as one.
+        for field, what in (("appliances", "appliance"), ("host_ports", "host port")):
+            yield from _duplicates(getattr(fabric, field, []), functools.partial(_fabric_item, fi, field), what)
     domains: list[tuple[Path, Zone | Block]] = [(("failure_domains", "zones", zi), zone) for zi, zone in enumerate(bp.failure_domains.zones)]
     domains += [
         (("failure_domains", "zones", zi, "blocks", bi), block)

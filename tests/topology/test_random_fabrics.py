@@ -2,8 +2,8 @@
 
 The fixtures cover the shapes we can draw; this sweep covers the combinations
 nobody would draw (odd radixes, oversubscribed tiers, two planes, planes joined
-at the spines or cores, partial positions and pods, scale-up domains smaller
-than a host, pods cut by block boundaries). The seed is fixed, so a failure
+at the spines or cores, hosts' in-band ports on the leaves, partial positions
+and pods, scale-up domains smaller than a host, pods cut by block boundaries). The seed is fixed, so a failure
 reproduces.
 """
 
@@ -33,14 +33,15 @@ HOSTS = [
 ]
 
 
-def random_fabric_fields(rng: random.Random, kind: str, joined: bool = False) -> dict:
-    """Random fields for a fabric of `kind`; `joined` puts it on two planes that join at the spines or the cores."""
+def random_fabric_fields(rng: random.Random, kind: str, joined: bool = False, host_ports: bool = False) -> dict:
+    """Random fields for a fabric of `kind`; `joined` puts it on two planes that join at the spines or the cores,
+    `host_ports` gives every host one to five ports of its own (in-band, storage) on its leaves."""
     fields = {"nics_per_accelerator": None}
     if kind != "fat_tree":
         fields["oversubscription"] = {"leaf": rng.choice([1.0, 2.0, 3.0]), "spine": rng.choice([1.0, 2.0])}
-    planes = 2 if joined else rng.choice([1, 1, 2])
+    planes = 2 if joined else rng.choice([1, 2] if host_ports else [1, 1, 2])  # host ports: their dealing over planes matters
     fields.update(planes=planes, ports_per_nic=planes * rng.choice([1, 2]))
-    if kind in ("rail_optimized_clos", "rail_only") and rng.random() < 0.5:
+    if kind in ("rail_optimized_clos", "rail_only") and rng.random() < (0.8 if host_ports else 0.5):
         fields["rails"] = rng.choice([1, 2, 4])
     if kind in ("rail_optimized_clos", "tor_clos") and rng.random() < 0.4:
         fields["tiers"] = rng.choice([2, 3])
@@ -54,14 +55,17 @@ def random_fabric_fields(rng: random.Random, kind: str, joined: bool = False) ->
         fields["tiers"] = 3 if tier == "core" else (2 if kind == "rail_only" else fields.get("tiers"))
         if fields["tiers"] == 3 and rng.random() < 0.5:
             fields["blocks_per_pod"] = 1  # pods the design fixes, smaller than the spines could reach
+    if host_ports:
+        kinds = rng.choice([[("inband", 1)], [("inband", 2)], [("inband", 2), ("storage", rng.randint(1, 3))]])
+        fields["host_ports"] = [{"name": name, "ports": ports} for name, ports in kinds]
     return fields
 
 
-def random_blueprint(rng: random.Random, joined: bool = False):
+def random_blueprint(rng: random.Random, joined: bool = False, host_ports: bool = False):
     """A random rule-clean blueprint with one or two pools on one small fabric, or None to draw again."""
     kind = rng.choice(["rail_optimized_clos", "rail_only", "tor_clos"] + ([] if joined else ["fat_tree"]))
     instance, nic_choices = rng.choice(HOSTS)
-    fields = random_fabric_fields(rng, kind, joined)
+    fields = random_fabric_fields(rng, kind, joined, host_ports)
     fields["nics_per_accelerator"] = rng.choice(nic_choices)
     blocks = [block(f"b{index}", racks=rng.randint(1, 4), hosts_per_rack=rng.randint(1, 3)) for index in range(rng.choice([1, 2]))]
     slots = sum(item["racks"] * item["hosts_per_rack"] for item in blocks)
@@ -78,10 +82,10 @@ def random_blueprint(rng: random.Random, joined: bool = False):
     return None if rule_errors(model) else model
 
 
-def cases(count: int, seed: int = 20251121, joined: bool = False):
+def cases(count: int, seed: int = 20251121, joined: bool = False, host_ports: bool = False):
     rng, found = random.Random(seed), []
     while len(found) < count:
-        model = random_blueprint(rng, joined)
+        model = random_blueprint(rng, joined, host_ports)
         if model is not None:
             found.append(model)
     return found
@@ -100,6 +104,18 @@ def assert_every_host_has_all_its_nic_ports_once(built, explicit: nx.Graph) -> N
         assert set(per_host.values()) == {nics * fabric_model.ports_per_nic}
 
 
+def _host_ports_on(built, explicit: nx.Graph, leaf) -> int:
+    """The hosts' own ports (fabric.host_ports) a leaf of the explicit graph takes, by the documented rule, not the code's:
+    a host's ports are dealt one per rail leaf of its position from rail 0, then on the next plane, and round again."""
+    fabric_model = built.plan.fabric
+    ports = sum(kind.ports for kind in fabric_model.host_ports)
+    rails, group = built.plan.rails, built.graph.nodes[explicit.nodes[leaf]["group"]]
+    rail = explicit.nodes[leaf]["rail"] or 0  # non-rail kinds: every port on "rail 0"
+    dealt = sum(1 for port in range(ports) if port % rails == rail and (port // rails) % fabric_model.planes == group["plane"])
+    hosts = {(nic[1][1], nic[1][2], nic[2]) for nic in explicit[leaf] if explicit.nodes[nic]["kind"] == "nic"}  # (pool, position, host)
+    return len(hosts) * dealt
+
+
 def assert_figures_match_the_explicit_graph(built) -> None:
     graph = built.graph
     explicit = expand_fabric(graph)
@@ -109,7 +125,8 @@ def assert_figures_match_the_explicit_graph(built) -> None:
     members = {item.node: item.total for item in switch_ports(graph)}
     for node, data in explicit.nodes(data=True):
         if data["kind"] == "switch":
-            assert sum(edge["links"] for edge in explicit[node].values()) == members[data["group"]]
+            own = _host_ports_on(built, explicit, node) if data["tier"] == "leaf" else 0
+            assert sum(edge["links"] for edge in explicit[node].values()) + own == members[data["group"]]
     for _, model in built.pools:
         name = model.name
         view = reference.pool_view(explicit, name)
@@ -145,4 +162,16 @@ def test_planes_joined_at_the_spines_or_cores_give_the_explicit_graphs_figures(m
     assert len(built.fabrics) == 1, [finding.code for finding in built.findings]
     fabric_model = built.fabrics[0].plan.fabric
     assert (fabric_model.planes, min(fabric_model.tier_planes(tier) for tier in ("spine", "core"))) == (2, 1)
+    assert_figures_match_the_explicit_graph(built.fabrics[0])
+
+
+@pytest.mark.parametrize(
+    "model", cases(40, seed=20261125, host_ports=True), ids=lambda model: f"{model.fabrics[0].kind}-{model.pools[0].instance_type}"
+)
+def test_hosts_own_ports_take_the_leaf_ports_the_rule_gives_and_carry_no_traffic(model):
+    """In-band and storage ports on the leaves: every switch's port count is its NIC links plus the hosts' own ports dealt
+    by the documented rule, and hops, bisection and outages, which those ports never carry, still equal the explicit graph's."""
+    built = design(model)
+    assert len(built.fabrics) == 1, [finding.code for finding in built.findings]
+    assert built.fabrics[0].plan.fabric.host_ports
     assert_figures_match_the_explicit_graph(built.fabrics[0])
