@@ -12,6 +12,9 @@ counts differently, the test says so and asserts both sides of the difference.
   https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html
 * NVIDIA DGX SuperPOD with DGX B200, "Larger SuperPOD component counts" (2 to 64 SU);
   https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200/latest/dgx-superpod-architecture.html
+* NVIDIA DGX SuperPOD with DGX B300 on Quantum-X800 InfiniBand, RA-11339-001,
+  "DGX SuperPOD Architecture", Table 3 (1 to 18 SU of 72 nodes, 800G XDR);
+  https://docs.nvidia.com/dgx-superpod/reference-architecture/scalable-infrastructure-b300-xdr/latest/dgx-superpod-architecture.html
 * NVIDIA DGX SuperPOD with DGX B300 on Spectrum-X Ethernet, "Network Fabrics"
   (the twin-planar compute fabric) and "DGX SuperPOD Architecture", Table 3
   "Larger DGX SuperPOD component counts" (1 to 16 SU of 64 nodes);
@@ -443,3 +446,41 @@ def test_a_cable_can_not_be_left_half_used(tmp_path):
     assert not validation.ok
     [refused] = [finding for finding in validation.findings if finding.code == "fabric.cable-split"]
     assert refused.path[-2:] == ("leaf", "uplinks")
+
+
+# NVIDIA DGX SuperPOD with DGX B300 on Quantum-X800 InfiniBand (RA-11339-001), "DGX SuperPOD Architecture", Table 3
+# "Example Compute Fabric Components for DGX SuperPOD Counts": SUs of 72 nodes, one 800G XDR port per GPU on 8 rails.
+XDR_NODES_PER_SU = 72
+# SU, nodes, leaf, spine, node-leaf cables, leaf-spine cables.
+XDR_TABLE_3 = [(1, 72, 8, 4, 576, 576), (2, 144, 16, 8, 1152, 1152), (4, 288, 32, 18, 2304, 2304), (8, 576, 64, 36, 4608, 4608)]
+XDR_TABLE_3 += [(18, 1296, 144, 72, 10368, 10368)]
+
+
+def _xdr(scalable_units: int) -> dict:
+    """The compute fabric: rail-optimized, 144-port 800G switches, a block per SU, the nodes dealt evenly over the SUs."""
+    blocks = [{"name": f"su{index + 1:02d}"} for index in range(scalable_units)]
+    spread = "blocks" if scalable_units > 1 else "packed"  # one SU is one block: nothing to spread over
+    design = blueprint(
+        [zone("hall", blocks)],
+        [pool("dgx", "p6-b300.48xlarge", scalable_units * XDR_NODES_PER_SU, ["hall"], spread=spread, fabric="compute", role="training")],
+        [fabric("compute", "rail_optimized_clos", 144, link_gbps=800, nics_per_accelerator=1, rails=8, transport="ena")],
+    )
+    report = check(design)
+    assert not [finding.code for finding in report.findings if finding.is_error]
+    [figures] = report.figures["fabrics"]
+    return figures
+
+
+@pytest.mark.parametrize(("units", "nodes", "leaves", "spines", "node_leaf", "leaf_spine"), XDR_TABLE_3)
+def test_dgx_b300_xdr_superpod_matches_table_3(units, nodes, leaves, spines, node_leaf, leaf_spine):
+    """Two tiers at every size (144 leaves still reach one spine each); the spine layer is striped evenly, so at 4 and 8 SU
+    it is 18 and 36 spines, not the 16 and 32 that the uplinks alone would fill: a leaf's 72 uplinks spread 4 and 2 to a
+    spine over the smallest spine count that divides them."""
+    figures = _xdr(units)
+    assert (figures["hosts"], figures["tiers"]) == (nodes, 2)
+    assert figures["switches"] == {"leaf": leaves, "spine": spines, "core": 0}
+    assert figures["cables"] == {"host_leaf": node_leaf, "leaf_spine": leaf_spine, "spine_core": 0}
+    assert figures["oversubscription"]["leaf"] == 1.0
+    assert figures["bisection_tbps"] == nodes * GPUS_PER_NODE * 800 / 2 / 1000  # non-blocking: half the GPUs' 800G crosses
+    assert figures["pools"][0]["bisection_gbps_per_accelerator"] == 800
+    assert figures["max_switch_hops"]["same_rail"] == (1 if units == 1 else 3)
