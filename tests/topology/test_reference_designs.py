@@ -350,18 +350,22 @@ def _twin_plane_fabric(**fields) -> dict:
     )
 
 
-def _b300(scalable_units: int, **fields) -> dict:
+def _dgx_b300_units(scalable_units: int, nodes_per_unit: int, compute: dict) -> dict:
+    """The fabric figures of DGX B300 SUs on `compute`: a block per SU, the nodes dealt evenly over them; no error found."""
     blocks = [{"name": f"su{index + 1:02d}"} for index in range(scalable_units)]
-    nodes = scalable_units * B300_NODES_PER_SU
+    spread = "blocks" if scalable_units > 1 else "packed"  # one SU is one block: nothing to spread over
+    nodes = scalable_units * nodes_per_unit
     design = blueprint(
-        [zone("hall", blocks)],
-        [pool("dgx", "p6-b300.48xlarge", nodes, ["hall"], spread="blocks" if scalable_units > 1 else "packed", fabric="compute", role="training")],
-        [_twin_plane_fabric(tiers=2, **fields)],
+        [zone("hall", blocks)], [pool("dgx", "p6-b300.48xlarge", nodes, ["hall"], spread=spread, fabric="compute", role="training")], [compute]
     )
     report = check(design)
     assert not [finding.code for finding in report.findings if finding.is_error]
     [figures] = report.figures["fabrics"]
     return figures
+
+
+def _b300(scalable_units: int, **fields) -> dict:
+    return _dgx_b300_units(scalable_units, B300_NODES_PER_SU, _twin_plane_fabric(tiers=2, **fields))
 
 
 @pytest.mark.parametrize(("units", "nodes", "leaves", "spines", "node_leaf", "leaf_spine"), B300_TABLE_3)
@@ -457,18 +461,9 @@ XDR_TABLE_3 += [(18, 1296, 144, 72, 10368, 10368)]
 
 
 def _xdr(scalable_units: int) -> dict:
-    """The compute fabric: rail-optimized, 144-port 800G switches, a block per SU, the nodes dealt evenly over the SUs."""
-    blocks = [{"name": f"su{index + 1:02d}"} for index in range(scalable_units)]
-    spread = "blocks" if scalable_units > 1 else "packed"  # one SU is one block: nothing to spread over
-    design = blueprint(
-        [zone("hall", blocks)],
-        [pool("dgx", "p6-b300.48xlarge", scalable_units * XDR_NODES_PER_SU, ["hall"], spread=spread, fabric="compute", role="training")],
-        [fabric("compute", "rail_optimized_clos", 144, link_gbps=800, nics_per_accelerator=1, rails=8, transport="ena")],
-    )
-    report = check(design)
-    assert not [finding.code for finding in report.findings if finding.is_error]
-    [figures] = report.figures["fabrics"]
-    return figures
+    """The compute fabric: rail-optimized, 144-port 800G switches, one port per GPU on 8 rails."""
+    compute = fabric("compute", "rail_optimized_clos", 144, link_gbps=800, nics_per_accelerator=1, rails=8, transport="ena")
+    return _dgx_b300_units(scalable_units, XDR_NODES_PER_SU, compute)
 
 
 @pytest.mark.parametrize(("units", "nodes", "leaves", "spines", "node_leaf", "leaf_spine"), XDR_TABLE_3)
