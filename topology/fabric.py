@@ -39,7 +39,7 @@ from typing import Any, TypeAlias
 
 import networkx as nx
 
-from topology.layout import RAIL_KINDS, FabricPlan, Position, host_port_layout, joined_planes
+from topology.layout import RAIL_KINDS, FabricPlan, Position, joined_planes
 
 __all__ = ["FabricGraph", "FabricNode", "build_fabric_graph", "is_switch", "pool_endpoints", "node_name", "fabric_order"]
 
@@ -181,10 +181,9 @@ def _add_service_links(graph: FabricGraph, plan: FabricPlan) -> None:
     """Appliances' links, and every host's in-band and storage ports, on the leaves they plug into: counted as the
     leaves' down ports, never as a path for traffic."""
     links = [(position, plane, rail, count) for _, position, plane, rail, count in plan.appliance_links]
-    per_host = host_port_layout(plan.fabric, plan.rails)
     for position in plan.positions:
         hosts = sum(count for _, count in position.hosts)
-        links += [(position.index, plane, rail, hosts * ports) for (plane, rail), ports in per_host.items()]
+        links += [(position.index, plane, rail, hosts * ports) for (plane, rail), ports in plan.host_ports.items()]
     for position_index, plane, rail, count in links:
         block = next(block for block in plan.rail_blocks if rail in block)
         graph.nodes[("leaf", plane, position_index, block[0])]["service_links"] += count

@@ -125,6 +125,8 @@ class FabricPlan:
     shapes: dict[int, PoolShape]
     # (appliance name, position index, plane, rail, links): what each appliance plugs into, one link per rail leaf in turn.
     appliance_links: tuple[tuple[str, int, int, int, int], ...] = ()
+    # (plane, rail) -> each host's own in-band and storage ports (fabric.host_ports) on that leaf of its position.
+    host_ports: dict[tuple[int, int], int] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -160,9 +162,10 @@ def host_scale_up(declared: ScaleUp | None, spec: InstanceType) -> tuple[str, in
 
 
 def _shape(
-    fabric: DesignedFabric, fabric_index: int, pool_index: int, pool: Pool, spec: InstanceType, rails: int
+    fabric: DesignedFabric, fabric_index: int, pool_index: int, pool: Pool, spec: InstanceType, rails: int, own_ports: int
 ) -> tuple[PoolShape | None, list[Finding]]:
-    """The pool's shape on the fabric, or None (with a finding when the rails are misaligned)."""
+    """The pool's shape on the fabric, or None (with a finding when the rails are misaligned); `own_ports` are the host's
+    in-band and storage ports on its fullest leaf."""
     accelerators = spec.accelerator_count
     nics = accelerators * fabric.nics_per_accelerator
     if nics != int(nics) or nics < 1:
@@ -188,7 +191,7 @@ def _shape(
                 rails_without_nic=missing,
             )
         ]
-    ports_per_leaf = per_rail[0] * fabric.ports_per_nic // fabric.planes + max(host_port_layout(fabric, rails).values(), default=0)
+    ports_per_leaf = per_rail[0] * fabric.ports_per_nic // fabric.planes + own_ports
     kind, size = host_scale_up(fabric.scale_up, spec)
     parts = _parts(accelerators, nics, rails, size, fabric.ports_per_nic // fabric.planes)
     return PoolShape(pool_index, pool.name, pool.instance_type, accelerators, nics, ports_per_leaf, parts, kind, SCALE_UP_SWITCHES.get(kind, 1)), []
@@ -217,21 +220,21 @@ def _rail_blocks(
     kind: str,
     rails: int,
     shapes: dict[int, PoolShape],
-    appliance_links: tuple[tuple[str, int, int, int, int], ...] = (),
-    host_ports: dict[tuple[int, int], int] | None = None,
+    appliance_links: tuple[tuple[str, int, int, int, int], ...],
+    host_ports: dict[tuple[int, int], int],
 ) -> tuple[tuple[int, ...], ...]:
     """Group rails whose leaves are interchangeable: every part of every pool, every appliance and the hosts' own ports
     (`host_port_layout`) have the same ports on each."""
     if kind == "rail_only":
         return tuple((rail,) for rail in range(rails))
     layouts = sorted({part.rail_ports for shape in shapes.values() for part in shape.parts})
-    plugged: dict[tuple[int, int], dict[int, int]] = {}  # (position, plane) -> links per rail; position -1: every host's own ports
+    plugged: dict[tuple[int, int], dict[int, int]] = {}  # (position, plane) -> links per rail
     for _, position, plane, rail, links in appliance_links:
         per_rail = plugged.setdefault((position, plane), {})
         per_rail[rail] = per_rail.get(rail, 0) + links
-    for (plane, rail), links in (host_ports or {}).items():
-        plugged.setdefault((-1, plane), {})[rail] = links
     layouts += sorted(tuple(sorted(per_rail.items())) for per_rail in plugged.values())
+    planes = sorted({plane for plane, _ in host_ports})
+    layouts += [tuple(sorted((rail, links) for (on, rail), links in host_ports.items() if on == plane)) for plane in planes]
     blocks: dict[tuple[int, ...], list[int]] = {}
     for rail in range(rails):
         blocks.setdefault(tuple(dict(layout).get(rail, 0) for layout in layouts), []).append(rail)
@@ -356,17 +359,20 @@ def plan_fabric(blueprint: Blueprint, catalog: Catalog, placement: Placement, fa
         rails = fabric.rails or fabric_math.default_rails(first.accelerator_count, nics)
     shapes: dict[int, PoolShape] = {}
     findings: list[Finding] = []
+    host_ports = host_port_layout(fabric, rails)
     for index, pool, spec in members:
-        shape, problems = _shape(fabric, fabric_index, index, pool, spec, rails)
+        shape, problems = _shape(fabric, fabric_index, index, pool, spec, rails, max(host_ports.values(), default=0))
         findings += problems
         if shape is not None:
             shapes[index] = shape
     if not shapes:
         return None, findings
-    return _size(fabric, fabric_index, placement, shapes, rails), findings
+    return _size(fabric, fabric_index, placement, shapes, rails, host_ports), findings
 
 
-def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shapes: dict[int, PoolShape], rails: int) -> FabricPlan:
+def _size(
+    fabric: DesignedFabric, fabric_index: int, placement: Placement, shapes: dict[int, PoolShape], rails: int, host_ports: dict[tuple[int, int], int]
+) -> FabricPlan:
     leaf = fabric.tier_shapes(3)["leaf"]  # the leaf's split doesn't depend on the tiers above it
     per_position = rails if fabric.kind in RAIL_KINDS else 1
     # A spine plane that joins planes below reaches the leaves of each: its down ports are shared among them.
@@ -402,7 +408,7 @@ def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shape
         fabric_index,
         fabric,
         rails,
-        _rail_blocks(fabric.kind, rails, shapes, appliances, host_port_layout(fabric, rails)),
+        _rail_blocks(fabric.kind, rails, shapes, appliances, host_ports),
         tiers,
         built,
         leaf.down_links,
@@ -416,6 +422,7 @@ def _size(fabric: DesignedFabric, fabric_index: int, placement: Placement, shape
         pod_count,
         shapes,
         appliances,
+        host_ports,
     )
 
 
