@@ -97,6 +97,8 @@ class NodePool(pulumi.ComponentResource):
                 subnet_ids=[args.subnet_ids[key] for key in group.subnet_keys],
                 # A launch template with an image id takes no AMI type (CreateNodegroup `amiType`: "don't specify").
                 ami_type=None if group.ami_id else group.ami_type,
+                # The nodes follow the control plane (or the pool's held version); EKS takes none beside a custom AMI.
+                version=group.kubernetes_version,
                 capacity_type=group.capacity_type,
                 scaling_config=aws.eks.NodeGroupScalingConfigArgs(min_size=group.min_size, desired_size=group.desired_size, max_size=group.max_size),
                 update_config=aws.eks.NodeGroupUpdateConfigArgs(

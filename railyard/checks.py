@@ -14,6 +14,8 @@ from blueprints.models import MODEL_CODES
 from blueprints.rules import RULES as BLUEPRINT_RULES
 from blueprints.schema_errors import CODES as SCHEMA_CODES
 from railyard.change.impact import CODES as DIFF_CODES
+from railyard.change.subnets import CODES as SUBNET_DIFF_CODES
+from railyard.change.upgrade import CODES as UPGRADE_DIFF_CODES
 from railyard.online import existing, images, names, offerings, quotas, reservations
 from railyard.online import findings as online_findings
 from topology import CODES as TOPOLOGY_CODES
@@ -27,7 +29,7 @@ from topology.cluster.update_room import CODES as UPDATE_ROOM_CODES
 ONLINE_MODULES = (online_findings, reservations, offerings, quotas, names, existing, images)
 LOADER_CODES = ("yaml.duplicate-key", "override.unknown-name")
 # A design the cluster plan can't lay out (`PlanError`); the code keeps its first name so suppressions still match.
-PLAN_CODES = ("compile.plan",)
+PLAN_CODES = ("compile.plan", "compile.pin-unused")
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ def every_check() -> list[Check]:
     checks += [Check("check", code, "topology.cluster.addons") for code in ADDON_CODES]
     checks += [Check("online", code, module.__name__) for module in ONLINE_MODULES for code in module.CODES]
     checks += [Check("diff", code, "railyard.change.impact") for code in DIFF_CODES]
+    checks += [Check("diff", code, "railyard.change.subnets") for code in SUBNET_DIFF_CODES]
+    checks += [Check("diff", code, "railyard.change.upgrade") for code in UPGRADE_DIFF_CODES]
     return checks
 
 

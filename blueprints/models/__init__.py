@@ -15,6 +15,8 @@ MODEL_CODES: tuple[str, ...] = (
     "cloud.zone-outside-region",
     "cloud.duplicate-zone",
     "cloud.vpc-cidr-size",
+    "cloud.pins-existing-vpc",
+    "cloud.subnet-pin-size",
     "capacity.block-too-large",
     "capacity.block-window",
     "capacity.block-duration",

@@ -9,6 +9,8 @@ from pydantic import Field, StringConstraints, model_validator
 from blueprints.models.base import AvailabilityZone, Cidr, Model, Name, check_secondary_blocks, is_zone_id, violation
 
 TagValue = Annotated[str, StringConstraints(min_length=0, max_length=256)]
+# A planned subnet's key: its role, then the zone, fabric domain or node group it serves (`efa-ultra-use1a`).
+SubnetKey = Annotated[str, StringConstraints(pattern=r"^(public|private|efa|pods)-[a-z0-9][a-z0-9-]{0,126}$")]
 
 
 class Metadata(Model):
@@ -84,12 +86,36 @@ class AwsTarget(Model):
     existing_vpc: ExistingVpc | None = Field(
         default=None, description="Use a VPC and subnets that already exist (vpc_cidr is then that VPC's block); none = railyard creates the VPC."
     )
+    subnet_cidrs: dict[SubnetKey, Cidr] = Field(
+        default_factory=dict,
+        description="Pinned subnet ranges by subnet key (`private-us-east-1a`, `efa-ultra-use1a`, `pods-train-use1a`): a pinned "
+        "subnet keeps its range whatever else changes, so growth never re-carves a deployed VPC. `railyard lock` writes "
+        "the plan's layout here; subnets not listed take free space around the pinned ones (docs/day2.md).",
+    )
     protect_stateful: bool = Field(
         default=True,
         description="Pulumi's `protect` on what holds data or keys: the EKS cluster, FSx file systems, S3 buckets and KMS keys "
         "railyard creates. `pulumi destroy` and a replacing change then stop instead of deleting them; false for "
         "throwaway environments.",
     )
+
+    def _check_pins(self) -> None:
+        """A pinned range is a subnet AWS allows (/16 to /28), and only a VPC railyard creates has subnets to pin."""
+        if self.subnet_cidrs and self.existing_vpc is not None:
+            raise violation(
+                "cloud.pins-existing-vpc",
+                "subnet_cidrs pins the subnets railyard carves, but existing_vpc places the nodes in subnets the team already has",
+                "drop subnet_cidrs: an existing VPC's subnets are listed under existing_vpc.subnets",
+                field="subnet_cidrs",
+            )
+        for key, cidr in self.subnet_cidrs.items():
+            if not 16 <= cidr.prefixlen <= 28:
+                raise violation(
+                    "cloud.subnet-pin-size",
+                    f"subnet '{key}' is pinned at {cidr}, a /{cidr.prefixlen}; a subnet is /16 to /28 (Amazon VPC User Guide, subnet sizing)",
+                    "pin the range the subnet has: `railyard lock` writes the plan's ranges",
+                    field=f"subnet_cidrs.{key}",
+                )
 
     @property
     def zones_by_id(self) -> bool:
@@ -116,6 +142,7 @@ class AwsTarget(Model):
                 field="availability_zones",
             )
         check_secondary_blocks(self.secondary_cidrs, "cloud.vpc-cidr-size", "secondary CIDR", "secondary_cidrs")
+        self._check_pins()
         if not 16 <= self.vpc_cidr.prefixlen <= 24:
             raise violation(
                 "cloud.vpc-cidr-size",

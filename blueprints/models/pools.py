@@ -137,6 +137,12 @@ class Pool(Model):
         description="What launches the nodes: EKS managed node groups (one per failure domain), or Karpenter (a NodePool and "
         "EC2NodeClass per failure domain, nodes launched for pending pods). Karpenter is for pools not on reserved capacity.",
     )
+    kubernetes_version: Annotated[str, StringConstraints(pattern=r"^1\.[0-9]{2}$")] | None = Field(
+        default=None,
+        description='Hold the pool\'s nodes at this Kubernetes version (quoted, "1.34") while the control plane moves on, for '
+        "a staged upgrade: roll the pool when its jobs allow. None = the cluster's kubernetes.version. Within the version-skew "
+        "policy: not newer than the cluster, at most three minor versions older. Managed node groups on EKS's AMIs only.",
+    )
     ami_id: AmiId | None = Field(
         default=None,
         description="A custom Amazon Linux 2023 AMI with nodeadm (built from the EKS AMI); none = EKS's AMI for the accelerator. "

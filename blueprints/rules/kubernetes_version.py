@@ -16,11 +16,48 @@ from blueprints.catalog.pins import load_pins
 from blueprints.findings import Finding, error, warning
 from blueprints.rules.context import Context
 
-CODES = ("k8s.version-unknown", "k8s.version-extended-support", "k8s.version-end-of-support")
+CODES = ("k8s.version-unknown", "k8s.version-extended-support", "k8s.version-end-of-support", "k8s.version-skew")
+# A kubelet may be up to three minor versions older than kube-apiserver, never newer (Kubernetes version skew
+# policy, kubernetes/website release-1.35 content/en/releases/version-skew-policy.md, "kubelet").
+KUBELET_SKEW = 3
+
+
+def minor(version: str) -> int:
+    """The minor number of a `1.NN` Kubernetes version."""
+    return int(version.split(".")[1])
+
+
+def skew_findings(ctx: Context) -> Iterable[Finding]:
+    """Each pool held at its own version is a managed node group on EKS's AMI, within the kubelet's skew of the cluster."""
+    cluster = ctx.blueprint.kubernetes.version
+    for index, pool in enumerate(ctx.blueprint.pools):
+        held = pool.kubernetes_version
+        if held is None:
+            continue
+        where = ("pools", index, "kubernetes_version")
+        if pool.provisioner == "karpenter" or pool.ami_id is not None:
+            who = "Karpenter resolves its AMI alias for the cluster's version" if pool.ami_id is None else "its custom AMI fixes the kubelet"
+            yield error(
+                "k8s.version-skew",
+                where,
+                f"pool '{pool.name}' holds kubernetes_version {held}, but {who}; only managed node groups on EKS's AMIs take a version",
+                "drop kubernetes_version from this pool",
+            )
+            continue
+        behind = minor(cluster) - minor(held)
+        if not 0 <= behind <= KUBELET_SKEW:
+            yield error(
+                "k8s.version-skew",
+                where,
+                f"pool '{pool.name}' holds its nodes at Kubernetes {held} under a {cluster} control plane: a kubelet may not be newer "
+                f"than the API server, nor more than {KUBELET_SKEW} minor versions older (Kubernetes version skew policy)",
+                f"hold it at a version from 1.{max(minor(cluster) - KUBELET_SKEW, 0)} to {cluster}, or drop kubernetes_version to follow the cluster",
+            )
 
 
 def check(ctx: Context) -> Iterable[Finding]:
-    """The version is in the calendar, and in standard support until every Capacity Block ends."""
+    """The version is in the calendar, in standard support until every Capacity Block ends, and the pools within its skew."""
+    yield from skew_findings(ctx)
     pins = load_pins()
     version = ctx.blueprint.kubernetes.version
     where = ("kubernetes", "version")

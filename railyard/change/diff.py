@@ -23,6 +23,7 @@ from blueprints.source import SourceError
 from railyard.change.compare import ResourceChange, compare
 from railyard.change.impact import Impact, impacts
 from railyard.change.replace_table import ReplaceTable, load_table
+from railyard.change.upgrade import settle_adopted_versions, upgrade_order, version_findings
 from railyard.progress import stage
 
 _STACK_FILE = re.compile(r"Pulumi\.(.+)\.yaml")
@@ -132,8 +133,10 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
         findings = [finding for result in (before, after) if not result.ok for finding in result.findings]
         return DiffResult(old, new, table, findings=sort_findings(findings), source_maps=maps, compared=False)
     stage("comparing")
-    changes = compare(before.resources, after.resources, table)
+    changes = settle_adopted_versions(compare(before.resources, after.resources, table), before.resources)
     found, findings = impacts(changes, before.validation, after.validation, after.resources)
+    found += upgrade_order(changes, before.validation, after.validation, after.resources)
+    findings += version_findings(before.validation, after.validation)
     if before.stack != after.stack:
         findings.append(
             info(

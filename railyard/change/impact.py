@@ -32,6 +32,7 @@ from blueprints.findings import Finding, error, info, warning
 from railyard.change.capacity import instance_spec, wave_figures
 from railyard.change.compare import CREATE, DELETE, MAY_REPLACE, UNCLASSIFIED, ResourceChange
 from railyard.change.karpenter_drift import drift
+from railyard.change.subnets import moved_subnets
 from railyard.change.terraform_source import CONDITIONAL, REPLACE
 from topology.cluster.labels import POOL_LABEL
 from topology.cluster.update_room import MAX_UNAVAILABLE_CAP
@@ -259,6 +260,7 @@ def impacts(changes: list[ResourceChange], old: Validation, new: Validation, res
             found.extend(more)
             findings.extend(raised)
     found = _merged(groups) + found
+    findings += moved_subnets(changes, old, new)
     unclassified = [change for change in changes if change.action == UNCLASSIFIED]
     if unclassified:
         names = ", ".join(sorted({change.type for change in unclassified}))

@@ -6,6 +6,6 @@ imports it inside `run`: `railyard validate` must never load it (a test in
 tests/blueprints/test_cli.py holds it to that).
 """
 
-from railyard.commands import catalog, diff, export, preview, report, rules, schema, validate
+from railyard.commands import catalog, diff, export, lock, preview, report, rules, schema, validate
 
-COMMANDS = (validate, preview, diff, export, report, schema, catalog, rules)
+COMMANDS = (validate, preview, diff, lock, export, report, schema, catalog, rules)

@@ -29,6 +29,15 @@ def _diff(old: Path, new: Path):
     return diff(side_of(str(old)), side_of(str(new)), at=AT)
 
 
+def pinned_copy(source: Path, directory: Path) -> Path:
+    """The example as a deployed cluster keeps it: a copy with `railyard lock --write` run on it."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / source.name
+    path.write_text(source.read_text())
+    assert main(["lock", str(path), "--write"]) == 0
+    return path
+
+
 def _only(result, type_token):
     found = [change for change in result.changes if change.type == type_token]
     assert len(found) == 1, [change.name for change in result.changes]
@@ -275,8 +284,9 @@ def test_a_node_class_change_drifts_a_karpenter_pool_whose_nodes_are_replaced_a_
 
 def test_a_karpenter_limit_change_is_not_drift(tmp_path):
     # spec.limits is outside the NodePool's template hash: the pool may grow, no node is replaced.
-    new = edited_copy(AI_ON_EKS, tmp_path, (KARPENTER_POOL + "    nodes: {min: 0, max: 16}", KARPENTER_POOL + "    nodes: {min: 0, max: 24}"))
-    result = _diff(AI_ON_EKS, new)
+    old = pinned_copy(AI_ON_EKS, tmp_path / "old")
+    new = edited_copy(old, tmp_path, (KARPENTER_POOL + "    nodes: {min: 0, max: 16}", KARPENTER_POOL + "    nodes: {min: 0, max: 24}"))
+    result = _diff(old, new)
     # The NodePools' limits and the Kueue queue's quota follow the new maximum, both patched in place.
     assert {change.type: change.action for change in result.changes} == {
         "kubernetes:karpenter.sh/v1:NodePool": "update",
@@ -295,3 +305,67 @@ def test_an_in_place_update_flows_only_into_inputs_that_read_what_it_recomputes(
     flowed = {(change.name, item.path) for change in result.changes for item in change.inputs if item.via}
     assert flowed == {("p5-train-prod-system-all-zones", "launchTemplate.version"), ("p5-train-prod-train-use1a", "launchTemplate.version")}
     assert {impact.kind for impact in result.impacts} == {"rolling"}
+
+
+def test_an_unpinned_plan_that_moves_a_subnet_is_an_error_that_says_how_to_lock(tmp_path):
+    # The same Karpenter ceiling raised on a blueprint never locked: its subnets are re-carved from the new demand.
+    new = edited_copy(AI_ON_EKS, tmp_path, (KARPENTER_POOL + "    nodes: {min: 0, max: 16}", KARPENTER_POOL + "    nodes: {min: 0, max: 24}"))
+    result = _diff(AI_ON_EKS, new)
+    moved = [finding for finding in result.findings if finding.code == "change.subnet-moved"]
+    assert moved and all(finding.severity == "error" for finding in moved)
+    assert "railyard lock OLD --write" in moved[0].hint and not result.ok
+
+
+def test_a_pin_changed_on_purpose_moves_its_subnet_with_a_warning(tmp_path):
+    old = pinned_copy(DEV, tmp_path / "old")
+    text = old.read_text()
+    pinned = next(line for line in text.splitlines() if "private-us-west-2b:" in line)
+    new = edited_copy(old, tmp_path, (pinned, "    private-us-west-2b: 10.20.128.0/21"))
+    result = _diff(old, new)
+    (moved,) = [finding for finding in result.findings if finding.code == "change.subnet-moved"]
+    assert moved.severity == "warning" and moved.path == ("cloud", "subnet_cidrs", "private-us-west-2b")
+
+
+def _dev_at(tmp_path: Path, version: str) -> Path:
+    """The dev example on Kubernetes `version`, in a folder of its own (the edited side keeps the file name)."""
+    (tmp_path / "old").mkdir()
+    return edited_copy(DEV, tmp_path / "old", ('version: "1.35"', f'version: "{version}"'))
+
+
+def test_kubernetes_up_one_minor_version_rolls_every_node_group_after_the_control_plane_and_the_node_add_ons(tmp_path):
+    old = _dev_at(tmp_path, "1.34")
+    new = edited_copy(old, tmp_path, ('version: "1.34"', 'version: "1.35"'))
+    result = _diff(old, new)
+    assert result.ok
+    groups = [change for change in result.changes if change.type == NODE_GROUP]
+    assert groups and all({(item.path, item.old, item.new) for item in change.inputs} == {("version", "1.34", "1.35")} for change in groups)
+    upgrade = _impact(result, "upgrade")
+    phases = upgrade.figures["phases"]
+    assert phases[0] == ["control plane"]
+    rolls = next(index for index, phase in enumerate(phases) if any(label.endswith(" rolls") for label in phase))
+    before_nodes = {label for phase in phases[1:rolls] for label in phase}
+    assert {"add-on kube-proxy", "add-on eks-pod-identity-agent"} <= before_nodes
+    assert "add-on coredns" in {label for phase in phases[rolls + 1 :] for label in phase}
+    assert {impact.kind for impact in result.impacts} >= {"rolling", "upgrade"}
+
+
+def test_kubernetes_two_minor_versions_at_once_is_refused(tmp_path):
+    old = _dev_at(tmp_path, "1.33")
+    new = edited_copy(old, tmp_path, ('version: "1.33"', 'version: "1.35"'))
+    result = _diff(old, new)
+    (skip,) = [finding for finding in result.findings if finding.code == "change.version-skip"]
+    assert skip.severity == "error" and "one minor version at a time" in skip.message and "upgrade to 1.34 first" in skip.hint
+    assert not result.ok
+
+
+def test_a_cluster_deployed_before_pins_adopts_them_with_nothing_replaced(tmp_path):
+    """`railyard lock --layout legacy --write` pins the ranges a5a8388 planned: against that plan's own preview, nothing moves."""
+    recorded = json.loads((Path(__file__).resolve().parents[1] / "topology" / "cluster" / "fixtures" / "subnets_a5a8388.json").read_text())
+    copy = tmp_path / P5.name
+    copy.write_text(P5.read_text())
+    assert main(["lock", str(copy), "--layout", "legacy", "--write"]) == 0
+    from blueprints.loader import load_blueprint
+
+    blueprint = load_blueprint(str(copy)).blueprint
+    assert blueprint is not None
+    assert {key: str(cidr) for key, cidr in blueprint.cloud.subnet_cidrs.items()} == recorded["subnets"]["blueprints/examples/p5-capacity-block.yaml"]

@@ -114,6 +114,8 @@ class NodeGroupPlan:
     scale_up_at: datetime | None = None
     # A custom AMI (pools[].ami_id): the launch template names it and the user data bootstraps the node.
     ami_id: str | None = None
+    # The nodes' Kubernetes version (EKS picks the AMI release for it); None for a custom AMI, whose image fixes it.
+    kubernetes_version: str | None = None
     # Who launches the nodes: a managed node group, or Karpenter (a NodePool and EC2NodeClass made from this plan).
     provisioner: Literal["managed_node_group", "karpenter"] = "managed_node_group"
     part: str = ""
@@ -314,6 +316,7 @@ def plan_pool(
                 root_volume_iops=pool.root_volume.iops,
                 root_volume_throughput=pool.root_volume.throughput_mibps,
                 ami_id=pool.ami_id,
+                kubernetes_version=None if pool.ami_id else pool.kubernetes_version or ctx.blueprint.kubernetes.version,
                 provisioner=pool.provisioner,
             )
         )
@@ -332,9 +335,12 @@ class _SystemCommon(TypedDict):
     root_volume_gib: int
     system: bool
     addresses: NodeAddresses
+    kubernetes_version: str | None
 
 
-def system_groups(availability_zones: list[str], networking: PodNetworking, settings: SystemNodes | None = None) -> list[NodeGroupPlan]:
+def system_groups(
+    availability_zones: list[str], networking: PodNetworking, settings: SystemNodes | None = None, version: str | None = None
+) -> list[NodeGroupPlan]:
     """The untainted system node group (`kubernetes.system_nodes`) across the private subnets of every zone.
 
     With custom networking a node's pod subnet (its ENIConfig) must be in its
@@ -355,6 +361,7 @@ def system_groups(availability_zones: list[str], networking: PodNetworking, sett
         root_volume_gib=settings.root_volume_gib,
         system=True,
         addresses=addresses,
+        kubernetes_version=version,
     )
     labels = {POOL_LABEL: SYSTEM_GROUP, ROLE_LABEL: SYSTEM_GROUP}
     if networking.mode != "custom_networking":
@@ -407,7 +414,8 @@ def plan_node_groups(blueprint: Blueprint, catalog: Catalog, now: datetime | Non
     ctx = Context(blueprint, catalog)
     limit = nodes_per_group_limit(blueprint)
     placed = functools.cache(lambda: place_pools(blueprint, catalog))
-    plans = system_groups(list(blueprint.cloud.availability_zones), blueprint.kubernetes.pod_networking, blueprint.kubernetes.system_nodes)
+    kubernetes = blueprint.kubernetes
+    plans = system_groups(list(blueprint.cloud.availability_zones), kubernetes.pod_networking, kubernetes.system_nodes, kubernetes.version)
     for index, pool in enumerate(blueprint.pools):
         plans += plan_pool(pool, ctx, now, limit, placed, index)
     return tuple(plans)

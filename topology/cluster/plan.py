@@ -13,16 +13,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.rules.context import Context
 from topology.cluster.addons import AddonPlan, plan_addons
 from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
+from topology.cluster.legacy_layout import legacy_layout
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 from topology.cluster.placement_groups import PlacementDecision, decide_placement
 from topology.cluster.scale import control_plane_tier
-from topology.cluster.subnets import SubnetDemand, SubnetPlan, carve_into_blocks, carve_subnets, place_in_existing
+from topology.cluster.subnets import SubnetDemand, SubnetPlan, lay_out_subnets, place_in_existing
+
+Layout = Literal["stable", "legacy"]
 
 
 @dataclass(frozen=True)
@@ -65,12 +69,11 @@ def _subnet_demands(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]
     return demands + list(efa.values())
 
 
-def _pod_subnets(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[SubnetPlan, ...]:
-    """Custom networking: one pod subnet per node group, in its zone, carved from the pod CIDR blocks."""
-    networking = blueprint.kubernetes.pod_networking
-    if networking.mode != "custom_networking":
-        return ()
-    demands = [
+def _pod_demands(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -> list[SubnetDemand]:
+    """Custom networking: one pod subnet per node group, in its zone, for the addresses its pods take."""
+    if blueprint.kubernetes.pod_networking.mode != "custom_networking":
+        return []
+    return [
         SubnetDemand(
             group.pod_subnet_key,
             "pods",
@@ -83,7 +86,20 @@ def _pod_subnets(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]) -
         for group in node_groups
         if group.pod_subnet_key
     ]
-    return carve_into_blocks(list(networking.pod_cidrs), demands)
+
+
+def _subnets(blueprint: Blueprint, groups: tuple[NodeGroupPlan, ...], layout: Layout) -> tuple[SubnetPlan, ...]:
+    """The node subnets over the VPC's blocks, then custom networking's pod subnets over the pod blocks."""
+    cloud = blueprint.cloud
+    if cloud.existing_vpc is not None:
+        placed = [(subnet.id, subnet.availability_zone, subnet.cidr) for subnet in cloud.existing_vpc.subnets]
+        return place_in_existing(placed, _subnet_demands(blueprint, groups))
+    nodes, pods = _subnet_demands(blueprint, groups), _pod_demands(blueprint, groups)
+    node_blocks, pod_blocks = [cloud.vpc_cidr, *cloud.secondary_cidrs], list(blueprint.kubernetes.pod_networking.pod_cidrs)
+    if layout == "legacy":
+        return legacy_layout(node_blocks, nodes, bool(cloud.secondary_cidrs)) + (legacy_layout(pod_blocks, pods, True) if pods else ())
+    pinned = cloud.subnet_cidrs
+    return lay_out_subnets(node_blocks, nodes, pinned) + (lay_out_subnets(pod_blocks, pods, pinned, "pod CIDR blocks") if pods else ())
 
 
 def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[PlacementDecision, ...]:
@@ -105,24 +121,18 @@ def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeG
 
 
 def plan_cluster(
-    blueprint: Blueprint, catalog: Catalog, now: datetime | None = None, node_groups: Sequence[NodeGroupPlan] | None = None
+    blueprint: Blueprint,
+    catalog: Catalog,
+    now: datetime | None = None,
+    node_groups: Sequence[NodeGroupPlan] | None = None,
+    layout: Layout = "stable",
 ) -> ClusterPlan:
     """Plan the cluster of a validated blueprint at `now` (it sizes Capacity Block groups from their window;
     None plans them as running), on `node_groups` when the caller has planned them; raises `PlanError` when
-    the design doesn't fit (the VPC can't hold its subnets)."""
+    the design doesn't fit (the VPC can't hold its subnets, a pinned subnet is too small). `layout="legacy"`
+    lays the subnets out as railyard did before pins (`topology.cluster.legacy_layout`), for `railyard lock`."""
     groups = tuple(node_groups) if node_groups is not None else plan_node_groups(blueprint, catalog, now)
-    existing = blueprint.cloud.existing_vpc
-    if existing is not None:
-        placed = [(subnet.id, subnet.availability_zone, subnet.cidr) for subnet in existing.subnets]
-        subnets = place_in_existing(placed, _subnet_demands(blueprint, groups))
-    else:
-        cloud = blueprint.cloud
-        demands = _subnet_demands(blueprint, groups)
-        # One block: carved as it always was. More: spread over them (the primary first).
-        nodes = (
-            carve_into_blocks([cloud.vpc_cidr, *cloud.secondary_cidrs], demands) if cloud.secondary_cidrs else carve_subnets(cloud.vpc_cidr, demands)
-        )
-        subnets = nodes + _pod_subnets(blueprint, groups)
+    subnets = _subnets(blueprint, groups, layout)
     return ClusterPlan(
         availability_zones=tuple(blueprint.cloud.availability_zones),
         pod_cidrs=tuple(str(cidr) for cidr in blueprint.kubernetes.pod_networking.pod_cidrs),

@@ -1,44 +1,46 @@
-"""Carving the VPC's address space into subnets.
+"""The VPC's subnets: what each must hold, and where it sits, pinned once and never moved.
 
 Each zone of `cloud.availability_zones` gets a public subnet (NAT gateway and
 load balancers only) and a private subnet (the system nodes and every pool not
 on an EFA fabric); each EFA fabric domain - one fabric in one zone - gets a
 private subnet of its own, because EFA traffic is only sure to flow inside one
-subnet (aws-facts.md 2.4).
+subnet (aws-facts.md 2.4). With CNI custom networking, pods take their
+addresses from subnets of their own (kind `pods`, one per node group) in the
+secondary blocks `pod_networking.pod_cidrs`. A subnet's key (`private-us-east-1a`,
+`efa-ultra-use1a`, `pods-train-use1a`) is its identity: it names the Pulumi
+resource and depends on nothing but the zone, fabric or node group it serves.
 
-With CNI custom networking, pods take their addresses from subnets of their
-own (kind `pods`, one per node group) carved out of the secondary VPC blocks
-`pod_networking.pod_cidrs`, each block on its own. With `cloud.secondary_cidrs`
-the node subnets are spread the same way over the primary block and those:
-largest first, each into the first block with room.
+A subnet's range can't change without replacing the subnet and everything in
+it (node groups, file systems, NAT gateways), so the layout is stable by
+construction rather than recomputed from demand each time:
 
-Sizing, in three steps:
+* **Pinned subnets** (`cloud.subnet_cidrs`, written by `railyard lock`) keep
+  their range whatever else changes. A pinned subnet too small for its nodes
+  is a `PlanError` that names the ways that move nothing, never a re-carve.
+* **New subnets** (a first deployment, a pool on a new fabric or zone) take
+  free space around the pinned ones: each the smallest power of two holding
+  its nodes' addresses at their largest plus the 5 AWS reserves (public
+  subnets a fixed /27), doubled toward `HEADROOM` times that, the least headroom first, while
+  all subnets together take at most `1 / FILL` of the blocks (room for what
+  is added later), then placed largest first at the lowest free range aligned
+  on its size.
 
-1. every node subnet starts at the smallest power of two holding the
-   addresses its nodes take at their largest (`topology.cluster.addresses`:
-   the primary interface and the VPC CNI's pod addresses; `efa-only`
-   interfaces take none) plus the 5 addresses AWS reserves; public subnets are
-   a fixed /27;
-2. node subnets then double in turn, round-robin, until each holds twice
-   that (headroom for growth and for /28 prefixes, which need free contiguous
-   blocks) or the VPC is full;
-3. blocks are laid out largest first from the start of the VPC, which keeps
-   every power-of-two block aligned without gaps.
-
-A demand no block can hold (a subnet is at most a /16) is a `PlanError` that
-names the subnet, what it needs and the ways out.
-
-The result is a pure function of the blueprint: the same blueprint always gives
-the same CIDRs.
+So growth a subnet's headroom holds never moves it, a pool added on an
+existing fabric or zone lands in subnets that exist, and one on a new fabric
+gets a new subnet without touching the others. The layout a plan resolves is
+what `railyard lock` writes down; docs/day2.md says why this design and not
+fixed slots.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from ipaddress import IPv4Network
-from typing import Literal
+from typing import Literal, NoReturn
 
+from blueprints.findings import Finding, warning
+from topology.cluster.address_space import AddressSpace
 from topology.cluster.errors import PlanError
 
 SubnetKind = Literal["public", "private", "efa", "pods"]
@@ -47,12 +49,16 @@ AWS_RESERVED_ADDRESSES = 5
 PUBLIC_SUBNET_ADDRESSES = 32
 MIN_SUBNET_ADDRESSES = 16
 MAX_SUBNET_ADDRESSES = 65536
-HEADROOM = 2
-REMEDIES = (
+# A new subnet grows toward this many times its nodes' addresses ...
+HEADROOM = 8
+# ... while all subnets together leave at least 1/KEEP_FREE of their blocks free for what is added later.
+KEEP_FREE = 4
+LESS_PER_NODE = (
     "set kubernetes.pod_networking warm_ip_target / minimum_ip_target (or pods_per_node) so nodes hold only the "
     "addresses their pods use, or mode: prefix_delegation, or mode: custom_networking with pod_cidrs "
-    "(100.64.0.0/16 blocks) so pods' addresses leave the node subnets; or a larger vpc_cidr, or blocks in cloud.secondary_cidrs"
+    "(100.64.0.0/16 blocks) so pods' addresses leave the node subnets"
 )
+REMEDIES = f"{LESS_PER_NODE}; or a larger vpc_cidr, or blocks in cloud.secondary_cidrs"
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,8 @@ class SubnetPlan:
     block: str | None = None
     # The id of the existing subnet this plan uses (cloud.existing_vpc); None = railyard creates it.
     existing_id: str | None = None
+    # True when the range comes from cloud.subnet_cidrs rather than from this plan.
+    pinned: bool = False
 
     @property
     def public(self) -> bool:
@@ -95,100 +103,158 @@ class SubnetPlan:
         return self.kind == "public"
 
 
-def _power_of_two(addresses: int) -> int:
+def unused_pins(pins: Mapping[str, IPv4Network], plans: Sequence[SubnetPlan]) -> list[Finding]:
+    """A warning for each pin naming a subnet the plan no longer has (its pool or fabric was retired: the subnet is deleted)."""
+    planned = {plan.key for plan in plans}
+    return [
+        warning(
+            "compile.pin-unused",
+            ("cloud", "subnet_cidrs", key),
+            f"subnet_cidrs pins '{key}' at {cidr}, but the plan has no such subnet: nothing uses it any more, so it is deleted",
+            f"drop the pin once the subnet is gone (`railyard lock --write` rewrites the pins); planned subnets: {', '.join(sorted(planned))}",
+        )
+        for key, cidr in pins.items()
+        if key not in planned
+    ]
+
+
+def smallest_size(demand: SubnetDemand, addresses: int | None = None) -> int:
+    """The smallest power-of-two subnet holding `addresses` (default: the demand's need plus AWS's 5); public: a /27."""
+    if demand.kind == "public" and addresses is None:
+        return PUBLIC_SUBNET_ADDRESSES
+    wanted = demand.needed + AWS_RESERVED_ADDRESSES if addresses is None else addresses
     size = MIN_SUBNET_ADDRESSES
-    while size < addresses:
+    while size < wanted:
         size *= 2
     return size
 
 
-def _sizes(demands: list[SubnetDemand], capacity: int) -> list[int]:
-    """Step 1 and 2: the smallest sizes, then round-robin doubling toward each target."""
-    sizes, targets = [], []
-    for demand in demands:
-        if demand.kind == "public":
-            sizes.append(PUBLIC_SUBNET_ADDRESSES)
-            targets.append(PUBLIC_SUBNET_ADDRESSES)
-            continue
-        sizes.append(_power_of_two(demand.needed + AWS_RESERVED_ADDRESSES))
-        target = _power_of_two(HEADROOM * demand.needed + AWS_RESERVED_ADDRESSES)
-        targets.append(min(target, MAX_SUBNET_ADDRESSES))
-    grew = True
-    while grew:
-        grew = False
-        for index, size in enumerate(sizes):
-            if size < targets[index] and sum(sizes) + size <= capacity:
-                sizes[index] = size * 2
-                grew = True
-    return sizes
+def _target(demand: SubnetDemand) -> int:
+    if demand.kind == "public":
+        return PUBLIC_SUBNET_ADDRESSES
+    return min(smallest_size(demand, HEADROOM * demand.needed + AWS_RESERVED_ADDRESSES), MAX_SUBNET_ADDRESSES)
 
 
-def carve_subnets(vpc_cidr: IPv4Network, demands: list[SubnetDemand]) -> tuple[SubnetPlan, ...]:
-    """Give every demanded subnet a CIDR inside `vpc_cidr`; results keep the demands' order.
+def _plan(demand: SubnetDemand, cidr: IPv4Network, block: IPv4Network, pinned: bool = False) -> SubnetPlan:
+    return SubnetPlan(
+        demand.key,
+        demand.kind,
+        demand.availability_zone,
+        str(cidr),
+        demand.nodes,
+        demand.fabric,
+        demand.zone,
+        demand.needed,
+        str(block),
+        None,
+        pinned,
+    )
 
-    Raises `PlanError` when even the smallest sizes don't fit, naming what they need.
-    """
-    capacity = vpc_cidr.num_addresses
-    sizes = _sizes(demands, capacity)
-    if sum(sizes) > capacity or any(size > MAX_SUBNET_ADDRESSES for size in sizes):
-        largest = max(zip(sizes, demands, strict=True), key=lambda pair: pair[0])
+
+def _pinned(space: AddressSpace, demand: SubnetDemand, cidr: IPv4Network, what: str) -> SubnetPlan:
+    """A pinned subnet, checked: inside a block, clear of the other pins, big enough for its nodes."""
+    path = ("cloud", "subnet_cidrs", demand.key)
+    index = space.block_of(cidr)
+    if index is None:
         raise PlanError(
-            f"{vpc_cidr} holds {capacity} addresses, but its {len(demands)} subnets need at least {sum(sizes)}: "
-            f"the largest, '{largest[1].key}', needs {largest[1].needed} addresses for {largest[1].nodes} nodes "
-            f"(a subnet holds at most {MAX_SUBNET_ADDRESSES}); {REMEDIES}",
-            ("kubernetes", "pod_networking") if largest[1].kind == "pods" else ("cloud", "vpc_cidr"),
+            f"subnet '{demand.key}' is pinned at {cidr}, outside the {what} ({', '.join(str(block) for block in space.blocks)}); "
+            "a pin must lie in the block the subnet is carved from",
+            path,
         )
-    order = sorted(range(len(demands)), key=lambda index: (-sizes[index], index))
-    offsets: dict[int, int] = {}
-    cursor = 0
-    for index in order:
-        offsets[index] = cursor
-        cursor += sizes[index]
-    base = int(vpc_cidr.network_address)
-    plans = []
-    for index, demand in enumerate(demands):
-        prefix = 32 - (sizes[index].bit_length() - 1)
-        cidr = IPv4Network((base + offsets[index], prefix))
-        plans.append(
-            SubnetPlan(
-                demand.key, demand.kind, demand.availability_zone, str(cidr), demand.nodes, demand.fabric, demand.zone, demand.needed, str(vpc_cidr)
-            )
+    clash = space.overlapping(cidr)
+    if clash is not None:
+        raise PlanError(f"subnet '{demand.key}' is pinned at {cidr}, which overlaps another pinned subnet; pins must be disjoint", path)
+    room = cidr.num_addresses - AWS_RESERVED_ADDRESSES
+    if demand.kind != "public" and demand.needed > room:
+        raise PlanError(
+            f"subnet '{demand.key}' is pinned at {cidr} and holds {room} addresses, but its {demand.nodes} nodes take "
+            f"{demand.needed} at their largest; a deployed subnet can't grow without being replaced with everything in it. "
+            f"Ways that move nothing: {LESS_PER_NODE}; or put the new capacity in a pool of its own on another fabric or zone "
+            "(a new subnet). To re-carve on purpose, drop the pin: the subnet and every node group and file system in it are replaced",
+            path,
         )
-    return tuple(plans)
+    space.take(cidr)
+    return _plan(demand, cidr, space.blocks[index], pinned=True)
 
 
-def carve_into_blocks(blocks: Sequence[IPv4Network], demands: list[SubnetDemand]) -> tuple[SubnetPlan, ...]:
-    """Subnets over several VPC blocks: largest first, each into the first block with room, then carved per block.
+def _grown(demands: Sequence[SubnetDemand], budget: int) -> dict[str, int]:
+    """Each new subnet's size: the smallest, then doubled while the total stays in `budget`, the least headroom first.
 
-    The node subnets over the primary block and `cloud.secondary_cidrs`, or
-    the pod subnets (custom networking) over `pod_cidrs`. Raises `PlanError`
-    when one doesn't fit. Results keep the demands' order.
+    Doubling the subnet whose size is the smallest multiple of its need keeps
+    the zones' subnets alike (a pool spread over two zones grows in both); ties
+    go in the demands' order. None grows past its target.
     """
-    pods = all(demand.kind == "pods" for demand in demands)
-    sizes = {
-        demand.key: PUBLIC_SUBNET_ADDRESSES if demand.kind == "public" else _power_of_two(demand.needed + AWS_RESERVED_ADDRESSES)
-        for demand in demands
-    }
-    free = [block.num_addresses for block in blocks]
-    placed: dict[int, list[SubnetDemand]] = {index: [] for index in range(len(blocks))}
+    sizes = {demand.key: smallest_size(demand) for demand in demands}
+    growable = [demand for demand in demands if demand.kind != "public"]
+    total = sum(sizes[demand.key] for demand in growable)  # the fixed /27s of public subnets are not counted
+    while True:
+        room = [demand for demand in growable if sizes[demand.key] < _target(demand) and total + sizes[demand.key] <= budget]
+        if not room:
+            return sizes
+        chosen = min(room, key=lambda demand: sizes[demand.key] / max(demand.needed, 1))
+        total += sizes[chosen.key]
+        sizes[chosen.key] *= 2
+
+
+def _placed(space: AddressSpace, demands: Sequence[SubnetDemand], sizes: dict[str, int]) -> dict[str, SubnetPlan] | None:
+    """Every new subnet at the lowest free aligned range, largest first; None when one doesn't fit."""
+    plans = {}
     for demand in sorted(demands, key=lambda item: -sizes[item.key]):
-        home = next((index for index, room in enumerate(free) if room >= sizes[demand.key]), None)
-        if home is None or sizes[demand.key] > MAX_SUBNET_ADDRESSES:
-            what = "pod CIDR block" if pods else "VPC block"
-            fix = (
-                "add a 100.64.0.0/10 block to kubernetes.pod_networking.pod_cidrs, or hold fewer addresses per node (pods_per_node, warm_ip_target)"
-                if pods
-                else f"add a block to cloud.secondary_cidrs (100.64.0.0/16, ...); or {REMEDIES}"
-            )
+        found = space.place(sizes[demand.key])
+        if found is None:
+            return None
+        plans[demand.key] = _plan(demand, found[1], space.blocks[found[0]])
+    return plans
+
+
+def lay_out_subnets(
+    blocks: Sequence[IPv4Network], demands: Sequence[SubnetDemand], pins: Mapping[str, IPv4Network] | None = None, what: str = "VPC blocks"
+) -> tuple[SubnetPlan, ...]:
+    """Every demanded subnet with its range in `blocks` (in the demands' order): pinned ones where pinned, new ones in free space.
+
+    `what` names the blocks in messages (the VPC blocks, the pod CIDR blocks).
+    Raises `PlanError` when a pin is outside the blocks, overlaps another or
+    is too small, or when the new subnets don't fit even at their smallest.
+    """
+    pins = pins or {}
+    space = AddressSpace(blocks)
+    plans = {demand.key: _pinned(space, demand, pins[demand.key], what) for demand in demands if demand.key in pins}
+    new = [demand for demand in demands if demand.key not in pins]
+    for demand in new:
+        if smallest_size(demand) > MAX_SUBNET_ADDRESSES:
             raise PlanError(
-                f"{'pod ' if pods else ''}subnet '{demand.key}' needs {demand.needed} addresses for {demand.nodes} nodes, but no {what} "
-                f"({', '.join(str(block) for block in blocks)}) has room for a /{33 - sizes[demand.key].bit_length()} left; {fix}",
-                ("kubernetes", "pod_networking", "pod_cidrs") if pods else ("cloud", "secondary_cidrs"),
+                f"subnet '{demand.key}' needs {demand.needed} addresses for {demand.nodes} nodes, more than a subnet holds "
+                f"({MAX_SUBNET_ADDRESSES}, a /16); {REMEDIES}",
+                ("kubernetes", "pod_networking") if demand.kind == "pods" else ("cloud", "vpc_cidr"),
             )
-        free[home] -= sizes[demand.key]
-        placed[home].append(demand)
-    carved = {plan.key: plan for index, block in enumerate(blocks) for plan in carve_subnets(block, placed[index])}
-    return tuple(carved[demand.key] for demand in demands)
+    sizes = _grown(new, max(space.capacity - space.capacity // KEEP_FREE - space.taken, 0))
+    while (placed := _placed(space.copy(), new, sizes)) is None:
+        grown = [demand for demand in new if sizes[demand.key] > smallest_size(demand)]
+        if not grown:
+            _too_small(space, new, what)
+        largest = max(grown, key=lambda demand: sizes[demand.key])
+        sizes[largest.key] //= 2
+    laid_out = {**plans, **placed}
+    return tuple(laid_out[demand.key] for demand in demands)
+
+
+def _too_small(space: AddressSpace, demands: Sequence[SubnetDemand], what: str) -> NoReturn:
+    """The new subnets don't fit even at their smallest: say what they need and the ways out."""
+    smallest = sum(smallest_size(demand) for demand in demands)
+    largest = max(demands, key=smallest_size)
+    pods = largest.kind == "pods"
+    free = space.capacity - space.taken
+    fix = (
+        "add a 100.64.0.0/10 block to kubernetes.pod_networking.pod_cidrs, or hold fewer addresses per node (pods_per_node, warm_ip_target)"
+        if pods
+        else REMEDIES
+    )
+    raise PlanError(
+        f"the {what} ({', '.join(str(block) for block in space.blocks)}) have {free} addresses free, but the {len(demands)} "
+        f"subnets to place need at least {smallest} in aligned ranges: the largest, '{largest.key}', needs {largest.needed} "
+        f"addresses for {largest.nodes} nodes; {fix}",
+        ("kubernetes", "pod_networking", "pod_cidrs") if pods else ("cloud", "secondary_cidrs" if len(space.blocks) > 1 else "vpc_cidr"),
+    )
 
 
 def place_in_existing(subnets: Sequence[tuple[str, str, IPv4Network]], demands: list[SubnetDemand]) -> tuple[SubnetPlan, ...]:
