@@ -17,14 +17,21 @@ template's `latestVersion`).
     shows the CustomizeDiff replacements no schema does. The committed part was
     made this way: the schema ships only in the provider plugin and as a Git LFS
     file, and neither can be fetched on this project's build machines.
+  - `--terraform DIR --terraform-files MANIFEST`: DIR holds single files of the
+    provider, each read at its own commit, laid out at their repository paths;
+    MANIFEST (JSON) maps each path to its commit (`{"path": "<sha>"}` or
+    `{"path": {"commit": "<sha>", "date": "..."}}`). Every resource records the
+    commit of its file; a type whose file DIR lacks keeps its entry, and that
+    entry's commit, from the part being replaced.
   An input the part doesn't list is `unknown`.
 * **pulumi-kubernetes**, `--kubernetes DIR`: the provider's `forceNew` table
   (railyard.change.kubernetes_source). An unlisted field is an update, since
   the provider patches objects in place.
 
-`python -m railyard.change.replace_table --terraform DIR --revision TEXT
---kubernetes DIR --kubernetes-revision TEXT` rewrites the file (a part not
-given is kept); `load_table()` reads it at run time with no source needed.
+`python -m railyard.change.replace_table --terraform DIR [--terraform-files
+MANIFEST] --revision TEXT --kubernetes DIR --kubernetes-revision TEXT` rewrites
+the file (a part not given is kept); `load_table()` reads it at run time with
+no source needed.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from railyard.change.terraform_source import REPLACE, UPDATE, read_resources
+from railyard.change.terraform_source import REPLACE, UPDATE, ResourceSchema, read_resources, resource_names
 
 OUTPUT = Path(__file__).with_name("replace_on_change.json")
 UNKNOWN = "unknown"
@@ -153,20 +160,35 @@ def terraform_name(type_token: str, candidates: set[str]) -> str | None:
     return None
 
 
-def _all_terraform_names(root: Path) -> set[str]:
-    pattern = re.compile(r'@SDKResource\("(aws_[a-z0-9_]+)"|TypeName\s*=\s*"(aws_[a-z0-9_]+)"')
-    names: set[str] = set()
-    for path in (root / "internal" / "service").glob("*/*.go"):
-        if not path.name.endswith("_test.go"):
-            names.update(group for match in pattern.finditer(path.read_text(encoding="utf-8")) for group in match.groups() if group)
-    return names
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
 
 
-def from_terraform(root: Path, revision: str, types: list[str]) -> dict[str, Any]:
-    """The table from a terraform-provider-aws checkout at `revision`, for `types`."""
-    from railyard.change.sdk_names import sdk_has, wire_path  # the SDK loads only to generate
+def read_manifest(path: Path) -> dict[str, dict[str, str]]:
+    """Which commit each single file of a file-by-file tree was read at: `{path: {"commit": sha, "date"?: text}}`.
 
-    names = _all_terraform_names(root)
+    A helper file whose commit the place it was read from doesn't give may say so instead
+    (`{"commit": null, "note": "..."}`); a resource's file must have its commit (from_terraform checks).
+    """
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    files = {name: {"commit": value} if isinstance(value, str) else dict(value) for name, value in raw.items()}
+    wrong = sorted(name for name, value in files.items() if not (_COMMIT.match(value.get("commit") or "") or value.get("note")))
+    if wrong:
+        raise ValueError(f"{path}: give a full 40-character commit (or a note saying why there is none) for {', '.join(wrong)}")
+    return files
+
+
+def from_terraform(
+    root: Path, revision: str, types: list[str], files: dict[str, dict[str, str]] | None = None, previous: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The table from terraform-provider-aws source at `root`, for `types`.
+
+    `root` is a whole checkout at `revision`, or, with `files` (read_manifest), single files each read at its
+    own commit. Each resource records the commit its file was read at. In the file-by-file case a type whose
+    file `root` lacks keeps its entry from `previous`, the part this one replaces, with that entry's commit.
+    """
+    from railyard.change.sdk_names import sdk_has  # the SDK loads only to generate
+
+    names = resource_names(root)
     bridged = {token: terraform_name(token, names) for token in types}
     schemas = read_resources(root, {name for name in bridged.values() if name})
     resources: dict[str, Any] = {}
@@ -176,37 +198,76 @@ def from_terraform(root: Path, revision: str, types: list[str]) -> dict[str, Any
         if schema is None or not sdk_has(token):
             missing.append(token)
             continue
-        inputs, unmapped = {}, []
-        for attribute, kind in sorted(schema.attributes.items()):
-            wire = wire_path(token, attribute)
-            if wire is None:
-                unmapped.append(attribute)  # computed-only attributes, or ones the SDK renamed beyond pluralisation
-            else:
-                inputs[wire] = kind
-        resources[token] = {
-            "source_name": name,
-            "file": schema.file,
-            "inputs": dict(sorted(inputs.items())),
-            "recomputed": sorted(_output_name(token, attribute) for attribute in schema.recomputed),
-            "unresolved": sorted(schema.unresolved),
-            "not_inputs": sorted(unmapped),
-        }
+        if files is not None and not files.get(schema.file, {}).get("commit"):
+            raise ValueError(f"{schema.file} is in {root} but the manifest gives no commit for it")
+        read_at = files[schema.file] if files is not None else {"commit": revision.split()[0]}
+        resources[token] = _entry(token, schema, read_at)
+    if files is not None:
+        kept = _kept(missing, previous or {})
+        resources.update(kept)
+        missing = [token for token in missing if token not in kept]
+    return {"source": _terraform_source(revision, files, resources), "resources": dict(sorted(resources.items())), "not_covered": missing}
+
+
+def _entry(token: str, schema: ResourceSchema, read_at: dict[str, str]) -> dict[str, Any]:
+    """One resource's table entry from its schema, under the SDK's wire names, with the commit its file was read at."""
+    from railyard.change.sdk_names import wire_path
+
+    inputs, unmapped = {}, []
+    for attribute, kind in sorted(schema.attributes.items()):
+        wire = wire_path(token, attribute)
+        if wire is None:
+            unmapped.append(attribute)  # computed-only attributes, or ones the SDK renamed beyond pluralisation
+        else:
+            inputs[wire] = kind
     return {
-        "source": {
-            "kind": "terraform-provider-aws",
-            "revision": revision,
-            "described": f"hashicorp/terraform-provider-aws {revision}: ForceNew and CustomizeDiff",
-            "names_from": f"pulumi_aws {importlib.metadata.version('pulumi_aws')}",  # Terraform names -> wire names, by the SDK's getters
-        },
-        "resources": resources,
-        "not_covered": missing,
+        "source_name": schema.terraform_name,
+        "file": schema.file,
+        "revision": read_at["commit"],
+        **({"revision_date": read_at["date"]} if read_at.get("date") else {}),
+        "inputs": dict(sorted(inputs.items())),
+        "recomputed": sorted(_output_name(token, attribute) for attribute in schema.recomputed),
+        "unresolved": sorted(schema.unresolved),
+        "not_inputs": sorted(unmapped),
+    }
+
+
+def _kept(missing: list[str], previous: dict[str, Any]) -> dict[str, Any]:
+    """The previous part's entries for types the file-by-file tree has no file for, each with the commit it was read at."""
+    commit, _, date = str(previous.get("source", {}).get("revision", "")).partition(" ")  # "<sha> (<date>, ...)"
+    fallback = {"revision": commit, "revision_date": date.strip("() ")}
+    kept = {}
+    for token in missing:
+        entry = previous.get("resources", {}).get(token)
+        if entry is not None:
+            kept[token] = dict(sorted((entry if "revision" in entry else {**fallback, **entry}).items()))
+    return kept
+
+
+def _terraform_source(revision: str, files: dict[str, dict[str, str]] | None, resources: dict[str, Any]) -> dict[str, Any]:
+    """The part's `source`: what it was read from, whole or file by file (then which commits, and the helper files)."""
+    names_from = f"pulumi_aws {importlib.metadata.version('pulumi_aws')}"  # Terraform names -> wire names, by the SDK's getters
+    if files is None:
+        described = f"hashicorp/terraform-provider-aws {revision}: ForceNew and CustomizeDiff"
+        return {"kind": "terraform-provider-aws", "revision": revision, "described": described, "names_from": names_from}
+    commits = sorted({entry["revision"] for entry in resources.values()})
+    read = {entry["file"] for entry in resources.values()}
+    described = f"hashicorp/terraform-provider-aws file by file at {len(commits)} commits (each resource names its own): ForceNew, CustomizeDiff"
+    return {
+        "kind": "terraform-provider-aws",
+        "assembled": "file by file",
+        "revision": revision,
+        "described": described,
+        "helpers": {name: value.get("commit") or value["note"] for name, value in sorted(files.items()) if name not in read},
+        "names_from": names_from,
     }
 
 
 def _output_name(type_token: str, attribute: str) -> str:
-    from railyard.change.sdk_names import resource_output
+    """An output's wire name; a pluralised block (`subnet_configuration` -> `subnetConfigurations`) by its input's name."""
+    from railyard.change.sdk_names import resource_output, wire_path
 
-    return resource_output(type_token, attribute) or attribute
+    return resource_output(type_token, attribute) or wire_path(type_token, attribute) or attribute
 
 
 def from_schema(schema: dict[str, Any], revision: str, types: list[str], previous: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -299,6 +360,9 @@ def main(argv: list[str] | None = None) -> int:
     aws = parser.add_mutually_exclusive_group()
     aws.add_argument("--terraform", metavar="DIR", help="the pulumi-aws part from a terraform-provider-aws checkout")
     aws.add_argument("--schema", metavar="FILE", help="the pulumi-aws part from a Pulumi package schema (pulumi package get-schema aws@VERSION)")
+    parser.add_argument(
+        "--terraform-files", metavar="MANIFEST", help="with --terraform: DIR holds single files; MANIFEST (JSON) names each one's commit"
+    )
     parser.add_argument("--revision", help="what the pulumi-aws part's source is, for the record (a tag, or a commit and its date)")
     parser.add_argument("--kubernetes", metavar="DIR", help="the pulumi-kubernetes part from a pulumi-kubernetes checkout")
     parser.add_argument("--kubernetes-revision", help="what the pulumi-kubernetes checkout is, for the record")
@@ -308,12 +372,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give --terraform or --schema (pulumi-aws), and/or --kubernetes")
     if (args.terraform or args.schema) and not args.revision or args.kubernetes and not args.kubernetes_revision:
         parser.error("say what each source is: --revision for pulumi-aws, --kubernetes-revision for pulumi-kubernetes")
+    if args.terraform_files and not args.terraform:
+        parser.error("--terraform-files needs --terraform DIR")
+    try:
+        files = read_manifest(Path(args.terraform_files)) if args.terraform_files else None
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
     output = Path(args.output)
     parts = json.loads(output.read_text(encoding="utf-8"))["parts"] if output.exists() else {}
     types = emitted_types()
     by_provider = {provider: [token for token in types if token.startswith(provider + ":")] for provider in PROVIDERS}
     if args.terraform:
-        parts["aws"] = from_terraform(Path(args.terraform), args.revision, by_provider["aws"])
+        parts["aws"] = from_terraform(Path(args.terraform), args.revision, by_provider["aws"], files, parts.get("aws"))
     elif args.schema:
         parts["aws"] = from_schema(json.loads(Path(args.schema).read_text(encoding="utf-8")), args.revision, by_provider["aws"], parts.get("aws"))
     if args.kubernetes:

@@ -27,9 +27,15 @@ UPDATE = "update"
 
 _TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|`[^`]*`|\'(?:[^\'\\\n]|\\.)+\'|//[^\n]*|/\*.*?\*/|[{}()\[\],:;]|[^\s{}()\[\],:;"`\']+', re.S)
 _SDK_ANNOTATION = re.compile(r'//\s*@SDKResource\("(aws_[a-z0-9_]+)"')
-_FRAMEWORK_TYPE_NAME = re.compile(r'TypeName\s*=\s*"(aws_[a-z0-9_]+)"')
-_FORCE_NEW_CALL = re.compile(r'(?:\.ForceNew|customdiff\.ForceNewIf(?:Change)?)\(\s*"([a-z0-9_.]+)"')
-_RECOMPUTED_CALL = re.compile(r'(?:customdiff\.ComputedIf|\.SetNewComputed)\(\s*"([a-z0-9_]+)"')
+# A framework resource names itself in its annotation (newer files) or in its Metadata method (older ones).
+_FRAMEWORK_NAME = re.compile(r'@FrameworkResource\("(aws_[a-z0-9_]+)"|TypeName\s*=\s*"(aws_[a-z0-9_]+)"')
+# The attribute a CustomizeDiff call names: a string literal or a `names.Attr*` constant.
+_NAMED = r'\(\s*("[a-z0-9_.]+"|names\.Attr[A-Za-z0-9]+)'
+_FORCE_NEW_CALL = re.compile(r"(?:\.ForceNew|customdiff\.ForceNewIf(?:Change)?)" + _NAMED)
+_RECOMPUTED_CALL = re.compile(r"(?:customdiff\.ComputedIf|\.SetNewComputed)" + _NAMED)
+# A framework ModifyPlan that decides replacement itself: `response.RequiresReplace = ...path.Root(...)...`.
+_PLAN_REPLACES = re.compile(r"\.RequiresReplace\s*=[^\n]*")
+_PATH_ROOT = re.compile(r'path\.Root\(\s*("[a-z0-9_]+"|names\.Attr[A-Za-z0-9]+)?')
 _FUNC = re.compile(r"^func\s+(?:\([^)]*\)\s*)?([A-Za-z0-9_]+)\s*\(", re.M)
 _IMPORT = re.compile(r'^\s*(?:([A-Za-z0-9_]+)\s+)?"([^"]+)"\s*$', re.M)
 _MODULE = "github.com/hashicorp/terraform-provider-aws/"
@@ -78,14 +84,18 @@ def grouped(flat: list[str]) -> Group:
 
 
 def _after(items: list, head: tuple[str, ...]) -> list[Group]:
-    """Every group that directly follows the token sequence `head` (a typed composite literal's body)."""
+    """Every group that directly follows the token sequence `head` (a typed composite literal's body).
+
+    A function literal returning that type (`SchemaFunc: func() map[string]*schema.Schema { return map...{} }`)
+    stands for the literal it returns.
+    """
     found = []
     width = len(head)
     for index in range(len(items) - width):
-        if tuple(item if isinstance(item, str) else None for item in items[index : index + width]) == head and isinstance(
-            items[index + width], Group
-        ):
-            found.append(items[index + width])
+        group = items[index + width]
+        if tuple(item if isinstance(item, str) else None for item in items[index : index + width]) == head and isinstance(group, Group):
+            returned = _after(group, head) if group[:1] == ["return"] else []
+            found.extend(returned or [group])
     return found
 
 
@@ -95,21 +105,28 @@ def _key(item: object, package: _Package | None) -> str | None:
         return None
     if item.startswith('"'):
         return item.strip('"')
-    constant = package.qualified(item) if package is not None and "." in item else None
-    if constant and isinstance(constant[0], str) and constant[0].startswith('"'):
-        return constant[0].strip('"')
+    found = package.locate(item) if package is not None and "." in item else None
+    if found and isinstance(found[0][0], str) and found[0][0].startswith('"'):
+        return found[0][0].strip('"')
     return None
 
 
-def _entries(body: Group, package: _Package | None = None) -> list[tuple[str, list]]:
-    """A map literal's `"key": value` entries, each value as its items up to the next top-level comma."""
+def _entries(body: Group, package: _Package | None = None, unresolved: list[str] | None = None) -> list[tuple[str, list]]:
+    """A map literal's `"key": value` entries, each value as its items up to the next top-level comma.
+
+    A key that is a constant the package can't resolve (`names.AttrOutpostARN` with no declaration) goes
+    to `unresolved` as written, so the attribute is reported missing rather than silently dropped.
+    """
     entries: list[tuple[str, list]] = []
     index = 0
     while index < len(body):
-        key = _key(body[index], package) if index + 1 < len(body) and body[index + 1] == ":" else None
+        item = body[index]
+        key = _key(item, package) if index + 1 < len(body) and body[index + 1] == ":" else None
         if key is not None:
             value, index = _value(body, index + 2)
             entries.append((key, value))
+        elif unresolved is not None and isinstance(item, str) and "." in item and body[index + 1 : index + 2] == [":"]:
+            unresolved.append(item)
         index += 1
     return entries
 
@@ -142,6 +159,7 @@ class _Package:
     """The Go files of one service package, by top-level declaration, for resolving helpers and package variables."""
 
     def __init__(self, directory: Path, root: Path | None = None, registry: dict[Path, _Package] | None = None):
+        self.directory = directory
         self.files = {path: path.read_text(encoding="utf-8") for path in sorted(directory.glob("*.go")) if not path.name.endswith("_test.go")}
         self.root = root
         self.registry = registry if registry is not None else {}
@@ -152,10 +170,12 @@ class _Package:
         }
         self._declarations: dict[str, list] | None = None
 
-    def qualified(self, name: str) -> list | None:
-        """A declaration by Go name, `local` or `alias.Name` from another package of the provider."""
+    def locate(self, name: str) -> tuple[list, _Package] | None:
+        """A declaration by Go name, `local` or `alias.Name` from another package of the provider, with the package
+        that declares it (whose own names its body uses)."""
         if "." not in name:
-            return self.declaration(name)
+            found = self.declaration(name)
+            return (found, self) if found is not None else None
         alias, local = name.split(".", 1)
         module = self.imports.get(alias, "")
         if self.root is None or not module.startswith(_MODULE):
@@ -163,20 +183,24 @@ class _Package:
         directory = self.root / module.removeprefix(_MODULE)
         if directory not in self.registry:
             self.registry[directory] = _Package(directory, self.root, self.registry)
-        return self.registry[directory].declaration(local)
+        return self.registry[directory].locate(local)
 
     def declaration(self, name: str) -> list | None:
-        """A function's body group, or a variable's value (its tokens up to its first brace group); None when not in the package."""
+        """A function's body group, or a variable's value (its tokens up to its first brace group); None when not in the package.
+
+        The `names` package generates its `Attr*` constants from `attr_constants.csv` (`cidr_block,CIDRBlock`
+        declares `AttrCIDRBlock = "cidr_block"`), so a constant the Go files don't declare is read from there.
+        """
         if self._declarations is None:
             self._declarations = {}
             for source in self.files.values():
                 self._declare(grouped(tokens(source)))
+            table = self.directory / "attr_constants.csv"
+            rows = table.read_text(encoding="utf-8").splitlines() if table.is_file() else []
+            for value, _, suffix in (row.partition(",") for row in rows):
+                if suffix.strip():
+                    self._declarations.setdefault("Attr" + suffix.strip(), [f'"{value.strip()}"'])
         return self._declarations.get(name)
-
-    def function(self, name: str) -> Group | None:
-        """The body of the package-level function `name`."""
-        found = self.declaration(name)
-        return found if isinstance(found, Group) else None
 
     def _declare(self, items: Group) -> None:
         assert self._declarations is not None
@@ -199,11 +223,13 @@ class _Package:
                     continue
                 value: list = []
                 index += 2
-                while index < len(items) and not _declaration_ends(items, index):
+                depth = 0  # inside parentheses (`sync.OnceValue(func() ... {...})`) nothing ends the value
+                while index < len(items) and (depth > 0 or not _declaration_ends(items, index)):
                     value.append(items[index])
-                    if isinstance(items[index], Group):
-                        break
+                    depth += 1 if items[index] == "(" else -1 if items[index] == ")" else 0
                     index += 1
+                    if depth == 0 and isinstance(value[-1], Group):
+                        break
                 self._declarations.setdefault(item, value)
                 continue
             index += 1
@@ -217,21 +243,19 @@ def _declaration_ends(items: list, index: int) -> bool:
     return isinstance(item, str) and item.isidentifier() and index + 1 < len(items) and items[index + 1] == "="
 
 
-def _resolve(value: list, package: _Package) -> list | None:
-    """What a value that is a helper call (`fooSchema()`) or a package variable (`fooSchema`) stands for."""
-    helper = _called(value)
-    if helper:
-        return package.qualified(helper)
-    if len(value) == 1 and isinstance(value[0], str) and value[0].replace(".", "_").isidentifier():
-        return package.qualified(value[0])
-    return None
+def _resolve(value: list, package: _Package) -> tuple[list, _Package] | None:
+    """What a value that calls a helper (`fooSchema()`, `sync.OnceValue(fooFunc(x))`) or names a package variable stands for.
 
-
-def _called(value: list) -> str | None:
-    """The function a value calls with no arguments (`fooSchema()`), or None."""
-    for index in range(len(value) - 2):
-        if isinstance(value[index], str) and value[index + 1 : index + 3] == ["(", ")"]:
-            return value[index]
+    Calls are tried outermost first; one into a package outside the provider (`sync.OnceValue`) is passed over.
+    """
+    names = [item for index, item in enumerate(value[:-1]) if isinstance(item, str) and value[index + 1] == "("]
+    if len(value) == 1:
+        names = [value[0]]
+    for name in names:
+        if isinstance(name, str) and name.replace(".", "_").isidentifier():
+            found = package.locate(name)
+            if found is not None:
+                return found
     return None
 
 
@@ -247,26 +271,35 @@ def _first_map(items: list, heads: tuple[tuple[str, ...], ...]) -> list[Group]:
 
 
 def _attribute_literal(value: list, package: _Package) -> Group | None:
-    """An attribute's struct literal: written inline, or returned by a helper (`tftags.TagsSchema()`) or held by a package variable."""
-    inline = next((item for item in value if isinstance(item, Group)), None)
-    if inline is not None:
-        return inline
-    resolved = _resolve(value, package)
-    if not resolved:
-        return None
-    if isinstance(resolved, Group) and resolved[:1] == ["return"]:  # a helper's body: `return &schema.Schema{...}`
-        resolved = resolved[1:]
-    return next((item for item in resolved if isinstance(item, Group)), None)
+    """An attribute's struct literal: written inline, or returned by a helper (`tftags.TagsSchema()`) or held by a package variable.
+
+    Helpers are followed through a few hops: a variable holding `sync.OnceValue(func() *schema.Schema { return &schema.Schema{...} })`,
+    or a function returning a function that returns the literal.
+    """
+    for _ in range(6):
+        inline = next((item for item in value if isinstance(item, Group)), None)
+        if inline is not None and inline[:1] != ["return"]:
+            return inline
+        if inline is not None:  # a function literal's body: `return &schema.Schema{...}`
+            value = inline[1:]
+            continue
+        found = _resolve(value, package)
+        if found is None:
+            return None
+        value, package = found
+    return None
 
 
 def _attributes(body: Group, prefix: str, package: _Package, out: ResourceSchema) -> Iterator[tuple[str, Group, dict[str, list]]]:
     """Each attribute of a schema map: its path, struct literal and fields; one that can't be resolved goes to `out.unresolved`."""
-    for name, value in _entries(body, package):
+    unnamed: list[str] = []
+    for name, value in _entries(body, package, unnamed):
         literal = _attribute_literal(value, package)
         if literal is None:
             out.unresolved.append(prefix + name)
         else:
             yield prefix + name, literal, _fields(literal)
+    out.unresolved.extend(prefix + name for name in unnamed)
 
 
 def _sdk_attributes(body: Group, prefix: str, package: _Package, out: ResourceSchema, depth: int = 0) -> None:
@@ -282,15 +315,16 @@ def _sdk_attributes(body: Group, prefix: str, package: _Package, out: ResourceSc
             _sdk_attributes(group, path + ".", package, out, depth + 1)
 
 
-def _schema_of(value: list, package: _Package) -> list[Group]:
+def _schema_of(value: list, package: _Package, hops: int = 0) -> list[Group]:
     """The schema map behind `&schema.Resource{Schema: helper()}`, `helper()` or a package variable."""
     inner = next((item for item in value if isinstance(item, Group)), None)
     fields = _fields(inner) if inner is not None else {}
     target = fields.get("Schema") or fields.get("SchemaFunc") or (value if inner is None else None)
-    resolved = _resolve(target, package) if target else None
-    if not resolved:
+    found = _resolve(target, package) if target and hops < 6 else None
+    if found is None:
         return []
-    return _first_map(resolved, (_SDK_MAP,)) or _schema_of(resolved, package) if resolved is not target else []
+    resolved, owner = found
+    return _first_map(resolved, (_SDK_MAP,)) or _schema_of(resolved, owner, hops + 1)
 
 
 def _flat(items: list) -> list[str]:
@@ -317,13 +351,27 @@ def _normal(path: str) -> str:
     return ".".join(part for part in path.split(".") if not part.isdigit())
 
 
-def _mark_customized(source: str, out: ResourceSchema) -> None:
-    """What the resource's CustomizeDiff decides at diff time: conditional replacements, recomputed attributes."""
-    for match in _FORCE_NEW_CALL.finditer(source):
-        path = _normal(match.group(1))
-        if out.attributes.get(path) != REPLACE:
-            out.attributes[path] = CONDITIONAL
-    out.recomputed = sorted({match.group(1) for match in _RECOMPUTED_CALL.finditer(source)} - {"tags_all"})
+def _mark_customized(source: str, out: ResourceSchema, package: _Package) -> None:
+    """What the resource decides at diff time: conditional replacements and recomputed attributes from its CustomizeDiff,
+    and replacements a framework resource's ModifyPlan asks for (`response.RequiresReplace = ...`). A call whose
+    attribute can't be named (`path.Root(old)`, an undeclared constant) is reported under `unresolved`.
+    """
+    named = {
+        call: [(match.group(1), _key(match.group(1), package)) for match in call.finditer(source)] for call in (_FORCE_NEW_CALL, _RECOMPUTED_CALL)
+    }
+    out.unresolved.extend("CustomizeDiff: " + written for calls in named.values() for written, name in calls if name is None)
+    for _, name in named[_FORCE_NEW_CALL]:
+        if name is not None and out.attributes.get(_normal(name)) != REPLACE:
+            out.attributes[_normal(name)] = CONDITIONAL
+    out.recomputed = sorted({name for _, name in named[_RECOMPUTED_CALL] if name is not None} - {"tags_all"})
+    for assignment in _PLAN_REPLACES.finditer(source):
+        written = assignment.group(0).split("=", 1)[1].strip()
+        paths = [_key(root.group(1), package) if root.group(1) else None for root in _PATH_ROOT.finditer(written)]
+        if not paths or None in paths:
+            out.unresolved.append("ModifyPlan: " + written)
+        for path in filter(None, paths):
+            if out.attributes.get(path) != REPLACE:
+                out.attributes[path] = CONDITIONAL
 
 
 def read_resource(file: Path, terraform_name: str, package: _Package | None = None) -> ResourceSchema:
@@ -334,7 +382,8 @@ def read_resource(file: Path, terraform_name: str, package: _Package | None = No
     annotation = next((match for match in _SDK_ANNOTATION.finditer(source) if match.group(1) == terraform_name), None)
     if annotation is not None:
         function = _FUNC.search(source, annotation.end())
-        body = package.function(function.group(1)) if function else None
+        found = package.declaration(function.group(1)) if function else None
+        body = found if isinstance(found, Group) else None
         maps = (_first_map(body, (_SDK_MAP,)) or _schema_of(body, package)) if body is not None else []
         if not maps:
             out.unresolved.append("*")
@@ -351,24 +400,34 @@ def read_resource(file: Path, terraform_name: str, package: _Package | None = No
             return out
         for group in maps:
             _framework_attributes(group, "", package, out)
-    _mark_customized(source, out)
+    _mark_customized(source, out, package)
     return out
 
 
-def find_resources(root: Path, wanted: set[str]) -> dict[str, Path]:
-    """Where each wanted Terraform resource is defined under `root/internal/service`."""
-    found: dict[str, Path] = {}
+def _declared(root: Path) -> Iterator[tuple[str, Path]]:
+    """Every resource name declared under `root/internal/service`, with its file: SDK annotations, then framework names."""
     for path in sorted((root / "internal" / "service").glob("*/*.go")):
         if path.name.endswith("_test.go"):
             continue
         text = path.read_text(encoding="utf-8")
         for match in _SDK_ANNOTATION.finditer(text):
-            if match.group(1) in wanted:
-                found.setdefault(match.group(1), path)
+            yield match.group(1), path
         if "@FrameworkResource" in text:
-            for match in _FRAMEWORK_TYPE_NAME.finditer(text):
-                if match.group(1) in wanted:
-                    found.setdefault(match.group(1), path)
+            for match in _FRAMEWORK_NAME.finditer(text):
+                yield match.group(1) or match.group(2), path
+
+
+def resource_names(root: Path) -> set[str]:
+    """Every Terraform resource name defined under `root/internal/service`."""
+    return {name for name, _ in _declared(root)}
+
+
+def find_resources(root: Path, wanted: set[str]) -> dict[str, Path]:
+    """Where each wanted Terraform resource is defined under `root/internal/service`."""
+    found: dict[str, Path] = {}
+    for name, path in _declared(root):
+        if name in wanted:
+            found.setdefault(name, path)
     return found
 
 

@@ -4,18 +4,22 @@ The fixture (`fixtures/provider`) is written for these tests: an SDKv2 resource
 with nested blocks, a block from a package variable, a block from a helper
 function, a key from a `names` constant and a schema from another package;
 a CustomizeDiff that forces new on some changes and recomputes an attribute;
-and a Plugin Framework resource with plan modifiers.
+and a Plugin Framework resource with plan modifiers. The `newer` package has
+the shapes of 2025 provider files: an inline SchemaFunc, `names.Attr*` keys
+generated from `names/attr_constants.csv`, helpers held by `sync.OnceValue`
+variables, a framework resource named only by its annotation, and a ModifyPlan
+that asks for replacement itself.
 """
 
 from pathlib import Path
 
-from railyard.change.terraform_source import CONDITIONAL, REPLACE, UPDATE, find_resources, read_resources
+from railyard.change.terraform_source import CONDITIONAL, REPLACE, UPDATE, find_resources, read_resources, resource_names
 
 PROVIDER = Path(__file__).parent / "fixtures" / "provider"
 
 
 def _read():
-    return read_resources(PROVIDER, {"aws_demo_widget", "aws_demo_gadget"})
+    return read_resources(PROVIDER, {"aws_demo_widget", "aws_demo_gadget", "aws_newer_sprocket", "aws_newer_cog"})
 
 
 def test_resources_are_found_by_their_sdk_annotation_and_framework_type_name():
@@ -58,3 +62,37 @@ def test_what_cannot_be_resolved_is_reported_not_guessed():
     gadget = _read()["aws_demo_gadget"]
     assert "tags" not in gadget.attributes
     assert gadget.unresolved == ["tags"]  # tftags.TagsAttribute is not in the fixture's tags package
+
+
+def test_a_framework_resource_is_found_by_its_annotation_alone():
+    assert resource_names(PROVIDER) == {"aws_demo_widget", "aws_demo_gadget", "aws_newer_sprocket", "aws_newer_cog"}
+    assert find_resources(PROVIDER, {"aws_newer_cog"})["aws_newer_cog"].name == "cog.go"
+
+
+def test_an_inline_schema_func_and_keys_from_the_generated_names_table_are_read():
+    sprocket = _read()["aws_newer_sprocket"]
+    # names.AttrCIDRBlock and names.AttrSubnetIDs are declared only by attr_constants.csv rows.
+    assert set(sprocket.attributes) == {"cidr_block", "subnet_ids", "policy", "teeth", "tags"}
+    assert sprocket.attributes["teeth"] == REPLACE
+
+
+def test_helpers_behind_once_value_variables_are_followed_across_packages():
+    sprocket = _read()["aws_newer_sprocket"]
+    assert sprocket.attributes["tags"] == REPLACE  # tftags.TagsSchemaForceNew: sync.OnceValue(func() ... { return &schema.Schema{ForceNew: true} })
+    assert sprocket.attributes["policy"] == UPDATE  # sdkv2: sync.OnceValue(helperFunc(x)), whose result returns the literal
+
+
+def test_customize_diff_calls_that_name_attributes_by_constant_are_resolved():
+    sprocket = _read()["aws_newer_sprocket"]
+    assert sprocket.attributes["cidr_block"] == CONDITIONAL  # diff.ForceNew(names.AttrCIDRBlock)
+    assert sprocket.recomputed == ["subnet_ids"]  # customdiff.ComputedIf(names.AttrSubnetIDs, ...)
+
+
+def test_a_key_constant_nothing_declares_is_reported_not_dropped():
+    assert _read()["aws_newer_sprocket"].unresolved == ["names.AttrNowhere"]
+
+
+def test_a_framework_modify_plan_replaces_a_named_attribute_and_reports_computed_paths():
+    cog = _read()["aws_newer_cog"]
+    assert cog.attributes == {"id": UPDATE, "source_kind": UPDATE, "source_id": UPDATE, "mesh": CONDITIONAL}
+    assert cog.unresolved == ["ModifyPlan: []path.Path{path.Root(old.sourceName()), path.Root(new.sourceName())}"]
