@@ -206,12 +206,22 @@ class Storage(pulumi.ComponentResource):
             tags=named_tags(args.tags, f"{name}-sg"),
             opts=child_of(self),
         )
-        rules = [("tcp", low, high, f"lnet-{low}") for low, high in LNET_PORTS] + ([("-1", None, None, "efa")] if efa else [])
-        for protocol, low, high, suffix in rules:
+        self._client_rules(name, label, group.id, efa)
+        return group.id
+
+    @staticmethod
+    def _lustre_rules(efa: bool) -> list[tuple[str, int | None, int | None, str]]:
+        """(protocol, from, to, name suffix) of the Lustre path: LNET's ports, and all traffic for an EFA-enabled file system."""
+        return [("tcp", low, high, f"lnet-{low}") for low, high in LNET_PORTS] + ([("-1", None, None, "efa")] if efa else [])
+
+    def _client_rules(self, name: str, label: str, file_system_group: pulumi.Input[str], efa: bool) -> None:
+        """The nodes' side of the path: the cluster security group admits the file system's group on the Lustre ports."""
+        args = self._args
+        for protocol, low, high, suffix in self._lustre_rules(efa):
             aws.vpc.SecurityGroupIngressRule(
                 f"{name}-clients-{suffix}",
                 security_group_id=args.client_security_group_id,
-                referenced_security_group_id=group.id,
+                referenced_security_group_id=file_system_group,
                 ip_protocol=protocol,
                 from_port=low,
                 to_port=high,
@@ -219,13 +229,35 @@ class Storage(pulumi.ComponentResource):
                 tags=named_tags(args.tags, f"{name}-clients-{suffix}"),
                 opts=child_of(self),
             )
-        return group.id
+
+    def _existing_path(self, name: str, label: str, file_system_group: str, efa: bool) -> None:
+        """The same path to a team's file system: its group admits the nodes (and may reach them), and the nodes admit it."""
+        args = self._args
+        directions = (
+            (aws.vpc.SecurityGroupIngressRule, "from-clients", f"Lustre clients of FSx for Lustre {label} (nodes of the EKS cluster)"),
+            (aws.vpc.SecurityGroupEgressRule, "to-clients", f"FSx for Lustre {label} to its clients (nodes of the EKS cluster)"),
+        )
+        for protocol, low, high, suffix in self._lustre_rules(efa):
+            for rule_type, direction, description in directions:
+                rule_type(
+                    f"{name}-{direction}-{suffix}",
+                    security_group_id=file_system_group,
+                    referenced_security_group_id=args.client_security_group_id,
+                    ip_protocol=protocol,
+                    from_port=low,
+                    to_port=high,
+                    description=description,
+                    tags=named_tags(args.tags, f"{name}-{direction}-{suffix}"),
+                    opts=child_of(self),
+                )
+        self._client_rules(name, label, file_system_group, efa)
 
     def _file_system(self, plan: FileSystemPlan, key_arn: pulumi.Output[str] | None) -> FileSystemHandle:
         name, tier = f"{self._name}-{plan.name}", plan.tier
         if tier.existing is not None:
-            # The team's file system: a static volume names it; railyard creates nothing.
+            # The team's file system: a static volume names it; railyard creates only the network path to it.
             found = tier.existing
+            self._existing_path(name, plan.name, found.security_group_id, tier.efa)
             ids = (pulumi.Output.from_input(found.id), pulumi.Output.from_input(found.dns_name), pulumi.Output.from_input(found.mount_name))
             return FileSystemHandle(plan.name, *ids, tier.mount_path, plan.availability_zone, tier.efa)
         metadata = None

@@ -21,6 +21,7 @@ from railyard.online import findings as online_findings
 from topology import CODES as TOPOLOGY_CODES
 from topology.cluster.addons import CODES as ADDON_CODES
 from topology.cluster.kubernetes_checks import RULES as KUBERNETES_RULES
+from topology.cluster.pod_limits import CODES as POD_LIMIT_CODES
 from topology.cluster.quotas import CODES as QUOTA_CODES
 from topology.cluster.scale import CODES as SCALE_CODES
 from topology.cluster.update_room import CODES as UPDATE_ROOM_CODES
@@ -58,6 +59,7 @@ def every_check() -> list[Check]:
     checks += [Check("check", code, "topology.cluster.scale") for code in SCALE_CODES]
     checks += [Check("check", code, "topology.cluster.update_room") for code in UPDATE_ROOM_CODES]
     checks += [Check("check", code, "topology.cluster.addons") for code in ADDON_CODES]
+    checks += [Check("check", code, "topology.cluster.pod_limits") for code in POD_LIMIT_CODES]
     checks += [Check("online", code, module.__name__) for module in ONLINE_MODULES for code in module.CODES]
     checks += [Check("diff", code, "railyard.change.impact") for code in DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.subnets") for code in SUBNET_DIFF_CODES]
@@ -67,6 +69,9 @@ def every_check() -> list[Check]:
 
 def every_policy() -> list[dict]:
     """The policy pack's rules: id, name, default enforcement (imported only when asked for)."""
+    from railyard.extras import require_policy_pack
+
+    require_policy_pack("listing the policy pack's rules")
     from policies.registry import RULES as POLICY_RULES
 
     return [{"stage": "police", "code": rule.id, "owner": rule.name, "enforcement": rule.enforcement} for rule in POLICY_RULES]

@@ -2,8 +2,10 @@
 
 Exit status: 0 when there is no error-level finding, 1 when there is one,
 2 when the input can't be read at all (missing file, YAML syntax error,
-unknown stack). Bad input never produces a traceback: `SourceError` is the
-only exception the commands let out, and it is printed with its file and line.
+unknown stack) or a command needs an extra that isn't installed. Bad input
+never produces a traceback: `SourceError` and `MissingExtra` are the only
+exceptions the commands let out; the first is printed with its file and line,
+the second with the pip command that installs the extra.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import sys
 from blueprints.source import SourceError
 from railyard import __version__
 from railyard.commands import COMMANDS
+from railyard.extras import MissingExtra
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -44,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         if exc.line is not None:
             where += f":{exc.line}" + (f":{exc.column}" if exc.column is not None else "")
         print(f"{where}: {exc.message}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except MissingExtra as exc:
+        print(f"railyard {args.command}: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
 
 

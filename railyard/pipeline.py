@@ -25,6 +25,7 @@ from topology.cluster import PlanError, plan_cluster
 from topology.cluster.addons import addon_findings
 from topology.cluster.kubernetes_checks import check_kubernetes, plannable
 from topology.cluster.node_groups import plan_node_groups
+from topology.cluster.pod_limits import pod_limit_findings
 from topology.cluster.quotas import QuotaNeed, quota_findings, quota_plan
 from topology.cluster.scale import cluster_size_findings, scale_findings
 from topology.cluster.subnets import unused_pins
@@ -178,6 +179,7 @@ def _validate(path: str | None, stack: str | None, project_dir: str | Path) -> V
         if node_groups is not None:
             findings += [loaded.source_map.place(finding) for finding in check_kubernetes(blueprint, catalog, node_groups)]
             findings += [loaded.source_map.place(finding) for finding in addon_findings(blueprint, node_groups)]
+            findings += [loaded.source_map.place(finding) for finding in pod_limit_findings(blueprint, node_groups)]
         if node_groups is not None and not has_errors(findings):
             stage("planning quotas")
             needs, quota_notes, plane = check_quotas(blueprint, catalog, node_groups)

@@ -44,6 +44,7 @@ CODES: tuple[str, ...] = (
     "topology.cable-split",
     "topology.blast-radius",
     "topology.spread",
+    "fabric.top-tier-uplinks",
     "power.rack-budget",
     "power.feed-budget",
     "power.domain-budget",

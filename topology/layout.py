@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from blueprints import fabric_math
 from blueprints.catalog import Catalog, InstanceType
-from blueprints.findings import Finding, error
+from blueprints.findings import Finding, error, warning
 from blueprints.models import Blueprint
 from blueprints.models.fabrics import AwsEfa, DesignedFabric, RailOnly, RailOptimizedClos, ScaleUp
 from blueprints.models.pools import Pool
@@ -367,7 +367,30 @@ def plan_fabric(blueprint: Blueprint, catalog: Catalog, placement: Placement, fa
             shapes[index] = shape
     if not shapes:
         return None, findings
-    return _size(fabric, fabric_index, placement, shapes, rails, host_ports), findings
+    plan = _size(fabric, fabric_index, placement, shapes, rails, host_ports)
+    return plan, findings + _ignored_uplinks(fabric, fabric_index, plan.tiers)
+
+
+def _ignored_uplinks(fabric: DesignedFabric, fabric_index: int, tiers: int) -> list[Finding]:
+    """Uplinks stated on the tier a build has at its top, which has none: an error where the blueprint fixed the tiers."""
+    top = ("leaf", "spine", "core")[tiers - 1]
+    ports = getattr(fabric, top)
+    stated = [field for field in ("uplinks", "uplink_gbps") if getattr(ports, field) is not None]
+    if not stated:
+        return []
+    declared = getattr(fabric, "tiers", None) is not None
+    why = f"declares tiers: {tiers}" if declared else f"holds its hosts in {tiers} tier(s)"
+    finding = error if declared else warning
+    most = 2 if isinstance(fabric, RailOnly) else 3
+    taller = f", or set tiers: {tiers + 1} if the design has a tier above the {top}" if tiers < most else ""
+    return [
+        finding(
+            "fabric.top-tier-uplinks",
+            ("fabrics", fabric_index, top, stated[0]),
+            f"fabric '{fabric.name}' {why}, so its {top} tier is the top and has no uplinks; {top}.{stated[0]} is not used",
+            f"remove {top}.{stated[0]}{taller}",
+        )
+    ]
 
 
 def _size(

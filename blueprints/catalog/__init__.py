@@ -36,6 +36,7 @@ from blueprints.catalog.model import (
     InstanceType,
     NetworkCard,
     ScaleUp,
+    advertised_gbps,
     api_fields,
     family_of,
 )
@@ -80,6 +81,7 @@ def build_catalog(instance_document: Mapping[str, Any], facts: Mapping[str, Any]
     entries = instance_document["instance_types"]
     accelerators = facts["accelerators"]
     families = facts["families"]
+    network_figures = facts.get("network_figures", {})
     instance_types = {}
     for name, entry in entries.items():
         family = family_of(name)
@@ -89,11 +91,33 @@ def build_catalog(instance_document: Mapping[str, Any], facts: Mapping[str, Any]
         if accelerator_key not in accelerators:
             raise CatalogError(f"{FACTS_FILE}: families.{family} names unknown accelerator {accelerator_key!r}")
         try:
-            instance_types[name] = _join(entry, families[family], accelerator_key, accelerators[accelerator_key], entries)
+            joined = _join(entry, families[family], accelerator_key, accelerators[accelerator_key], entries)
+            instance_types[name] = _with_network_figure(joined, network_figures.get(name))
         except (KeyError, TypeError) as error:
             # A missing field in either file; name the instance so it can be found.
             raise CatalogError(f"{name}: incomplete catalog data ({type(error).__name__}: {error})") from error
     return Catalog(instance_types, instance_document.get("provenance", {}))
+
+
+def _with_network_figure(instance: InstanceType, raw: Any) -> InstanceType:
+    """The instance with its `network_gbps` fact: why AWS's instance figure and its cards' sum differ, where they do.
+
+    A difference without an entry in `network_figures`, or an entry whose `cards_gbps` is no longer the cards' sum
+    (the API data changed), is a `CatalogError`: no figure goes unexplained.
+    """
+    advertised = advertised_gbps(instance.network_performance)
+    where = f"network_figures.{instance.name}"
+    if raw is None:
+        if advertised is not None and advertised != instance.cards_gbps:
+            raise CatalogError(
+                f"{instance.name}: NetworkPerformance {instance.network_performance!r} is not its cards' sum "
+                f"({instance.cards_gbps:g} Gbps); explain the difference under {where} in {FACTS_FILE}"
+            )
+        return instance
+    if not isinstance(raw, Mapping) or raw.get("cards_gbps") != instance.cards_gbps:
+        raise CatalogError(f"{FACTS_FILE}: {where}.cards_gbps must be the cards' sum, {instance.cards_gbps:g}")
+    fact = _fact("network_gbps", raw, "network_figures", value=instance.network_gbps)
+    return dataclasses.replace(instance, facts=(*instance.facts, fact))
 
 
 def _fact(name: str, raw: Any, where: str, value: Any = None) -> Fact:

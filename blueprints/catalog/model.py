@@ -15,6 +15,7 @@ Two kinds of numbers live here and are kept apart on purpose:
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, is_dataclass
 from types import MappingProxyType
@@ -143,6 +144,14 @@ class ScaleUp:
     instances_per_domain: int = 1
 
 
+def advertised_gbps(performance: str) -> float | None:
+    """Gbps of a `NetworkPerformance` string: "3200 Gigabit" 3200, "16x 200 Gigabit" 3200; None for "Up to ..." (a burst)."""
+    match = re.fullmatch(r"(?:(\d+)x )?(\d+(?:\.\d+)?) Gigabit", performance)
+    if match is None:
+        return None
+    return int(match.group(1) or 1) * float(match.group(2))
+
+
 def api_fields(entry: Mapping[str, Any]) -> dict[str, Any]:
     """The `InstanceType` fields that come from one DescribeInstanceTypes entry."""
     network = entry["NetworkInfo"]
@@ -170,6 +179,7 @@ def api_fields(entry: Mapping[str, Any]) -> dict[str, Any]:
         # An arm64 instance only ever lists arm64; x86 ones may add i386.
         "architecture": "arm64" if "arm64" in architectures else "x86_64",
         "network_cards": tuple(cards),
+        "network_performance": network["NetworkPerformance"],
         "efa_supported": efa_supported,
         "max_efa_interfaces": (network.get("EfaInfo", {}).get("MaximumEfaInterfaces", 0) if efa_supported else 0),
         "max_network_interfaces": network["MaximumNetworkInterfaces"],
@@ -197,6 +207,7 @@ class InstanceType:
     memory_mib: int
     architecture: Literal["x86_64", "arm64"]
     network_cards: tuple[NetworkCard, ...]
+    network_performance: str
     efa_supported: bool
     max_efa_interfaces: int
     max_network_interfaces: int
@@ -218,9 +229,16 @@ class InstanceType:
         return tuple(card.index for card in self.network_cards if card.supports_efa)
 
     @property
-    def network_gbps(self) -> float:
-        """Sum of the cards' baseline bandwidths."""
+    def cards_gbps(self) -> float:
+        """Sum of the cards' baseline bandwidths (`NetworkCards[].BaselineBandwidthInGbps`)."""
         return sum(card.baseline_gbps for card in self.network_cards)
+
+    @property
+    def network_gbps(self) -> float:
+        """The instance's network bandwidth: AWS's own figure for it (`NetworkPerformance`), or the cards' baseline sum
+        where that figure is a burst ceiling ("Up to 25 Gigabit"). Where the two differ, `fact("network_gbps")` says why."""
+        advertised = advertised_gbps(self.network_performance)
+        return self.cards_gbps if advertised is None else advertised
 
     @property
     def supports_capacity_blocks(self) -> bool:

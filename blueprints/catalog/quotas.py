@@ -1,4 +1,4 @@
-"""The AWS service quotas a design can run into (`quotas.yaml`): code, service, name, default, source."""
+"""The AWS service quotas a design can run into (`quotas.yaml`): code, service, name, default, source, least value."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ class Quota:
     source: str
     family: str | None = None
     market: str | None = None
+    minimum: int = 0
+    minimum_why: str = ""
 
 
 @functools.cache

@@ -61,6 +61,11 @@ class ExistingFileSystem(Model):
         description="Its Lustre mount name (LustreConfiguration.MountName; `fsx` on SCRATCH_1)."
     )
     availability_zone: AvailabilityZone = Field(description="The zone of its subnet; the pools that mount it are checked against it.")
+    security_group_id: Annotated[str, StringConstraints(pattern=r"^sg-[0-9a-f]{8,17}$")] = Field(
+        description="A security group on its network interfaces (aws ec2 describe-network-interfaces on the file system's "
+        "NetworkInterfaceIds). railyard admits the cluster's nodes to it on the Lustre ports, 988 and 1018-1023 (all traffic "
+        "when EFA-enabled), as for the file systems it creates; without that path mounts hang."
+    )
 
 
 class FsxLustre(Model):

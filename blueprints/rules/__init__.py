@@ -36,6 +36,7 @@ from blueprints.rules import (
     mounts,
     names,
     placement,
+    quota_values,
     references,
     regions,
     reservation_use,
@@ -96,6 +97,7 @@ RULES: tuple[Rule, ...] = (
     _rule(existing, "blueprint"),
     _rule(system_nodes, "blueprint"),
     _rule(vpc_blocks, "blueprint"),
+    _rule(quota_values, "blueprint"),
 )
 
 

@@ -10,20 +10,32 @@ it; both fail silently at run time. Some paths belong to the system:
   (Kubernetes documentation, "Configure Service Accounts for Pods");
 * on the node, the OS lives under `/`, `/boot`, `/usr`, `/etc`, `/proc`,
   `/sys`, `/dev` and `/run`, and the kubelet and containerd keep their state
-  in `/var/lib/kubelet` and `/var/lib/containerd` (EKS AMI nodeadm).
+  in `/var/lib/kubelet` and `/var/lib/containerd` (EKS AMI nodeadm);
+* in either, a top-level system directory itself (`/usr`, `/etc`, `/bin`,
+  `/lib`, `/var`, ...): a file system mounted there hides the image's or the
+  OS's own files. The list is AWS ParallelCluster's, which refuses the same
+  directories as shared-storage mount points (aws-parallelcluster
+  `cli/src/pcluster/validators/cluster_validators.py`,
+  `SharedStorageMountDirValidator`); a directory under one (`/mnt/data`,
+  `/opt/ml`) is fine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from blueprints.findings import Finding, error
-from blueprints.models.storage import FsxLustre, LocalNvme
+from blueprints.findings import Finding, error, warning
+from blueprints.models.storage import FsxLustre, FsxLustreClass, LocalNvme
 from blueprints.rules.context import Context
 
-CODES = ("storage.mount-path",)
+CODES = ("storage.mount-path", "storage.tier-unmounted")
 POD_RESERVED = ("/", "/proc", "/sys", "/dev", "/var/run/secrets")
 NODE_RESERVED = ("/", "/boot", "/usr", "/etc", "/proc", "/sys", "/dev", "/run", "/var/lib/kubelet", "/var/lib/containerd")
+# Reserved as themselves only (ParallelCluster's list; see the module docstring).
+SYSTEM_DIRECTORIES = (
+    "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/srv", "/sys",
+    "/tmp", "/usr", "/var",
+)  # fmt: skip
 
 
 def _inside(path: str, other: str) -> bool:
@@ -33,12 +45,15 @@ def _inside(path: str, other: str) -> bool:
 
 
 def _reserved(path: str, reserved: tuple[str, ...]) -> str | None:
+    """The system path `path` would sit on: one of `reserved` or under it, or a top-level system directory itself."""
     normalized = path.rstrip("/") or "/"
-    return next((system for system in reserved if normalized == system or (system != "/" and _inside(normalized, system))), None)
+    found = next((system for system in reserved if normalized == system or (system != "/" and _inside(normalized, system))), None)
+    return found or (normalized if normalized in SYSTEM_DIRECTORIES else None)
 
 
 def check(ctx: Context) -> Iterable[Finding]:
-    """Each pool's mounted tiers: reserved paths, and duplicate or nested pod mount paths."""
+    """Each pool's mounted tiers: reserved paths, and duplicate or nested pod mount paths; file-system tiers no pool mounts."""
+    yield from _unmounted(ctx)
     tiers = {tier.name: (index, tier) for index, tier in enumerate(ctx.blueprint.storage)}
     reported: set[int] = set()
     pairs: set[tuple[int, int]] = set()
@@ -74,3 +89,23 @@ def check(ctx: Context) -> Iterable[Finding]:
                         f"pool '{pool.name}' mounts '{name}' at {path}, {how} '{other_name}' at {other_path}; one hides the other",
                         "give each tier a mount path of its own, side by side (/fsx/train, /fsx/ckpt)",
                     )
+
+
+def _unmounted(ctx: Context) -> Iterable[Finding]:
+    """FSx tiers (and StorageClasses) that no pool lists: created and paid for, or declared, and mounted nowhere."""
+    listed = {use.tier for pool in ctx.blueprint.pools for use in pool.storage}
+    for index, tier in enumerate(ctx.blueprint.storage):
+        if not isinstance(tier, (FsxLustre, FsxLustreClass)) or tier.name in listed:
+            continue
+        if isinstance(tier, FsxLustre) and tier.existing is not None:
+            what = f"it names the team's file system {tier.existing.id}"
+        elif isinstance(tier, FsxLustre):
+            what = f"railyard creates its {tier.capacity_gib:,} GiB {tier.deployment_type} file system"
+        else:
+            what = "railyard creates its StorageClass"
+        yield warning(
+            "storage.tier-unmounted",
+            ("storage", index, "name"),
+            f"no pool mounts storage tier '{tier.name}', but {what}",
+            f"list it in the pools that need it (storage: [{{tier: {tier.name}}}]), or remove the tier",
+        )

@@ -7,10 +7,20 @@ kubernetes-pods discovery, and `serviceMonitor.enabled: false`, since the
 chart's default ServiceMonitor fails on a cluster without the Prometheus
 Operator's CRDs) and a neuron-monitor DaemonSet written out here, because the
 Neuron chart (1.9.0) ships no monitor. Its spec follows AWS's own manifest
-(aws-neuron-sdk `src/k8/k8s-neuron-monitor-daemonset.yml`: privileged, port
-8000, the entrypoint and config path, its resources), placed on the pools
-instead of an instance-type list that lacks trn2. With the GPU Operator the
-operator's own exporter is used (`components.kubernetes.device_plugins`).
+(aws-neuron-sdk `src/k8/k8s-neuron-monitor-daemonset.yml` @ 81ce03ae:
+privileged, port 8000, the entrypoint and config path, its resources),
+placed on the pools instead of an instance-type list that lacks trn2.
+
+What the manifest leaves open is closed where nothing the monitor does
+depends on it: the pod mounts no service-account token (the monitor calls no
+Kubernetes API; its EKS pod-info helper is off by default), the kubelet
+probes its metrics port, and a NetworkPolicy admits only that port and no
+egress. It stays privileged and root: AWS's manifest runs it so, and neither
+it nor the Neuron documentation says which devices, files or capabilities the
+monitor needs, so a narrower set would be a guess that could leave the
+metrics empty. docs/policies.md (Checkov, Kubernetes objects) records each
+remaining Checkov finding and why. With the GPU Operator the operator's own
+exporter is used (`components.kubernetes.device_plugins`).
 """
 
 from __future__ import annotations
@@ -69,6 +79,21 @@ def plan_metrics(exporters: Sequence[ExporterPlacement]) -> MetricsPlan:
     return MetricsPlan(dcgm, neuron, neuron_pools)
 
 
+def _metrics_probe(failures: int) -> dict[str, Any]:
+    """A TCP probe of the metrics port, which the exporter opens once neuron-monitor streams (the image's entrypoint)."""
+    return {"tcpSocket": {"port": NEURON_MONITOR_PORT}, "initialDelaySeconds": 15, "periodSeconds": 30, "failureThreshold": failures}
+
+
+def neuron_monitor_policy() -> dict[str, Any]:
+    """The NetworkPolicy spec of the monitor's pods: ingress to the metrics port only, no egress (it reads the node alone)."""
+    return {
+        "podSelector": {"matchLabels": {"app.kubernetes.io/name": NEURON_MONITOR}},
+        "policyTypes": ["Ingress", "Egress"],
+        "ingress": [{"ports": [{"protocol": "TCP", "port": NEURON_MONITOR_PORT}]}],
+        "egress": [],
+    }
+
+
 def neuron_monitor_spec(placement: Placement) -> dict[str, Any]:
     """The neuron-monitor DaemonSet's pod template spec (AWS's manifest, placed by `placement`)."""
     spec: dict[str, Any] = {
@@ -82,8 +107,11 @@ def neuron_monitor_spec(placement: Placement) -> dict[str, Any]:
                 "env": [{"name": "GOMEMLIMIT", "value": "160MiB"}],
                 "resources": {"limits": {"cpu": "500m", "memory": "256Mi"}, "requests": {"cpu": "256m", "memory": "128Mi"}},
                 "securityContext": {"privileged": True},
+                "livenessProbe": _metrics_probe(failures=3),
+                "readinessProbe": _metrics_probe(failures=1),
             }
         ],
+        "automountServiceAccountToken": False,
         "tolerations": placement.tolerations_k8s(),
     }
     affinity = placement.affinity()
@@ -106,6 +134,7 @@ class AcceleratorMetrics(pulumi.ComponentResource):
         super().__init__("railyard:kubernetes:AcceleratorMetrics", name, None, opts)
         self.dcgm = emit_release(name, self, plan.dcgm_release, provider, system_nodes) if plan.dcgm_release else None
         self.neuron_monitor = self._neuron_monitor(name, plan.neuron_monitor, provider) if plan.neuron_monitor else None
+        self.neuron_monitor_policy = self._neuron_monitor_policy(name, provider) if plan.neuron_monitor else None
         self.register_outputs({"dcgmExporter": self.dcgm is not None, "neuronMonitor": self.neuron_monitor is not None})
 
     def _neuron_monitor(self, name: str, placement: Placement, provider: pulumi.ProviderResource) -> k8s.apps.v1.DaemonSet:
@@ -120,5 +149,14 @@ class AcceleratorMetrics(pulumi.ComponentResource):
                     "spec": neuron_monitor_spec(placement),
                 },
             },
+            opts=pulumi.ResourceOptions(parent=self, provider=provider),
+        )
+
+    def _neuron_monitor_policy(self, name: str, provider: pulumi.ProviderResource) -> k8s.networking.v1.NetworkPolicy:
+        # Enforced where the cluster runs a policy engine (the VPC CNI's network policy agent, off by default, or another).
+        return k8s.networking.v1.NetworkPolicy(
+            f"{name}-{NEURON_MONITOR}",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name=NEURON_MONITOR, namespace=NEURON_MONITOR_NAMESPACE),
+            spec=neuron_monitor_policy(),
             opts=pulumi.ResourceOptions(parent=self, provider=provider),
         )

@@ -18,9 +18,23 @@ keeps them:
 4. turn discovery on and prefer EFA (`lnetctl udsp add --src efa --priority 0`).
 
 The unit runs before the kubelet, so the FSx CSI driver's first mount
-already goes over EFA. Not verified here (no instance): the script on a real
-node; the FSx guide also offers a script of its own (`setup.sh`) that AWS
-may change, which is why the steps are written out rather than downloaded.
+already goes over EFA, and the kubelet requires it (a drop-in with
+`Requires=` and `After=`): a node on which any step fails (a driver too old,
+`lustre-client` uninstallable after three tries or without `kefalnd` for the
+running kernel, fewer EFA interfaces up in `lnetctl net show --net efa` than
+planned) does not start its kubelet. It never joins (EKS reports
+NodeCreationFailure) or, after a reboot, goes NotReady, which node auto
+repair replaces, instead of mounting over TCP at a fraction of the speed
+with nothing said. The reason goes to the console (`aws ec2
+get-console-output`), the journal and stderr.
+
+Not verified here (no instance): the script on a real node, and whether the
+AL2023 `lustre-client` package carries `kefalnd` for the EKS AMI's kernel
+(no AWS document says; the EKS AMI installs no Lustre client, so the package
+comes from the AL2023 repositories at boot). The script checks it
+(`modinfo kefalnd`) rather than assuming it. The FSx guide also offers a
+script of its own (`setup.sh`) that AWS may change, which is why the steps
+are written out rather than downloaded.
 """
 
 from __future__ import annotations
@@ -30,18 +44,29 @@ SERVICE = "railyard-lustre-efa"
 
 
 def setup_script(interfaces: int) -> str:
-    """The shell the boot service runs: driver check, Lustre client, LNet over `interfaces` EFA devices."""
+    """The shell the boot service runs: driver check, Lustre client with kefalnd, LNet over `interfaces` EFA devices, checked up."""
     return f"""#!/bin/bash
 # FSx for Lustre over EFA (railyard): FSx for Lustre user guide "Configuring EFA clients";
 # EKS user guide "Optimize Amazon FSx for Lustre performance on nodes (EFA)".
 set -euo pipefail
+fail() {{
+  echo "{SERVICE}: $*; the kubelet will not start, so this node does not join over TCP" >&2
+  echo "{SERVICE}: $*" 2>/dev/null > /dev/console || true
+  logger -t {SERVICE} -p daemon.err "$*" 2>/dev/null || true
+  exit 1
+}}
 minimum={MINIMUM_EFA_DRIVER}
 driver=$(modinfo -F version efa 2>/dev/null | sed 's/[^0-9.]//g' || true)
 if [ -z "$driver" ] || [ "$(printf '%s\\n' "$minimum" "$driver" | sort -V | head -n1)" != "$minimum" ]; then
-  echo "{SERVICE}: EFA driver '${{driver:-none}}' is older than $minimum, which FSx for Lustre over EFA needs" >&2
-  exit 1
+  fail "EFA driver '${{driver:-none}}' is older than $minimum, which FSx for Lustre over EFA needs"
 fi
-rpm -q lustre-client >/dev/null 2>&1 || dnf install -y lustre-client
+for attempt in 1 2 3; do
+  rpm -q lustre-client >/dev/null 2>&1 && break
+  dnf install -y lustre-client && break
+  [ "$attempt" -lt 3 ] || fail "dnf could not install lustre-client (no route to the AL2023 repositories?)"
+  sleep $((attempt * 10))
+done
+modinfo kefalnd >/dev/null 2>&1 || fail "$(rpm -q lustre-client) has no kefalnd (the EFA LNet driver) for kernel $(uname -r)"
 primary=$(ip -br -4 addr show | awk -v address="$(hostname -i | awk '{{print $1}}')" 'index($3, address "/") == 1 {{print $1}}')
 modprobe lnet
 modprobe kefalnd ipif_name="$primary"
@@ -57,9 +82,12 @@ for ((index = 0; index < ${{#devices[@]}} && added < wanted; index += step)); do
   lnetctl net add --net efa --if "${{devices[$index]}}" --peer-credits 32
   added=$((added + 1))
 done
+up=$(lnetctl net show --net efa | grep -c "status: up" || true)
+[ "$up" -ge "$wanted" ] || fail "LNet has $up of $wanted EFA interfaces up (lnetctl net show --net efa)"
 lnetctl set discovery 1
 lnetctl udsp add --src efa --priority 0
 modprobe lustre
+echo "{SERVICE}: LNet up on $up EFA interfaces"
 """
 
 
@@ -86,6 +114,12 @@ ExecStart=/usr/local/sbin/{SERVICE}.sh
 [Install]
 WantedBy=multi-user.target
 RAILYARD_UNIT
+mkdir -p /etc/systemd/system/kubelet.service.d
+cat > /etc/systemd/system/kubelet.service.d/90-{SERVICE}.conf <<'RAILYARD_DROPIN'
+[Unit]
+Requires={SERVICE}.service
+After={SERVICE}.service
+RAILYARD_DROPIN
 systemctl daemon-reload
 systemctl enable --now {SERVICE}.service
 """

@@ -374,6 +374,18 @@ def _mark_customized(source: str, out: ResourceSchema, package: _Package) -> Non
                 out.attributes[path] = CONDITIONAL
 
 
+def _schema_source(source: str, package: _Package) -> str:
+    """The source holding a framework resource's Schema: its own file's, or, when its struct only embeds another
+    (`securityGroupEgressRuleResource struct { securityGroupRuleResource }`), the file that defines the embedded one's."""
+    if re.search(r"^func\s+\([^)]*\)\s*Schema\s*\(", source, re.M):
+        return source
+    embedded = re.search(r"^type\s+\w+\s+struct\s*\{\s*(\w+)\s*\}", source, re.M)
+    if embedded is None:
+        return source
+    method = re.compile(rf"^func\s+\(\w*\s*\*?{embedded.group(1)}\)\s*Schema\s*\(", re.M)
+    return next((text for text in package.files.values() if method.search(text)), source)
+
+
 def read_resource(file: Path, terraform_name: str, package: _Package | None = None) -> ResourceSchema:
     """The schema of `terraform_name`, defined in `file` (SDKv2 or Plugin Framework)."""
     package = package or _Package(file.parent)
@@ -390,6 +402,7 @@ def read_resource(file: Path, terraform_name: str, package: _Package | None = No
             return out
         _sdk_attributes(maps[0], "", package, out)
     else:
+        source = _schema_source(source, package)
         schema_method = re.search(r"^func\s+\([^)]*\)\s*Schema\s*\(", source, re.M)
         start = schema_method.start() if schema_method else 0
         following = _FUNC.search(source, schema_method.end()) if schema_method else None

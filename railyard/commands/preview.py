@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from railyard.commands.arguments import add_blueprint_arguments
+from railyard.extras import require_policy_pack
 from railyard.origins import resource_origins
 from railyard.progress import reporting, stage, wanted
 from railyard.render import findings_report, table
@@ -72,6 +73,8 @@ def run(args) -> int:
     """Preview (and police) and print; exit 1 on a blueprint error or a mandatory policy violation."""
     from railyard.mocked import run_preview
 
+    if args.policies:
+        require_policy_pack("--policies")  # before the preview, not after a minute of it
     with reporting(sys.stderr, wanted(sys.stderr, args.json)):
         result = run_preview(args.file, args.stack, args.project_dir, at=args.at)
         report = _policy_report(args, result)

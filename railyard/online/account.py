@@ -27,6 +27,8 @@ READ_ONLY_CALLS: dict[tuple[str, str], str] = {
     ("ec2", "DescribeVpcs"): "ec2:DescribeVpcs",
     ("ec2", "DescribeSubnets"): "ec2:DescribeSubnets",
     ("ec2", "DescribeImages"): "ec2:DescribeImages",
+    ("ec2", "DescribeSecurityGroups"): "ec2:DescribeSecurityGroups",
+    ("ec2", "DescribeNetworkInterfaces"): "ec2:DescribeNetworkInterfaces",
     ("fsx", "DescribeFileSystems"): "fsx:DescribeFileSystems",
     ("service-quotas", "GetServiceQuota"): "servicequotas:GetServiceQuota",
     ("service-quotas", "GetAWSDefaultServiceQuota"): "servicequotas:GetAWSDefaultServiceQuota",

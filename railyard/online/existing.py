@@ -6,7 +6,11 @@ names drive placement and the volumes). Online they are read back:
 DescribeVpcs, DescribeSubnets and DescribeFileSystems, and HeadBucket. Each
 must exist and be what the blueprint says; a subnet must also have free
 addresses for the nodes railyard places in it at their largest, which the
-offline check can only count against the subnet's whole CIDR.
+offline check can only count against the subnet's whole CIDR. A file
+system's `security_group_id`, which railyard opens to the nodes, must exist in
+the file system's VPC and be on its network interfaces
+(DescribeSecurityGroups; DescribeNetworkInterfaces on the file system's
+NetworkInterfaceIds), or the rules railyard adds open nothing that matters.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, Path, error, warning
 from blueprints.models import Blueprint
 from blueprints.models.metadata import ExistingVpc
-from blueprints.models.storage import FsxLustre, S3Bucket
+from blueprints.models.storage import ExistingFileSystem, FsxLustre, S3Bucket
 from railyard.online.account import Account, AccountError
 from railyard.online.findings import account_finding
 from topology.cluster import PlanError, plan_cluster
@@ -26,6 +30,7 @@ from topology.cluster import PlanError, plan_cluster
 CODES = ("online.existing-missing", "online.existing-mismatch", "online.subnet-addresses")
 VPC_MISSING = ("InvalidVpcID.NotFound", "InvalidVpcID.Malformed")
 SUBNET_MISSING = ("InvalidSubnetID.NotFound", "InvalidSubnetID.Malformed")
+GROUP_MISSING = ("InvalidGroup.NotFound", "InvalidGroupId.Malformed", "InvalidGroupId.NotFound")
 BUCKET_MISSING = ("404", "NoSuchBucket", "NotFound")
 
 
@@ -149,6 +154,44 @@ def _file_system(tier: FsxLustre, index: int, existing_vpc: ExistingVpc | None, 
     if existing_vpc is not None and actual.get("VpcId") not in (None, existing_vpc.id):
         yield _mismatch(
             (*path, "id"), f"{stated.id}'s VPC", actual["VpcId"], existing_vpc.id, "mount a file system in the cluster's VPC, or peer them"
+        )
+    yield from _file_system_group(stated, actual, path, account)
+
+
+def _file_system_group(stated: ExistingFileSystem, actual: dict[str, Any], path: Path, account: Account) -> Iterable[Finding]:
+    """The stated security group exists, in the file system's VPC, on the file system's network interfaces."""
+    where: Path = (*path, "security_group_id")
+    group = stated.security_group_id
+    try:
+        groups = account.call("ec2", "DescribeSecurityGroups", GroupIds=[group]).get("SecurityGroups", [])
+    except AccountError as exc:
+        if exc.code not in GROUP_MISSING:
+            yield account_finding(exc, where, f"security group {group} was not checked")
+            return
+        groups = []
+    if not groups:
+        yield _missing(where, f"security group {group}", account.region)
+        return
+    if actual.get("VpcId") not in (None, groups[0].get("VpcId")):
+        theirs, ours = groups[0].get("VpcId"), f"{actual['VpcId']} ({stated.id}'s)"
+        yield _mismatch(where, f"{group}'s VPC", theirs, ours, "name a group of the file system's VPC")
+        return
+    interfaces = actual.get("NetworkInterfaceIds") or []
+    if not interfaces:
+        return
+    try:
+        found = account.call("ec2", "DescribeNetworkInterfaces", NetworkInterfaceIds=interfaces).get("NetworkInterfaces", [])
+    except AccountError as exc:
+        yield account_finding(exc, where, f"the security groups on {stated.id}'s network interfaces were not checked")
+        return
+    attached = sorted({item["GroupId"] for interface in found for item in interface.get("Groups", [])})
+    if group not in attached:
+        yield _mismatch(
+            where,
+            f"the set of security groups on {stated.id}'s network interfaces",
+            attached,
+            f"to include {group}",
+            f"set security_group_id to one of {attached}",
         )
 
 

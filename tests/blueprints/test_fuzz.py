@@ -37,6 +37,8 @@ EXAMPLES = {
     name: yaml.safe_load((ROOT / "blueprints" / "examples" / f"{name}.yaml").read_text())
     for name in ("dev-g6e", "p5-capacity-block", "heterogeneous", "inference-fleet", "insecure", "existing-infrastructure")
 }
+# No fast example declares quotas; one does here, so mutations reach the section (a 0 once divided by zero).
+EXAMPLES["p5-capacity-block"]["quotas"] = {"L-BD136A63": 450, "L-6D54EA21": 30, "L-417A185B": 12288, "L-83CA0A9D": 5}
 SECONDS_PER_CASE = 10.0
 
 VALUES = st.one_of(
@@ -146,6 +148,15 @@ def test_an_absurd_file_system_size_is_a_finding_not_a_hang(field, value):
     document["storage"][0][field] = value
     status, _, seconds = validate_text(yaml.safe_dump(document))
     assert status == 1 and seconds < SECONDS_PER_CASE
+
+
+@pytest.mark.parametrize("code", ["L-BD136A63", "L-6D54EA21", "L-83CA0A9D", "L-417A185B"])
+def test_a_zero_quota_is_a_finding_or_a_plan_never_a_traceback(code):
+    document = copy.deepcopy(EXAMPLES["p5-capacity-block"])
+    document["quotas"][code] = 0
+    status, _, seconds = validate_text(yaml.safe_dump(document))
+    # The first three are refused (quota.below-minimum); capacity blocks count against no on-demand vCPU quota.
+    assert status == (0 if code == "L-417A185B" else 1) and seconds < SECONDS_PER_CASE
 
 
 def test_a_cidr_written_as_a_boolean_is_a_finding_not_an_address():

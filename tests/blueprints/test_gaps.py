@@ -91,3 +91,39 @@ def test_a_scale_up_domain_that_is_not_a_whole_number_of_hosts_is_refused():
     assert found[0].path == ("fabrics", 0, "scale_up", "domain_size")
     for size in (4, 8, 16):
         assert not [finding for finding in errors(with_domain(size)) if finding.code == "fabric.scale-up-size"]
+
+
+def test_a_file_system_mounted_over_a_top_level_system_directory_is_refused_but_one_under_it_is_not():
+    # AWS ParallelCluster refuses these as shared-storage mount points (SharedStorageMountDirValidator).
+    for path in ("/usr", "/etc", "/bin", "/lib64", "/var", "/tmp/"):
+        text = P5.replace("    mount_path: /fsx\n", f"    mount_path: {path}\n", 1)
+        (finding,) = [finding for finding in errors(text) if finding.code == "storage.mount-path"]
+        assert finding.path == ("storage", 0, "mount_path") and "keeps for itself" in finding.message, path
+    for path in ("/opt/ml", "/mnt/data", "/home/jobs"):
+        text = P5.replace("    mount_path: /fsx\n", f"    mount_path: {path}\n", 1)
+        assert not [finding for finding in errors(text) if finding.code == "storage.mount-path"], path
+
+
+def test_a_file_system_tier_no_pool_mounts_is_a_warning_saying_what_it_creates():
+    text = P5.replace("storage:\n  - kind: fsx_lustre", "storage:\n" + FSX_TIER.format(name="ckpt", path="/ckpt") + "  - kind: fsx_lustre", 1)
+    found = [finding for finding in load_text(text, "b.yaml").findings if finding.code == "storage.tier-unmounted"]
+    assert [(finding.severity, finding.path) for finding in found] == [("warning", ("storage", 0, "name"))]
+    assert found[0].message == "no pool mounts storage tier 'ckpt', but railyard creates its 2,400 GiB PERSISTENT_2 file system"
+    assert not [finding for finding in load_text(P5, "b.yaml").findings if finding.code == "storage.tier-unmounted"]
+
+
+def test_uplinks_on_the_top_tier_of_a_two_tier_fabric_are_not_silently_ignored(tmp_path):
+    from railyard.pipeline import validate as validate_file
+
+    def fabric_findings(text: str) -> list:
+        path = tmp_path / "b.yaml"
+        path.write_text(text)
+        return [finding for finding in validate_file(str(path)).findings if finding.code == "fabric.top-tier-uplinks"]
+
+    declared = P5.replace("    tiers: 2\n", "    tiers: 2\n    spine: {uplinks: 8}\n", 1)
+    (finding,) = fabric_findings(declared)
+    assert (finding.severity, finding.path) == ("error", ("fabrics", 0, "spine", "uplinks"))
+    assert "declares tiers: 2, so its spine tier is the top" in finding.message and "tiers: 3" in finding.hint
+    (finding,) = fabric_findings(P5.replace("    tiers: 2\n", "    spine: {uplinks: 8}\n", 1))
+    assert finding.severity == "warning" and "holds its hosts in 2 tier(s)" in finding.message
+    assert fabric_findings(P5) == []

@@ -18,7 +18,8 @@ from blueprints.catalog import (
     load_catalog,
 )
 from blueprints.catalog.generate import SUPPORTED_FAMILIES, family_of, load_source, trim_entry
-from blueprints.catalog.model import CONFIDENCES, api_fields
+from blueprints.catalog.model import CONFIDENCES, advertised_gbps, api_fields
+from blueprints.source import load_data
 
 CATALOG_DIR = Path(__file__).resolve().parents[2] / "blueprints" / "catalog"
 FACT_KEYS_PER_ACCELERATOR = ("tdp_watts", "bf16_dense_tflops", "hbm_bandwidth_tbps")
@@ -86,7 +87,7 @@ def test_p6_b300_card_0_is_interface_only_and_cards_1_to_16_carry_efa(catalog):
     assert b300.network_cards[0].supports_efa is False
     assert b300.efa_card_indices == tuple(range(1, 17))
     assert b300.max_efa_interfaces == 16
-    assert b300.network_gbps == 350 + 16 * 400
+    assert (b300.network_gbps, b300.cards_gbps) == (16 * 400, 350 + 16 * 400)  # EFA's 6400; card 0 is ENA-only
 
 
 def test_inf2_48xlarge_has_no_efa(catalog):
@@ -314,3 +315,37 @@ def _timed(function) -> float:
     start = time.perf_counter()
     function()
     return time.perf_counter() - start
+
+
+def test_every_instance_figure_is_its_cards_sum_or_the_difference_is_explained_with_a_source(catalog):
+    """NetworkPerformance against the cards' baselines, type by type: equal, a burst ceiling above them, or explained."""
+    explained = {}
+    for name in catalog.names():
+        spec = catalog.get(name)
+        advertised = advertised_gbps(spec.network_performance)
+        if advertised is None:
+            assert spec.network_performance.startswith("Up to ") and spec.network_gbps == spec.cards_gbps, name
+        elif advertised != spec.cards_gbps:
+            fact = spec.fact("network_gbps")
+            assert fact is not None and fact.source and fact.note, name
+            explained[name] = (advertised, spec.cards_gbps)
+        assert spec.network_gbps == (advertised if advertised is not None else spec.cards_gbps), name
+    assert explained == {
+        "g6e.24xlarge": (200, 400),
+        "g6e.48xlarge": (400, 1600),
+        "p6-b200.48xlarge": (3200, 1600),
+        "p6-b300.48xlarge": (6400, 6750),
+        "trn2.3xlarge": (200, 50),
+    }
+
+
+def test_an_unexplained_difference_or_a_stale_explanation_refuses_the_catalog():
+    document = json.loads((CATALOG_DIR / "instance_types.json").read_text())
+    facts = load_data((CATALOG_DIR / "accelerator_facts.yaml").read_text())
+    figures = facts["network_figures"]
+    stale = {**facts, "network_figures": {**figures, "p6-b200.48xlarge": {**figures["p6-b200.48xlarge"], "cards_gbps": 3200}}}
+    with pytest.raises(CatalogError, match="cards_gbps must be the cards' sum, 1600"):
+        build_catalog(document, stale)
+    missing = {**facts, "network_figures": {k: v for k, v in figures.items() if k != "p6-b200.48xlarge"}}
+    with pytest.raises(CatalogError, match="p6-b200.48xlarge: NetworkPerformance '3200 Gigabit' is not its cards' sum"):
+        build_catalog(document, missing)

@@ -89,3 +89,59 @@ def test_an_efa_tier_with_one_efa_client_warns_about_the_tcp_one():
     text = mutate("    metadata: {mode: automatic}\n", "    metadata: {mode: automatic}\n    efa: true\n")
     text = text.replace("      spread: zones\n", "      spread: zones\n    storage:\n      - tier: lustre\n")
     assert _codes(text) == {"fsx.efa-client-over-tcp": "warning"}
+
+
+STUBS = {
+    # The node as the script sees it: an EFA driver, the Lustre client, eight EFA devices; each stub logs its call.
+    "modinfo": 'case "$*" in "-F version efa") echo 2.13.0;; kefalnd) [ -z "${NO_KEFALND:-}" ];; esac',
+    "rpm": '[ -z "${NO_CLIENT:-}" ] && echo lustre-client-2.15.6-1.amzn2023',
+    "dnf": "exit 1",
+    "ip": "echo 'ens32            UP             10.0.0.5/24'",
+    "hostname": "echo 10.0.0.5",
+    "modprobe": "true",
+    "uname": "echo 6.12.40-63.114.amzn2023.x86_64",
+    "ls": "printf 'rdmap%sf0\\n' 16 32 48 64 80 96 112 128",
+    "lnetctl": 'if [ "$*" = "net show --net efa" ]; then for _ in $(seq "${UP:-8}"); do echo "      status: up"; done; fi',
+    "logger": "true",
+    "sleep": "true",
+}
+
+
+def _run_setup(tmp_path, **env: str) -> tuple[subprocess.CompletedProcess, list[str]]:
+    bin_dir, log = tmp_path / "bin", tmp_path / "calls"
+    bin_dir.mkdir(exist_ok=True)
+    for name, body in STUBS.items():
+        (bin_dir / name).write_text(f'#!/bin/bash\necho "{name} $*" >> {log}\n{body}\n')
+        (bin_dir / name).chmod(0o755)
+    environment = {"PATH": f"{bin_dir}:/usr/bin:/bin", **env}
+    done = subprocess.run(["bash", "-c", setup_script(8)], capture_output=True, text=True, env=environment, check=False)
+    return done, log.read_text().splitlines() if log.exists() else []
+
+
+def test_the_setup_brings_lnet_up_on_the_planned_efa_devices_and_says_so(tmp_path):
+    done, calls = _run_setup(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "LNet up on 8 EFA interfaces" in done.stdout
+    added = [call for call in calls if call.startswith("lnetctl net add --net efa")]
+    assert len(added) == 8 and all(call.endswith("--peer-credits 32") for call in added)
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"NO_KEFALND": "1"}, "lustre-client-2.15.6-1.amzn2023 has no kefalnd (the EFA LNet driver) for kernel 6.12.40"),
+        ({"UP": "6"}, "LNet has 6 of 8 EFA interfaces up"),
+        ({"NO_CLIENT": "1"}, "dnf could not install lustre-client"),
+    ],
+)
+def test_a_node_whose_lnet_over_efa_fails_says_why_and_stops_before_the_kubelet(tmp_path, env, says):
+    done, calls = _run_setup(tmp_path, **env)
+    assert done.returncode == 1 and says in done.stderr and "the kubelet will not start" in done.stderr
+    assert not any(call.startswith("lnetctl udsp") for call in calls)  # nothing after the failed step
+
+
+def test_the_kubelet_requires_the_service_so_a_failed_setup_keeps_the_node_out():
+    part = boot_part(8)
+    dropin = part[part.index("/etc/systemd/system/kubelet.service.d/90-railyard-lustre-efa.conf") :]
+    assert "Requires=railyard-lustre-efa.service" in dropin and "After=railyard-lustre-efa.service" in dropin
+    assert part.index("kubelet.service.d") < part.index("systemctl enable --now")

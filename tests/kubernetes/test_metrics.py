@@ -70,3 +70,23 @@ def test_a_pool_nothing_watches_is_a_warning_and_either_signal_is_enough():
     assert sorted((f.path, f.severity) for f in found) == [(("pools", 0), "warning"), (("pools", 1), "warning"), (("pools", 2), "warning")]
     agent_only = HETEROGENEOUS.replace("kubernetes:\n", "kubernetes:\n  accelerator_metrics: false\n", 1)
     assert not [f for f in check_kubernetes(load_text(agent_only, "h.yaml").blueprint, CATALOG) if f.code == "k8s.no-health-signal"]
+
+
+def test_the_neuron_monitor_holds_the_checkov_rows_docs_policies_marks_compiled():
+    """docs/policies.md, "Checkov (Kubernetes objects)": probes (CKV_K8S_8, 9), no token (38), a NetworkPolicy (CKV2_K8S_6)."""
+    from tests.preview.conftest import preview_of
+
+    result = preview_of("trn2-ultraserver")
+    [daemon_set] = result.of_type("kubernetes:apps/v1:DaemonSet")
+    [policy] = result.of_type("kubernetes:networking.k8s.io/v1:NetworkPolicy")
+    pod = daemon_set.inputs["spec"]["template"]
+    [container] = pod["spec"]["containers"]
+    assert pod["spec"]["automountServiceAccountToken"] is False
+    assert container["livenessProbe"]["tcpSocket"] == container["readinessProbe"]["tcpSocket"] == {"port": 8000}
+    assert daemon_set.inputs["metadata"]["namespace"] == policy.inputs["metadata"]["namespace"] == "kube-system"
+    spec = policy.inputs["spec"]
+    assert spec["podSelector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+    assert spec["ingress"] == [{"ports": [{"port": 8000, "protocol": "TCP"}]}] and spec["egress"] == []
+    assert set(spec["policyTypes"]) == {"Ingress", "Egress"}
+    # The accepted deviation: privileged, as AWS's manifest runs it (the docs name nothing narrower).
+    assert container["securityContext"] == {"privileged": True}

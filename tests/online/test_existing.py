@@ -17,6 +17,7 @@ STATED = {
     "a": "subnet-0a1b2c3d4e5f60001",
     "b": "subnet-0a1b2c3d4e5f60002",
     "fs": "fs-0a1b2c3d4e5f60718",
+    "sg": "sg-0a1b2c3d4e5f60719",
 }
 
 
@@ -29,9 +30,11 @@ def built(us_east_2: MotoAccount) -> dict[str, str]:
     a = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.0.0/19", AvailabilityZone="us-east-2a")["Subnet"]["SubnetId"]
     b = ec2.create_subnet(VpcId=vpc, CidrBlock="10.0.32.0/19", AvailabilityZone="us-east-2b")["Subnet"]["SubnetId"]
     lustre = {"DeploymentType": "PERSISTENT_2", "PerUnitStorageThroughput": 250}
-    fs = session.client("fsx").create_file_system(FileSystemType="LUSTRE", StorageCapacity=9600, SubnetIds=[a], LustreConfiguration=lustre)
+    group = ec2.create_security_group(GroupName="fsx-lustre", Description="FSx for Lustre", VpcId=vpc)["GroupId"]
+    fsx = session.client("fsx")
+    fs = fsx.create_file_system(FileSystemType="LUSTRE", StorageCapacity=9600, SubnetIds=[a], SecurityGroupIds=[group], LustreConfiguration=lustre)
     session.client("s3").create_bucket(Bucket="acme-ml-datasets", CreateBucketConfiguration={"LocationConstraint": "us-east-2"})
-    return {"vpc": vpc, "a": a, "b": b, "fs": fs["FileSystem"]["FileSystemId"]}
+    return {"vpc": vpc, "a": a, "b": b, "fs": fs["FileSystem"]["FileSystemId"], "sg": group}
 
 
 def blueprint(tmp_path: Path, ids: dict[str, str], text: str = EXAMPLE) -> str:
@@ -87,3 +90,40 @@ def test_a_file_system_of_another_size_and_dns_name_is_a_mismatch(us_east_2, bui
     found = online_codes(path, us_east_2)
     assert ("online.existing-mismatch", "error", "storage[0].capacity_gib") in found
     assert ("online.existing-mismatch", "error", "storage[0].existing.dns_name") in found
+
+
+@pytest.fixture
+def described_as_aws_does(monkeypatch, us_east_2, built):
+    """DescribeFileSystems as AWS answers it, with VpcId and NetworkInterfaceIds (moto 5.2.5 leaves both out).
+
+    The file system's interface is made in moto, in its subnet, with the group the file system was created with, as FSx makes it.
+    """
+    from moto.fsx.models import FileSystem
+
+    ec2 = us_east_2.session().client("ec2")
+    interface = ec2.create_network_interface(SubnetId=built["a"], Groups=[built["sg"]])["NetworkInterface"]["NetworkInterfaceId"]
+    described = FileSystem.to_dict
+    monkeypatch.setattr(FileSystem, "to_dict", lambda self: {**described(self), "VpcId": built["vpc"], "NetworkInterfaceIds": [interface]})
+
+
+def test_the_file_systems_own_group_passes(us_east_2, built, tmp_path, described_as_aws_does):
+    assert online_codes(blueprint(tmp_path, built), us_east_2) == []
+
+
+def test_a_file_system_group_that_does_not_exist_or_sits_in_another_vpc_is_an_error_at_security_group_id(
+    us_east_2, built, tmp_path, described_as_aws_does
+):
+    missing = online_codes(blueprint(tmp_path, {**built, "sg": "sg-0fedcba9876543210"}), us_east_2)
+    assert missing == [("online.existing-missing", "error", "storage[0].existing.security_group_id")]
+    ec2 = us_east_2.session().client("ec2")
+    other_vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    elsewhere = ec2.create_security_group(GroupName="elsewhere", Description="another VPC", VpcId=other_vpc)["GroupId"]
+    found = online_codes(blueprint(tmp_path, {**built, "sg": elsewhere}), us_east_2)
+    assert found == [("online.existing-mismatch", "error", "storage[0].existing.security_group_id")]
+
+
+def test_a_group_of_the_vpc_that_is_not_on_the_file_systems_interfaces_is_a_mismatch(us_east_2, built, tmp_path, described_as_aws_does):
+    ec2 = us_east_2.session().client("ec2")
+    bystander = ec2.create_security_group(GroupName="bystander", Description="not on the file system", VpcId=built["vpc"])["GroupId"]
+    found = online_codes(blueprint(tmp_path, {**built, "sg": bystander}), us_east_2)
+    assert found == [("online.existing-mismatch", "error", "storage[0].existing.security_group_id")]

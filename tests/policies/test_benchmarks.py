@@ -14,7 +14,13 @@ from tests.policies.previews import ROOT
 
 DOCS = (ROOT / "docs" / "policies.md").read_text(encoding="utf-8")
 SECTION = DOCS[DOCS.index("## The security benchmarks, item by item") : DOCS.index("## How to add a rule")]
-TABLES = ("### CIS Amazon EKS Benchmark v1.8.0", "### AWS EKS best-practices guide", "### Checkov", "### cfn-nag")
+TABLES = (
+    "### CIS Amazon EKS Benchmark v1.8.0",
+    "### AWS EKS best-practices guide",
+    "### Checkov\n",
+    "### Checkov (Kubernetes objects)",
+    "### cfn-nag",
+)
 
 
 def rows(table: str) -> list[list[str]]:

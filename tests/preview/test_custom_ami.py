@@ -115,3 +115,16 @@ def test_an_ami_id_of_the_wrong_shape_is_a_schema_error(tmp_path, ami):
     validation = validate(str(path))
     assert not validation.ok
     assert [f.path_text for f in validation.findings if f.is_error] == ["pools[0].ami_id"]
+
+
+def test_a_custom_ami_pool_carries_the_pod_limit_eks_would_otherwise_decide(tmp_path):
+    """EKS merges nothing into a custom AMI's user data, so railyard's maxPods (pods_per_node + aws-node, kube-proxy) holds there."""
+    limit = ('  version: "1.35"\n', '  version: "1.35"\n  pod_networking:\n    pods_per_node: 20\n')
+    result = run_preview(str(_written(tmp_path, CUSTOM, limit)), project_dir=ROOT)
+    assert result.ok, [finding.message for finding in result.findings if finding.is_error]
+    template, _ = _pool_parts(result)
+    assert "      maxPods: 22\n" in _user_data(template)
+    eks_ami = [item for item in result.of_type(TEMPLATE) if not item.name.endswith("-dev-dev-usw2a-template") and item.inputs.get("userData")]
+    assert all("maxPods" not in _user_data(item) for item in eks_ami)
+    (note,) = [finding for finding in result.findings if finding.code == "network.max-pods-by-eks"]
+    assert note.certificate["pools"] == ["system"]

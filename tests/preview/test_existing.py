@@ -66,6 +66,30 @@ def test_the_existing_file_system_is_mounted_by_its_id(existing):
     assert volume.inputs["spec"]["csi"]["volumeHandle"] == "fs-0a1b2c3d4e5f60718"
 
 
+def test_the_existing_file_systems_group_and_the_nodes_admit_each_other_on_the_lustre_ports(existing):
+    """The path railyard makes for its own file systems (FSx guide: 988 and 1018-1023 both ways), on the team's group."""
+    [cluster] = existing.of_type("aws:eks/cluster:Cluster")
+    nodes, team = cluster.outputs["vpcConfig"]["clusterSecurityGroupId"], "sg-0a1b2c3d4e5f60719"
+    lustre = {(988, 988), (1018, 1023)}
+
+    def rules(kind: str, on: str, peer: str) -> set[tuple[int, int]]:
+        found = [r for r in existing.of_type(kind) if r.inputs["securityGroupId"] == on and r.inputs.get("referencedSecurityGroupId") == peer]
+        assert all(r.inputs["ipProtocol"] == "tcp" for r in found)
+        return {(r.inputs["fromPort"], r.inputs["toPort"]) for r in found}
+
+    assert rules("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", team, nodes) == lustre
+    assert rules("aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule", team, nodes) == lustre
+    assert rules("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule", nodes, team) == lustre
+
+
+def test_an_existing_file_system_without_its_security_group_is_a_schema_error_at_existing(tmp_path: Path):
+    text = replace_once(TEXT, "      security_group_id: sg-0a1b2c3d4e5f60719", "     ")
+    path = tmp_path / "b.yaml"
+    path.write_text(text)
+    (finding,) = [f for f in validate(str(path)).findings if f.is_error]
+    assert finding.code.startswith("schema.") and "security_group_id" in finding.message
+
+
 def test_the_quota_plan_counts_no_vpc_subnet_or_nat_of_its_own():
     codes = {need.code for need in validate(str(EXAMPLE)).quotas}
     assert not codes & {"L-F678F1CE", "L-407747CB", "L-83CA0A9D", "L-FE5A380F", "L-0263D0A3", "L-8F1B9C74"}

@@ -38,7 +38,7 @@ import pytest
 
 from railyard.pipeline import validate
 from tests.preview.conftest import ROOT
-from tests.topology.factory import blueprint, check, fabric, pool, zone
+from tests.topology.factory import block, blueprint, check, fabric, pool, zone
 from tests.yaml_text import edited_copy
 
 SUPERPOD = ROOT / "blueprints" / "examples" / "dgx-h100-superpod.yaml"
@@ -380,6 +380,18 @@ def test_dgx_b300_twin_plane_superpod_matches_table_3(units, nodes, leaves, spin
     assert figures["oversubscription"]["leaf"] == 1.0
     # Non-blocking on both planes: half the GPUs' 800 Gb/s crosses the cut, as provisioned and as placed.
     assert figures["bisection_tbps"] == figures["bisection_provisioned_tbps"] == gpus * 800 / 2 / 1000
+
+
+def test_a_rack_of_four_dgx_b300_draws_what_the_xdr_ra_says():
+    """B300 XDR RA: "four DGX B300 fit within a single rack. The rack-level power consumption per rack is ~56kW"; the
+    catalog's p6-b300 node power is that figure over four, so one SU's racks come out at 56 kW each."""
+    blocks = [block("su01", racks=16, hosts_per_rack=4)]
+    design = blueprint(
+        [zone("hall", blocks)], [pool("dgx", "p6-b300.48xlarge", 64, ["hall"], fabric="compute", role="training")], [_twin_plane_fabric(tiers=2)]
+    )
+    power = check(design).figures["power"]
+    [hall] = power["zones"]
+    assert [(group["count"], group["it_kw"]) for group in hall["blocks"][0]["racks"]] == [(16, 56.0)]
 
 
 def test_dgx_b300_counts_links_not_cables_without_links_per_cable():

@@ -48,6 +48,8 @@ class NodeAddresses:
     pods_subnet: int
     pods: int
     kubelet_max_pods: int = 0
+    pod_enis: int = 1  # ENIs whose addresses pods may take (custom networking: all but the primary)
+    cni_pods: int = 0  # pods with VPC addresses the CNI can give a node in this mode (its max-pods less the host-network pods)
 
 
 def cni_enis(card_zero_interfaces: int, efa_only_on_card_zero: int) -> int:
@@ -77,19 +79,20 @@ def node_addresses(enis: int, ipv4_per_interface: int, vcpus: int, networking: P
     pods = networking.pods_per_node or limit
     kubelet = networking.pods_per_node + HOST_NETWORK_PODS if networking.pods_per_node else limit
     per_eni = ipv4_per_interface - 1
+    pod_enis = enis - 1 if mode == "custom_networking" else enis
+    limits = {"pod_enis": pod_enis, "cni_pods": max(0, limit - HOST_NETWORK_PODS)}
     warm = networking.warm_ip_target is not None or networking.minimum_ip_target is not None
     if mode == "prefix_delegation":
         prefixes = ceil(pods / PREFIX_ADDRESSES) + (0 if warm else 1)
         if warm:
             prefixes = ceil(_held(pods, networking, enis * per_eni * PREFIX_ADDRESSES) / PREFIX_ADDRESSES)
         used_enis = min(enis, max(1, ceil(prefixes / per_eni)))
-        return NodeAddresses(used_enis + prefixes * PREFIX_ADDRESSES, 0, pods, kubelet)
-    pod_enis = enis - 1 if mode == "custom_networking" else enis
+        return NodeAddresses(used_enis + prefixes * PREFIX_ADDRESSES, 0, pods, kubelet, **limits)
     if warm:
         held = _held(pods, networking, pod_enis * per_eni)
         pod_addresses = held + ceil(held / per_eni)
     else:
         pod_addresses = pod_enis * ipv4_per_interface
     if mode == "custom_networking":
-        return NodeAddresses(1, pod_addresses, pods, kubelet)
-    return NodeAddresses(max(1, pod_addresses), 0, pods, kubelet)
+        return NodeAddresses(1, pod_addresses, pods, kubelet, **limits)
+    return NodeAddresses(max(1, pod_addresses), 0, pods, kubelet, **limits)

@@ -125,8 +125,23 @@ class NodeGroupPlan:
 
     @property
     def max_pods(self) -> int | None:
-        """The kubelet's pod limit to set, when the pod-networking mode changes it from nodeadm's default."""
-        return self.addresses.kubelet_max_pods if self.pods_limited else None
+        """The kubelet's pod limit railyard sets: when the pod-networking mode changes it, and where the setting holds.
+
+        It holds in a custom AMI's NodeConfig (railyard writes the whole
+        document) and in a Karpenter NodePool. On an EKS-AMI managed node group
+        EKS appends its own NodeConfig with its own maxPods, which "takes
+        precedence over any other maxPods configuration" (EKS user guide,
+        choosing-instance-type, "How maxPods is determined"), so railyard sets
+        none there and `network.max-pods-by-eks` says what that leaves.
+        """
+        if not self.pods_limited or self.eks_sets_max_pods:
+            return None
+        return self.addresses.kubelet_max_pods
+
+    @property
+    def eks_sets_max_pods(self) -> bool:
+        """True for an EKS-AMI managed node group: EKS, not railyard, decides its kubelet's maxPods."""
+        return self.provisioner == "managed_node_group" and self.ami_id is None
 
     @property
     def child_suffix(self) -> str:

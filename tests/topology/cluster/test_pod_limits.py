@@ -1,0 +1,82 @@
+"""Pods get addresses on every node `validate` passes: custom networking needs a free card-0 slot, and pods_per_node a CNI that can address it.
+
+The probe is the deploy audit's (deploy-realism-v2 finding 1): trn2-ultraserver
+with custom networking turned on, which validated clean and planned a pod
+subnet of zero addresses a node.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from railyard.pipeline import validate
+from tests.yaml_text import replace_once
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "blueprints" / "examples"
+REFUSED = ("network.no-pod-eni", "network.pods-over-cni-limit")
+CUSTOM = """  topology_aware_scheduling: true
+  pod_networking:
+    mode: custom_networking
+    pods_per_node: 16
+    minimum_ip_target: 16
+    warm_ip_target: 2
+    pod_cidrs: [100.64.0.0/16]
+"""
+
+
+def findings(tmp_path: Path, example: str, old: str, new: str) -> list:
+    text = replace_once((EXAMPLES / f"{example}.yaml").read_text(encoding="utf-8"), old, new)
+    path = tmp_path / f"{example}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return [finding for finding in validate(str(path)).findings if finding.code in REFUSED]
+
+
+def test_custom_networking_on_trn2u_with_card_zero_full_is_refused_at_the_mode(tmp_path):
+    found = findings(tmp_path, "trn2-ultraserver", "  topology_aware_scheduling: true\n", CUSTOM)
+    assert [(f.code, f.severity, f.path, f.certificate.get("pools")) for f in found] == [
+        ("network.no-pod-eni", "error", ("kubernetes", "pod_networking", "mode"), ["ultra"])
+    ]
+    assert "2 interface slot(s)" in found[0].message and "prefix_delegation" in found[0].hint
+
+
+def test_custom_networking_on_p5en_keeps_two_pod_enis_and_passes():
+    """rail-131k: p5en's card 0 has 4 slots, so 2 are left for pods after the primary and the EFA."""
+    result = validate(str(EXAMPLES / "rail-131k.yaml"))
+    assert [f for f in result.findings if f.code in REFUSED] == []
+
+
+@pytest.mark.parametrize(
+    ("pods", "mode", "limit"),
+    [
+        # trn2u: one CNI ENI (card 0's second slot holds the EFA), 50 IPv4 each: 1 x 49 + 2 - 2 host-network pods.
+        (120, "secondary_ips", 49),
+        # prefix delegation: 1 x 49 x 16 + 2 capped at 250 (over 30 vCPUs), less the 2 host-network pods.
+        (249, "prefix_delegation", 248),
+    ],
+)
+def test_pods_per_node_above_what_the_cni_addresses_is_an_error_naming_the_limit(tmp_path, pods, mode, limit):
+    networking = f"  topology_aware_scheduling: true\n  pod_networking:\n    mode: {mode}\n    pods_per_node: {pods}\n"
+    found = findings(tmp_path, "trn2-ultraserver", "  topology_aware_scheduling: true\n", networking)
+    ultra = [f for f in found if f.certificate.get("pools") == ["ultra"]]
+    assert [(f.code, f.path) for f in ultra] == [("network.pods-over-cni-limit", ("kubernetes", "pod_networking", "pods_per_node"))]
+    assert f"at most {limit} pods under {mode}" in ultra[0].message
+
+
+def test_pods_per_node_at_the_limit_passes(tmp_path):
+    networking = "  topology_aware_scheduling: true\n  pod_networking:\n    mode: secondary_ips\n    pods_per_node: 49\n"
+    found = findings(tmp_path, "trn2-ultraserver", "  topology_aware_scheduling: true\n", networking)
+    assert [f for f in found if f.certificate.get("pools") == ["ultra"]] == []
+
+
+def test_eks_ami_managed_groups_say_that_eks_not_the_blueprint_sets_their_pod_limit():
+    """rail-131k states pods_per_node 16 under custom networking; its groups are EKS-AMI managed node groups."""
+    result = validate(str(EXAMPLES / "rail-131k.yaml"))
+    (finding,) = [f for f in result.findings if f.code == "network.max-pods-by-eks"]
+    assert (finding.severity, finding.path, finding.certificate["pools"]) == (
+        "warning",
+        ("kubernetes", "pod_networking", "pods_per_node"),
+        ["system", "frontier"],
+    )
+    assert "takes precedence over a launch template's" in finding.message and "frontier 98" in finding.message

@@ -1,0 +1,106 @@
+"""Pods a node can address: `kubernetes.pod_networking` against each node group's network cards.
+
+The VPC CNI gives pods addresses of the ENIs it attaches on network card 0
+(`topology.cluster.addresses`). Two designs validate on their own and then
+leave pods without addresses on the nodes:
+
+* custom networking on an EFA pool whose card 0 has two interface slots (p5,
+  p5e, trn2, trn2u): the primary interface and the `efa-only` interface fill
+  them, and under custom networking the primary carries no pod addresses, so
+  ipamd has no ENI to attach in the ENIConfig subnet and every pod that isn't
+  host-network fails sandbox creation (`network.no-pod-eni`; the CNI's README
+  @ b52188387f2e: "The CNI plugin by default only manages network card 0");
+* `pods_per_node` above what the CNI can address in the chosen mode: the
+  kubelet admits them and the ones beyond stay `ContainerCreating`
+  (`network.pods-over-cni-limit`).
+
+And one that is AWS's behaviour to state, not a mistake to refuse: on an
+EKS-AMI managed node group EKS appends its own NodeConfig, whose maxPods
+"takes precedence over any other maxPods configuration" (EKS user guide,
+choosing-instance-type, "How maxPods is determined"; eksctl refuses a per-node
+pod limit there for the same reason, eksctl-io/eksctl#8037). railyard sets no
+maxPods there, and says so where the blueprint asks for a limit
+(`pods_per_node`) or where EKS's figure, computed from every card-0 ENI,
+counts pods custom networking can't address (`network.max-pods-by-eks`).
+
+Both are read off the planned node groups, so they judge exactly the
+interfaces the launch templates get.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from blueprints.findings import Finding, error, warning
+from blueprints.models import Blueprint
+from topology.cluster.node_groups import NodeGroupPlan
+
+CODES = ("network.no-pod-eni", "network.pods-over-cni-limit", "network.max-pods-by-eks")
+MODE = ("kubernetes", "pod_networking", "mode")
+PODS_PER_NODE = ("kubernetes", "pod_networking", "pods_per_node")
+BEYOND = "and pods admitted beyond that stay ContainerCreating"
+
+
+def _one_per_pool(node_groups: Sequence[NodeGroupPlan]) -> list[NodeGroupPlan]:
+    """The first node group of each pool (a pool's groups share one instance type and interface layout)."""
+    return list({group.pool: group for group in reversed(node_groups)}.values())[::-1]
+
+
+def pod_limit_findings(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan]) -> Iterable[Finding]:
+    """Node groups on which pods can't get addresses, or fewer than `pods_per_node` of them can."""
+    yield from _eks_sets_max_pods(blueprint, node_groups)
+    networking = blueprint.kubernetes.pod_networking
+    for group in _one_per_pool(node_groups):
+        addresses = group.addresses
+        efa_on_card_zero = sum(1 for i in group.interfaces if i.network_card_index == 0 and i.interface_type == "efa-only")
+        if networking.mode == "custom_networking" and addresses.pod_enis == 0:
+            yield error(
+                "network.no-pod-eni",
+                MODE,
+                f"network card 0 of pool '{group.pool}' ({group.instance_type}) has {1 + efa_on_card_zero} interface slot(s), "
+                f"taken by the primary interface{' and an EFA-only interface' if efa_on_card_zero else ''}; under custom_networking "
+                "the primary carries no pod addresses and the VPC CNI uses card 0 only, so no pod on these nodes can get an address",
+                "use prefix_delegation or secondary_ips for this cluster (pods then take the primary interface's addresses), "
+                f"or take pool '{group.pool}' off its EFA fabric",
+                pools=[group.pool],
+            )
+            continue
+        wanted = networking.pods_per_node
+        if wanted is not None and wanted > addresses.cni_pods:
+            yield error(
+                "network.pods-over-cni-limit",
+                PODS_PER_NODE,
+                f"pods_per_node is {wanted}, but a node of pool '{group.pool}' ({group.instance_type}) can address at most "
+                f"{addresses.cni_pods} pods under {networking.mode} ({addresses.pod_enis} ENI(s) on network card 0 for pods); "
+                "the kubelet would admit the rest and they would stay ContainerCreating",
+                f"set pods_per_node to {addresses.cni_pods} or less"
+                + ("" if networking.mode == "prefix_delegation" else ", or use prefix_delegation (16 addresses a slot)"),
+                pools=[group.pool],
+            )
+
+
+def _eks_sets_max_pods(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan]) -> Iterable[Finding]:
+    """One warning naming the EKS-AMI managed pools whose pod limit EKS, not the blueprint, decides, when that matters."""
+    networking = blueprint.kubernetes.pod_networking
+    custom = networking.mode == "custom_networking"
+    if networking.pods_per_node is None and not custom:
+        return
+    pools = [group for group in _one_per_pool(node_groups) if group.eks_sets_max_pods]
+    if not pools:
+        return
+    asked = (
+        f"pods_per_node {networking.pods_per_node} still sizes the pod addresses, but the kubelet does not hold nodes to it"
+        if (networking.pods_per_node is not None)
+        else "its figure counts every card-0 ENI"
+    )
+    addressable = ", ".join(f"{group.pool} {group.addresses.cni_pods}" for group in pools)
+    yield warning(
+        "network.max-pods-by-eks",
+        PODS_PER_NODE if networking.pods_per_node is not None else MODE,
+        f"on EKS-AMI managed node groups ({', '.join(group.pool for group in pools)}) EKS sets the kubelet's maxPods itself "
+        f"(at most 110 up to 30 vCPUs, 250 above) and its value takes precedence over a launch template's, so railyard sets none; "
+        f"{asked}" + (f"; under custom_networking a node addresses only so many pods ({addressable}), {BEYOND}" if custom else ""),
+        "give the pool a custom AMI (pools[].ami_id: railyard then writes the NodeConfig with maxPods) or Karpenter (its NodePool sets "
+        "maxPods), or keep pods per node within what the nodes address through resource requests",
+        pools=[group.pool for group in pools],
+    )
