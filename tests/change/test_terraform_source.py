@@ -7,8 +7,9 @@ a CustomizeDiff that forces new on some changes and recomputes an attribute;
 and a Plugin Framework resource with plan modifiers. The `newer` package has
 the shapes of 2025 provider files: an inline SchemaFunc, `names.Attr*` keys
 generated from `names/attr_constants.csv`, helpers held by `sync.OnceValue`
-variables, a framework resource named only by its annotation, and a ModifyPlan
-that asks for replacement itself.
+variables, a framework resource named only by its annotation, a ModifyPlan
+that asks for replacement itself, and a resource whose struct only embeds
+another's (the egress security group rule on the ingress rule's schema).
 """
 
 from pathlib import Path
@@ -65,7 +66,7 @@ def test_what_cannot_be_resolved_is_reported_not_guessed():
 
 
 def test_a_framework_resource_is_found_by_its_annotation_alone():
-    assert resource_names(PROVIDER) == {"aws_demo_widget", "aws_demo_gadget", "aws_newer_sprocket", "aws_newer_cog"}
+    assert resource_names(PROVIDER) == {"aws_demo_widget", "aws_demo_gadget", "aws_newer_sprocket", "aws_newer_cog", "aws_newer_cog_twin"}
     assert find_resources(PROVIDER, {"aws_newer_cog"})["aws_newer_cog"].name == "cog.go"
 
 
@@ -96,3 +97,9 @@ def test_a_framework_modify_plan_replaces_a_named_attribute_and_reports_computed
     cog = _read()["aws_newer_cog"]
     assert cog.attributes == {"id": UPDATE, "source_kind": UPDATE, "source_id": UPDATE, "mesh": CONDITIONAL}
     assert cog.unresolved == ["ModifyPlan: []path.Path{path.Root(old.sourceName()), path.Root(new.sourceName())}"]
+
+
+def test_a_framework_resource_that_embeds_another_takes_its_schema_and_modify_plan():
+    twin, cog = (read_resources(PROVIDER, {"aws_newer_cog_twin", "aws_newer_cog"})[name] for name in ("aws_newer_cog_twin", "aws_newer_cog"))
+    assert twin.attributes == cog.attributes and twin.unresolved == cog.unresolved
+    assert twin.file.endswith("cog_twin.go")
