@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 EXAMPLE ?= blueprints/examples/p5-capacity-block.yaml
 
-.PHONY: run test check browser screenshots validate bench bench-quick catalog catalog-check clean
+.PHONY: run test fuzz check browser screenshots validate bench bench-quick catalog catalog-check clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt policies/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,15 @@ browser:
 	  echo "installing Debian's chromium for the report's browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# On every core (pytest-xdist), with bytecode cached as on a user's machine: the workers and the CLI subprocesses the
+# tests start then compile railyard's modules once, not each. `make fuzz` runs the properties longer.
 test: check browser
-	$(PY) -m pytest -q
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -n auto --dist worksteal
+
+# The property suites (mutated examples, schema-generated documents, day-2 changes) with ten times their examples.
+fuzz: $(VENV)/.installed
+	env -u PYTHONDONTWRITEBYTECODE RAILYARD_FUZZ_SCALE=10 $(PY) -m pytest -q -n auto --dist worksteal \
+	  tests/blueprints/test_fuzz.py tests/blueprints/test_schema_fuzz.py tests/change/test_day2.py
 
 # Every example's HTML report and a screenshot of it, under build/reports.
 screenshots: $(VENV)/.installed browser

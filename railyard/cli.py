@@ -11,6 +11,7 @@ the second with the pip command that installs the extra.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 
 from blueprints.source import SourceError
@@ -21,8 +22,10 @@ from railyard.extras import MissingExtra
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
 
+@functools.cache
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser, one sub-command per module in `railyard.commands`."""
+    """The argument parser, one sub-command per module in `railyard.commands`; built once a process (it holds no state
+    between `parse_args` calls), which a caller running many commands in one process, such as the fuzz suites, feels."""
     parser = argparse.ArgumentParser(prog="railyard", description="Design accelerator clusters and learn every mistake before apply.")
     parser.add_argument("--version", action="version", version=f"railyard {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

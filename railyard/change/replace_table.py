@@ -42,6 +42,7 @@ import importlib.metadata
 import json
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -131,13 +132,16 @@ def load_table(path: Path = OUTPUT) -> ReplaceTable:
 # --- generation -----------------------------------------------------------------------------------------------
 
 
-def emitted_types(examples: Path = EXAMPLES) -> list[str]:
-    """Every pulumi-aws and pulumi-kubernetes resource type the program registers for some example blueprint (each previewed offline)."""
-    from railyard.mocked import run_preview
+def emitted_types(examples: Path = EXAMPLES, preview: Callable[[str], Any] | None = None) -> list[str]:
+    """Every pulumi-aws and pulumi-kubernetes resource type the program registers for some example blueprint (each previewed
+    offline by `preview`, `railyard.mocked.run_preview` unless a caller has the previews already)."""
+    if preview is None:
+        from railyard.mocked import run_preview
 
+        preview = run_preview
     found: set[str] = set()
     for blueprint in sorted(examples.glob("*.yaml")):
-        result = run_preview(str(blueprint))
+        result = preview(str(blueprint))
         found.update(resource.type for resource in result.resources if resource.type.split(":")[0] in PROVIDERS and ":index/" not in resource.type)
     return sorted(found)
 

@@ -12,7 +12,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["BrowserError", "Loaded", "chromium_path", "load"]
+__all__ = ["Browser", "BrowserError", "Loaded", "chromium_path", "load"]
 
 
 class BrowserError(RuntimeError):
@@ -38,16 +38,38 @@ def chromium_path() -> str:
     return found
 
 
-def load(page_path: Path, screenshot: Path | None = None) -> Loaded:
-    """Open `page_path` from disk with the network blocked, wait for it to load, and read it back."""
-    from playwright.sync_api import sync_playwright
+class Browser:
+    """One headless Chromium, started once, that loads pages one after another, each in a fresh offline context."""
 
-    console: list[str] = []
-    errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+    def __init__(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        self._playwright = sync_playwright().start()
         try:
-            context = browser.new_context(viewport={"width": 1300, "height": 900}, offline=True)
+            self._browser = self._playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+        except BaseException:
+            self._playwright.stop()
+            raise
+
+    def __enter__(self) -> Browser:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the browser and Playwright's driver."""
+        try:
+            self._browser.close()
+        finally:
+            self._playwright.stop()
+
+    def load(self, page_path: Path, screenshot: Path | None = None) -> Loaded:
+        """Open `page_path` from disk with the network blocked, wait for it to load, and read it back."""
+        console: list[str] = []
+        errors: list[str] = []
+        context = self._browser.new_context(viewport={"width": 1300, "height": 900}, offline=True)
+        try:
             page = context.new_page()
             page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
             page.on("pageerror", lambda error: errors.append(str(error)))
@@ -60,5 +82,11 @@ def load(page_path: Path, screenshot: Path | None = None) -> Loaded:
             if screenshot is not None:
                 page.screenshot(path=str(screenshot), full_page=True)
         finally:
-            browser.close()
-    return Loaded(console, errors, svgs, sections, figures)
+            context.close()
+        return Loaded(console, errors, svgs, sections, figures)
+
+
+def load(page_path: Path, screenshot: Path | None = None) -> Loaded:
+    """Open `page_path` in a browser of its own (`Browser` loads many in one)."""
+    with Browser() as browser:
+        return browser.load(page_path, screenshot)

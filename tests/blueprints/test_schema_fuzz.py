@@ -15,13 +15,13 @@ import json
 
 import jsonschema
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 
 from blueprints.loader import load_text
 from railyard.cli import main
 from tests.blueprints.schema_strategy import from_schema
-from tests.blueprints.test_fuzz import SECONDS_PER_CASE, validate_text
+from tests.blueprints.test_fuzz import SECONDS_PER_CASE, dump, validate_text
+from tests.properties import examples
 
 
 def published_schema() -> dict:
@@ -32,13 +32,16 @@ def published_schema() -> dict:
 
 
 SCHEMA = published_schema()
+# Checked against its metaschema once here; `jsonschema.validate` would check it again on every example (most of the cost).
+jsonschema.validators.validator_for(SCHEMA).check_schema(SCHEMA)
+VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(document=from_schema(SCHEMA))
 def test_a_document_the_schema_accepts_passes_the_schema_stage_and_validates_without_a_traceback(document):
-    jsonschema.validate(document, SCHEMA)  # the generator keeps to the schema
-    text = yaml.safe_dump(document, allow_unicode=True)
+    VALIDATOR.validate(document)  # the generator keeps to the schema
+    text = dump(document)
     refused = [
         (finding.code, finding.path_text, finding.message) for finding in load_text(text, "b.yaml").findings if finding.code.startswith("schema.")
     ]

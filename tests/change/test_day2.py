@@ -35,6 +35,7 @@ from railyard.change.replace_table import load_table
 from railyard.change.terraform_source import REPLACE
 from railyard.change.upgrade import settle_adopted_versions
 from railyard.mocked import run_preview
+from tests.properties import examples
 from topology.cluster import plan_cluster
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "blueprints" / "examples").glob("*.yaml"))
@@ -142,9 +143,15 @@ def _owned_by(change, pool: str, old_subnets: set[str], new_subnets: set[str]) -
     return False
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much])
+# Three routine changes of each example (48 in all; one property per example, so the suite's workers share them).
+@pytest.mark.parametrize("example", [path.name for path in EXAMPLES])
+@settings(
+    max_examples=examples(3),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
+)
 @given(
-    example=st.sampled_from([path.name for path in EXAMPLES]),
     kind=st.sampled_from(CHANGES),
     index=st.integers(min_value=0, max_value=31),
     factor=st.sampled_from((0.5, 0.75, 1.25, 2.0, 4.0)),

@@ -9,6 +9,7 @@ import pytest
 from railyard.change.replace_table import OUTPUT, UNKNOWN, emitted_types, from_schema, from_terraform, load_table, read_manifest
 from railyard.change.sdk_names import top_level_inputs
 from railyard.change.terraform_source import CONDITIONAL, REPLACE, UPDATE
+from tests.preview.conftest import previewed
 
 TABLE = load_table()
 PROVIDER = Path(__file__).parent / "fixtures" / "provider"
@@ -17,7 +18,7 @@ COMMIT = re.compile(r"[0-9a-f]{40}")
 
 @pytest.fixture(scope="module")
 def emitted():
-    return emitted_types()
+    return emitted_types(preview=previewed)  # the session's previews of the examples
 
 
 def test_every_aws_and_kubernetes_type_an_example_emits_is_in_the_table(emitted):

@@ -21,6 +21,8 @@ from datetime import datetime
 from typing import Any
 
 import boto3
+import botocore.loaders
+import botocore.session
 import pytest
 from botocore.awsrequest import AWSResponse
 from moto import mock_aws
@@ -34,6 +36,8 @@ from moto.servicequotas.exceptions import NoSuchResource
 from moto.servicequotas.resources.default_quotas.vpc import VPC_DEFAULT_QUOTAS
 from moto.servicequotas.responses import ServiceQuotasResponse
 
+# botocore's loader caches each service model it parses; a session of its own would parse EC2's again for every test.
+_LOADER = botocore.loaders.create_loader()
 RESERVATIONS: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
 APPLIED: dict[tuple[str, str, str], float] = {}
 DEFAULTS: dict[tuple[str, str, str], float] = {}
@@ -122,8 +126,10 @@ class MotoAccount:
         self.region = region
 
     def session(self, access_key: str = "testing", secret_key: str = "testing") -> boto3.Session:
-        """A boto3 session whose calls moto answers."""
-        return boto3.Session(aws_access_key_id=access_key, aws_secret_access_key=secret_key, region_name=self.region)
+        """A boto3 session whose calls moto answers (its service models read once a process: `_LOADER`)."""
+        core = botocore.session.get_session()
+        core.register_component("data_loader", _LOADER)
+        return boto3.Session(aws_access_key_id=access_key, aws_secret_access_key=secret_key, region_name=self.region, botocore_session=core)
 
     def reserve(self, reservation: dict) -> None:
         """Put a capacity reservation or Capacity Block into the account."""
@@ -155,6 +161,9 @@ def moto_account(region: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[MotoA
     monkeypatch.setattr(ServiceQuotasResponse, "get_aws_default_service_quota", _default_quota, raising=False)
     for variable in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE"):
         monkeypatch.delenv(variable, raising=False)
+    # moto loads some 1,300 public AMIs into every EC2 backend it starts (a quarter second each); the tests
+    # register the images they read.
+    monkeypatch.setenv("MOTO_EC2_LOAD_DEFAULT_AMIS", "false")
     try:
         with mock_aws():
             yield MotoAccount(region)

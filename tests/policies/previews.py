@@ -12,14 +12,12 @@ import copy
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from railyard import mocked
+from tests.preview.conftest import previewed
 
 ROOT = Path(__file__).resolve().parents[2]
-AT = datetime(2026, 11, 24, tzinfo=UTC)  # a fixed planning time: Capacity Block sizing depends on it
 EXAMPLES = ROOT / "blueprints" / "examples"
 
 
@@ -41,8 +39,8 @@ class Preview:
 
 @functools.cache
 def preview(path: str | None = None, stack: str | None = None) -> Preview:
-    """The mocked preview of a blueprint (or stack); cached per session."""
-    result = mocked.run_preview(path, stack, ROOT, at=AT)
+    """The mocked preview of a blueprint (or stack); the same run the preview tests read (`previewed`)."""
+    result = previewed(path, stack)
     assert result.ok, [finding.message for finding in result.findings if finding.severity == "error"]
     return Preview(list(result.resources), result)
 

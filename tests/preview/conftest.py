@@ -15,10 +15,14 @@ AT = datetime(2026, 11, 24, tzinfo=UTC)
 
 
 @functools.cache
+def previewed(path: str | None = None, stack: str | None = None):
+    """The mocked preview of a blueprint file (or of a stack of this project) at AT, once per test process for every module."""
+    return run_preview(path, stack, ROOT, at=AT)
+
+
 def preview_of(example: str | None = None, stack: str | None = None):
     """The preview of `blueprints/examples/<example>.yaml` (or of a stack of this project)."""
-    path = str(ROOT / "blueprints" / "examples" / f"{example}.yaml") if example else None
-    return run_preview(path, stack, ROOT, at=AT)
+    return previewed(str(ROOT / "blueprints" / "examples" / f"{example}.yaml") if example else None, stack)
 
 
 @pytest.fixture(scope="session")

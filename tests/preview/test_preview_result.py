@@ -149,3 +149,14 @@ def test_human_preview_shows_chart_versions_kueue_levels_and_quotas(p5):
     ) in text
     assert "train: nvidia.com/gpu=512" in text  # 64 p5 x 8 H100
     assert "railyard.dev/pool=train  topology=aws-network-3  tolerates=nvidia.com/gpu" in text
+
+
+def test_a_mocked_run_skips_the_runtimes_stack_walk_and_gives_it_back():
+    """railyard.mocked stands in for the pinned SDK's `_get_stack_trace` during a run (no engine reads the stack) and
+    restores it: a renamed SDK function fails here, not silently."""
+    from pulumi.runtime import resource as runtime_resource
+
+    real = runtime_resource._get_stack_trace
+    assert (real.__module__, real.__name__) == ("pulumi.runtime.resource", "_get_stack_trace")  # the SDK's own
+    assert preview_of("dev-g6e").ok
+    assert runtime_resource._get_stack_trace is real

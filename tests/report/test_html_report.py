@@ -4,7 +4,9 @@ example's page loads in a real headless Chromium (Debian's package, driven by Pl
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import json
 import re
 import subprocess
@@ -16,8 +18,9 @@ from typing import Any
 
 import pytest
 
+from railyard.cli import main
 from railyard.html_report import build_report
-from railyard.html_report.browser import load
+from railyard.html_report.browser import Browser
 from tests.preview.conftest import ROOT
 
 EXAMPLES = sorted(path.stem for path in (ROOT / "blueprints" / "examples").glob("*.yaml"))
@@ -32,11 +35,19 @@ def _page(name: str) -> str:
 
 @functools.cache
 def _json(name: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-m", "railyard", "validate", f"blueprints/examples/{name}.yaml", "--json"], capture_output=True, text=True, cwd=ROOT
-    )
-    document: dict[str, Any] = json.loads(done.stdout)
+    """`railyard validate --json` of the example, run in this process (the CLI's own process is tested elsewhere)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        main(["validate", str(ROOT / "blueprints" / "examples" / f"{name}.yaml"), "--json"])
+    document: dict[str, Any] = json.loads(out.getvalue())
     return document
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for the module's pages (each page gets a fresh offline context)."""
+    with Browser() as opened:
+        yield opened
 
 
 class _Figures(HTMLParser):
@@ -150,10 +161,10 @@ def test_a_blueprint_with_errors_gets_a_page_of_its_findings_and_exit_1(tmp_path
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_every_example_opens_in_headless_chromium_with_no_error(name, tmp_path: Path):
+def test_every_example_opens_in_headless_chromium_with_no_error(name, tmp_path: Path, browser):
     path = tmp_path / f"{name}.html"
     path.write_text(_page(name), encoding="utf-8")
-    loaded = load(path)
+    loaded = browser.load(path)
     assert loaded.console_errors == [] and loaded.page_errors == []
     document = _json(name)
     assert {"placement", "quotas", "findings"} <= set(loaded.sections)
