@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from railyard.change.terraform_source import Group, _entries, _flat, _Package, tokens
+from railyard.change.go_source import Group, Package, flat, map_entries, tokens
 
 _HELM_FIELDS = re.compile(r"forceNewFields\s*:=\s*\[\]string\{([^}]*)\}")
 HELM_RELEASE = ("helm.sh", "v3", "Release")
@@ -24,7 +24,7 @@ def _strings(items: list) -> list[str]:
     return [item.strip('"') for item in items if isinstance(item, str) and item.startswith('"')]
 
 
-def _paths(value: list, package: _Package) -> list[str]:
+def _paths(value: list, package: Package) -> list[str]:
     """The field paths a `properties` value lists: a literal, a package variable, `append(...)`, or a helper called with a prefix."""
     found: list[str] = []
     index = 0
@@ -53,24 +53,24 @@ def _prefixed(body: list | None, prefix: str) -> list[str]:
     """What `helper("<prefix>")` returns when its body lists `prefix + "<suffix>"` entries."""
     if not body:
         return []
-    flat = [token for group in body if isinstance(group, Group) for token in _flat(group)]
-    return [prefix + token.strip('"') for before, token in zip(flat, flat[1:], strict=False) if before == "+" and token.startswith('"')]
+    listed = [token for group in body if isinstance(group, Group) for token in flat(group)]
+    return [prefix + token.strip('"') for before, token in zip(listed, listed[1:], strict=False) if before == "+" and token.startswith('"')]
 
 
 def force_new(root: Path) -> dict[tuple[str, str, str], list[str]]:
     """Replacement fields per (group, version, kind), as the provider's `forceNew` table lists them, metadata included."""
     directory = root / "provider" / "pkg" / "provider"
-    package = _Package(directory)
+    package = Package(directory)
     table = package.declaration("forceNew")
     metadata = _prefixed(package.declaration("metadataForceNewProperties"), ".metadata")
     if not table or not metadata:
         raise ValueError(f"{directory}/diff.go: no forceNew table or metadataForceNewProperties; is this pulumi-kubernetes's source?")
     found: dict[tuple[str, str, str], list[str]] = {}
     groups = next(item for item in table if isinstance(item, Group))
-    for group, versions_value in _entries(groups, package):
+    for group, versions_value in map_entries(groups, package):
         versions = _literal(versions_value, package)
-        for version, kinds_value in _entries(versions, package):
-            for kind, fields in _entries(_literal(kinds_value, package), package):
+        for version, kinds_value in map_entries(versions, package):
+            for kind, fields in map_entries(_literal(kinds_value, package), package):
                 found[(group, version, kind)] = sorted(set(metadata + _paths(fields, package)))
     helm = _HELM_FIELDS.search((directory / "helm_release.go").read_text(encoding="utf-8"))
     found[HELM_RELEASE] = sorted(_strings(tokens(helm.group(1)))) if helm else []
@@ -78,7 +78,7 @@ def force_new(root: Path) -> dict[tuple[str, str, str], list[str]]:
     return found
 
 
-def _literal(value: list, package: _Package) -> Group:
+def _literal(value: list, package: Package) -> Group:
     """A composite literal's body, written inline or held by a package variable (`"core": core`)."""
     inline = next((item for item in value if isinstance(item, Group)), None)
     if inline is not None:
