@@ -38,22 +38,25 @@ from topology.cluster.node_groups import NodeGroupPlan
 CODES = ("network.no-pod-eni", "network.pods-over-cni-limit", "network.max-pods-by-eks")
 MODE = ("kubernetes", "pod_networking", "mode")
 PODS_PER_NODE = ("kubernetes", "pod_networking", "pods_per_node")
-BEYOND = "and pods admitted beyond that stay ContainerCreating"
 
 
 def _one_per_pool(node_groups: Sequence[NodeGroupPlan]) -> list[NodeGroupPlan]:
-    """The first node group of each pool (a pool's groups share one instance type and interface layout)."""
-    return list({group.pool: group for group in reversed(node_groups)}.values())[::-1]
+    """The first node group of each pool, in plan order (a pool's groups share one instance type and interface layout)."""
+    first: dict[str, NodeGroupPlan] = {}
+    for group in node_groups:
+        first.setdefault(group.pool, group)
+    return list(first.values())
 
 
 def pod_limit_findings(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan]) -> Iterable[Finding]:
     """Node groups on which pods can't get addresses, or fewer than `pods_per_node` of them can."""
-    yield from _eks_sets_max_pods(blueprint, node_groups)
+    firsts = _one_per_pool(node_groups)
+    yield from _eks_sets_max_pods(blueprint, firsts)
     networking = blueprint.kubernetes.pod_networking
-    for group in _one_per_pool(node_groups):
+    for group in firsts:
         addresses = group.addresses
-        efa_on_card_zero = sum(1 for i in group.interfaces if i.network_card_index == 0 and i.interface_type == "efa-only")
         if networking.mode == "custom_networking" and addresses.pod_enis == 0:
+            efa_on_card_zero = sum(1 for i in group.interfaces if i.network_card_index == 0 and i.interface_type == "efa-only")
             yield error(
                 "network.no-pod-eni",
                 MODE,
@@ -79,13 +82,13 @@ def pod_limit_findings(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan
             )
 
 
-def _eks_sets_max_pods(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan]) -> Iterable[Finding]:
+def _eks_sets_max_pods(blueprint: Blueprint, firsts: Sequence[NodeGroupPlan]) -> Iterable[Finding]:
     """One warning naming the EKS-AMI managed pools whose pod limit EKS, not the blueprint, decides, when that matters."""
     networking = blueprint.kubernetes.pod_networking
     custom = networking.mode == "custom_networking"
     if networking.pods_per_node is None and not custom:
         return
-    pools = [group for group in _one_per_pool(node_groups) if group.eks_sets_max_pods]
+    pools = [group for group in firsts if group.eks_sets_max_pods]
     if not pools:
         return
     asked = (
@@ -99,7 +102,12 @@ def _eks_sets_max_pods(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan
         PODS_PER_NODE if networking.pods_per_node is not None else MODE,
         f"on EKS-AMI managed node groups ({', '.join(group.pool for group in pools)}) EKS sets the kubelet's maxPods itself "
         f"(at most 110 up to 30 vCPUs, 250 above) and its value takes precedence over a launch template's, so railyard sets none; "
-        f"{asked}" + (f"; under custom_networking a node addresses only so many pods ({addressable}), {BEYOND}" if custom else ""),
+        f"{asked}"
+        + (
+            f"; under custom_networking a node addresses only so many pods ({addressable}), and pods admitted beyond that stay ContainerCreating"
+            if custom
+            else ""
+        ),
         "give the pool a custom AMI (pools[].ami_id: railyard then writes the NodeConfig with maxPods) or Karpenter (its NodePool sets "
         "maxPods), or keep pods per node within what the nodes address through resource requests",
         pools=[group.pool for group in pools],
