@@ -13,6 +13,7 @@ size error three screens down.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
 from typing import Any
@@ -29,7 +30,11 @@ from blueprints.rules import run_blueprint_rules, run_pool_rules, run_storage_ru
 from blueprints.schema_errors import findings_from_validation
 from blueprints.source import SourceError, SourceMap, parse_yaml, read_yaml_file
 
-_STORAGE_ADAPTER = TypeAdapter(StorageTier)
+
+@functools.cache
+def _storage_adapter() -> TypeAdapter[StorageTier]:
+    """Validates one storage tier alone; built on first need (a blueprint that fails as a whole), not at import."""
+    return TypeAdapter(StorageTier)
 
 
 @dataclass
@@ -75,7 +80,7 @@ def _partial_rules(data: dict[str, Any], catalog: Catalog) -> list[Finding]:
         findings += run_pool_rules(pool, ("pools", index), catalog)
     for index, raw in enumerate(_items(data, "storage")):
         try:
-            tier = _STORAGE_ADAPTER.validate_python(raw)
+            tier = _storage_adapter().validate_python(raw)
         except ValidationError:
             continue
         findings += run_storage_rules(tier, ("storage", index), catalog)

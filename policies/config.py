@@ -95,6 +95,19 @@ MAX_ACCELERATORS = Knob(
     131072,
     "The most accelerators (GPUs or Neuron devices) one stack may scale to, summed over node groups at max size.",
 )
+MAX_HOURLY_COST = Knob(
+    "maxHourlyCostPerStack",
+    {"type": "number", "minimum": 0},
+    2_500_000,
+    "The most USD per hour one stack's node groups may cost at max size (On-Demand or Capacity Block rates; "
+    "default: about 131,072 B300 GPUs On-Demand, the accelerator ceiling's default). Set it per environment.",
+)
+PRICING_REGION = Knob(
+    "pricingRegion",
+    {"type": "string", "pattern": "^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-[0-9]$"},
+    "us-east-1",
+    "The AWS region whose prices GOV005 uses when no AWS provider in the stack names its region.",
+)
 EKS_PUBLIC_CIDRS = Knob(
     "eksPublicAccessCidrs",
     {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
@@ -127,6 +140,8 @@ KNOBS: tuple[Knob, ...] = (
     SPOT_ALLOWED_ROLES,
     REQUIRED_TAGS,
     MAX_ACCELERATORS,
+    MAX_HOURLY_COST,
+    PRICING_REGION,
     EKS_PUBLIC_CIDRS,
     CLUSTER_LOG_TYPES,
     MAX_METADATA_HOP_LIMIT,

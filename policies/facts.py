@@ -75,6 +75,17 @@ def instance_types() -> Mapping[str, InstanceFacts]:
     return MappingProxyType(found)
 
 
+def hourly_price(region: str, instance_type: str, capacity_type: str) -> float | None:
+    """USD per instance-hour for a node group's type and capacity type in `region` (None: railyard has no price).
+
+    A Capacity Block is priced at its block rate; On-Demand and spot at the On-Demand rate (spot never bills
+    above it, so a ceiling held at it holds for spot too).
+    """
+    prices = _document()["prices"]
+    table = prices["capacity_block"] if capacity_type == "CAPACITY_BLOCK" else prices["on_demand"]
+    return table.get(region, {}).get(instance_type)
+
+
 def label(role: str) -> str:
     """The node-label key railyard sets for `role` (`pool`, `role`, `efa`)."""
     return _document()["labels"][role]

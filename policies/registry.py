@@ -23,6 +23,7 @@ from policies.rules.correctness import (
 )
 from policies.rules.governance import (
     accelerator_ceiling,
+    cost_ceiling,
     instance_type_allowed,
     required_tags,
     spot_only_for_allowed_roles,
@@ -102,6 +103,7 @@ RULES: tuple[Rule, ...] = check_registry(
         spot_only_for_allowed_roles.RULE,
         required_tags.RULE,
         accelerator_ceiling.RULE,
+        cost_ceiling.RULE,
     )
 )
 

@@ -16,29 +16,45 @@ import sys
 
 from blueprints.source import SourceError
 from railyard import __version__
-from railyard.commands import COMMANDS
+from railyard.commands import COMMANDS, command
 from railyard.extras import MissingExtra
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
 
 @functools.cache
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser, one sub-command per module in `railyard.commands`; built once a process (it holds no state
-    between `parse_args` calls), which a caller running many commands in one process, such as the fuzz suites, feels."""
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser, one sub-command per module in `railyard.commands`.
+
+    With `chosen` (the command the arguments name), only that command's module is imported and given its
+    arguments; the others are bare names, enough for argparse to accept or refuse the choice. Without it
+    (`railyard --help`, no command, a misspelt one) every command is imported for its help. Built once a
+    process per choice (it holds no state between `parse_args` calls), which the fuzz suites feel.
+    """
     parser = argparse.ArgumentParser(prog="railyard", description="Design accelerator clusters and learn every mistake before apply.")
     parser.add_argument("--version", action="version", version=f"railyard {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in COMMANDS:
-        command_parser = sub.add_parser(command.NAME, help=command.HELP, description=command.HELP)
-        command.add_arguments(command_parser)
-        command_parser.set_defaults(run=command.run)
+    for name in COMMANDS:
+        if chosen is not None and name != chosen:
+            sub.add_parser(name)
+            continue
+        module = command(name)
+        command_parser = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(command_parser)
+        command_parser.set_defaults(run=module.run)
     return parser
+
+
+def chosen_command(argv: list[str]) -> str | None:
+    """The command the arguments name (the first one, since the top level takes only --help and --version)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command and return its exit status."""
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(chosen_command(argv)).parse_args(argv)
     try:
         return args.run(args)
     except BrokenPipeError:

@@ -35,6 +35,7 @@ from pulumi.runtime.stack import Stack, wait_for_rpcs
 from pulumi.runtime.sync_await import _sync_await
 
 from blueprints.findings import Finding, has_errors
+from railyard.collector import fewer_collections
 from railyard.pipeline import Validation, validate
 from railyard.program import Deployment, deployment_of, plan_validated, run_program
 from railyard.progress import stage
@@ -356,6 +357,11 @@ def run_preview(
     cluster's, then the layer's as `<stack>-kubernetes` (`layer_stack`).
     Raises `SourceError` only for unreadable input, like `validate`.
     """
+    with fewer_collections():
+        return _preview(path, stack, project_dir, account_roles, at)
+
+
+def _preview(path: str | None, stack: str | None, project_dir: str | Path, account_roles: tuple[str, ...], at: datetime | None) -> PreviewResult:
     validation = validate(path, stack, project_dir)
     stage("compiling the plan")
     plan, findings = plan_validated(validation, at)

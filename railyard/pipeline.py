@@ -8,16 +8,17 @@ placed at its file and line.
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blueprints.catalog import load_catalog
+from blueprints.catalog.prices import load_prices
 from blueprints.findings import Finding, error, has_errors, sort_findings, summarize
 from blueprints.loader import LoadResult, Overrides, load_blueprint
 from blueprints.source import SourceError
+from railyard.collector import fewer_collections
 from railyard.progress import stage
 from railyard.stack import read_stack
 from topology import DesignReport, check_design
@@ -30,6 +31,7 @@ from topology.cluster.quotas import QuotaNeed, quota_findings, quota_plan
 from topology.cluster.scale import cluster_size_findings, scale_findings
 from topology.cluster.subnets import unused_pins
 from topology.cluster.update_room import update_room_findings
+from topology.cost import CostReport, cost_findings, cost_report
 
 if TYPE_CHECKING:
     from railyard.online import OnlineReport
@@ -50,6 +52,8 @@ class Validation:
     findings: list[Finding] = field(default_factory=list)
     quotas: list[QuotaNeed] = field(default_factory=list)
     control_plane: dict | None = None
+    # What the plan costs (None when the blueprint can't be planned).
+    cost: CostReport | None = None
     # Set by `validate --online` (railyard.online): what the account said; its findings are in `findings`.
     online: OnlineReport | None = None
 
@@ -76,6 +80,7 @@ class Validation:
             document.update(self.design.as_json())
         document["quotas"] = [need.as_json() for need in self.quotas]
         document["control_plane"] = self.control_plane
+        document["cost"] = None if self.cost is None else self.cost.as_json()
         if self.online is not None:
             document["online"] = self.online.as_json()
         return document
@@ -137,26 +142,9 @@ def resolve_input(path: str | None, stack: str | None, project_dir: str | Path =
     return chosen, settings.overrides
 
 
-# Validation allocates many small objects that live until it returns; the collector's default first
-# threshold (700) makes it scan them over and over (about 15% of a many-pool validate). Raised while
-# validating, as mypy does for its build, and restored after.
-_ALLOCATIONS_BETWEEN_COLLECTIONS = 100_000
-
-
-@contextmanager
-def _fewer_collections():
-    """Run the block with the garbage collector's first threshold raised, then restore the caller's thresholds."""
-    before = gc.get_threshold()
-    gc.set_threshold(_ALLOCATIONS_BETWEEN_COLLECTIONS, *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-
-
 def validate(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".") -> Validation:
     """Load and check a blueprint; raises `SourceError` only for unreadable input."""
-    with _fewer_collections():
+    with fewer_collections():
         return _validate(path, stack, project_dir)
 
 
@@ -169,6 +157,7 @@ def _validate(path: str | None, stack: str | None, project_dir: str | Path) -> V
     findings = list(loaded.findings)
     needs: list[QuotaNeed] = []
     plane = None
+    cost = None
     if loaded.blueprint is not None and not has_errors(loaded.findings):
         blueprint = loaded.blueprint
         stage("checking the topology")
@@ -184,7 +173,12 @@ def _validate(path: str | None, stack: str | None, project_dir: str | Path) -> V
             stage("planning quotas")
             needs, quota_notes, plane = check_quotas(blueprint, catalog, node_groups)
             findings += [loaded.source_map.place(finding) for finding in quota_notes]
-    return Validation(file, stack, loaded, design, sort_findings(findings), needs, plane)
+        if node_groups is not None and not has_errors(findings):
+            stage("pricing the plan")
+            tier = plane["tier"] if plane is not None else "standard"
+            cost = cost_report(blueprint, node_groups, tier, load_prices(), date.today())
+            findings += [loaded.source_map.place(finding) for finding in cost_findings(cost)]
+    return Validation(file, stack, loaded, design, sort_findings(findings), needs, plane, cost)
 
 
 def check_quotas(blueprint, catalog, node_groups) -> tuple[list[QuotaNeed], list[Finding], dict | None]:

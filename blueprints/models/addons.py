@@ -9,13 +9,11 @@ AWS publishes no version table, EKS's default for that version, resolved at
 `pulumi up` and exported so it can be pinned here.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
-from blueprints.models.base import Model
+from blueprints.models.base import Model, from_defaults
 
 AddonVersion = Annotated[
     str,
@@ -39,28 +37,22 @@ class OptionalAddon(Model):
     )
 
 
-def _core() -> CoreAddon:
-    return CoreAddon()
-
-
-def _optional() -> OptionalAddon:
-    return OptionalAddon()
-
-
 class Addons(Model):
     """The EKS managed add-ons: the three every cluster needs, and four the reference stacks add."""
 
-    vpc_cni: CoreAddon = Field(default_factory=_core, description="`vpc-cni`, configured from pod_networking; EFA-only interfaces need 1.18.5+.")
-    coredns: CoreAddon = Field(default_factory=_core, description="`coredns`, installed once the system nodes are up.")
-    kube_proxy: CoreAddon = Field(default_factory=_core, description="`kube-proxy`.")
+    vpc_cni: CoreAddon = Field(
+        default_factory=from_defaults(), description="`vpc-cni`, configured from pod_networking; EFA-only interfaces need 1.18.5+."
+    )
+    coredns: CoreAddon = Field(default_factory=from_defaults(), description="`coredns`, installed once the system nodes are up.")
+    kube_proxy: CoreAddon = Field(default_factory=from_defaults(), description="`kube-proxy`.")
     pod_identity_agent: OptionalAddon = Field(
-        default_factory=_optional, description="`eks-pod-identity-agent`: the VPC CNI and EBS CSI driver get their IAM roles through it."
+        default_factory=from_defaults(), description="`eks-pod-identity-agent`: the VPC CNI and EBS CSI driver get their IAM roles through it."
     )
     ebs_csi_driver: OptionalAddon = Field(
-        default_factory=_optional, description="`aws-ebs-csi-driver`, with a default encrypted gp3 StorageClass named gp3."
+        default_factory=from_defaults(), description="`aws-ebs-csi-driver`, with a default encrypted gp3 StorageClass named gp3."
     )
-    metrics_server: OptionalAddon = Field(default_factory=_optional, description="`metrics-server` (resource metrics for kubectl top and HPA).")
+    metrics_server: OptionalAddon = Field(default_factory=from_defaults(), description="`metrics-server` (resource metrics for kubectl top and HPA).")
     node_monitoring_agent: OptionalAddon = Field(
-        default_factory=_optional,
+        default_factory=from_defaults(),
         description="`eks-node-monitoring-agent`: reports GPU and Neuron faults as node conditions, which node auto repair acts on.",
     )

@@ -7,8 +7,7 @@ description, which becomes the JSON Schema that editors use). Quantities carry
 their unit in the field name: `capacity_gib`, `link_gbps`, `budget_kw`.
 """
 
-from __future__ import annotations
-
+from collections.abc import Callable
 from datetime import UTC, datetime
 from ipaddress import IPv4Network
 from typing import TYPE_CHECKING, Annotated, Any
@@ -23,6 +22,31 @@ class Model(BaseModel):
     """Base of every blueprint model: strict, frozen, documented."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, validate_default=True, defer_build=True)
+
+
+def no_items() -> list[Any]:
+    """The default of a list field: a new empty list.
+
+    A Python function rather than `list`: pydantic reads each default factory's signature, and a builtin's
+    only by tokenizing its text signature (the first use compiles tokenize's pattern: about 15 ms of a cold
+    `validate`, for 22 fields).
+    """
+    return []
+
+
+def no_entries() -> dict[Any, Any]:
+    """The default of a mapping field: a new empty dict (a Python function for the reason `no_items` gives)."""
+    return {}
+
+
+def from_defaults(**fields: Any) -> Callable[[], Any]:
+    """A nested model field's default factory: the mapping `fields` (empty for every default), which the parent's
+    validator turns into the model (`validate_default`) with the schema it already has.
+
+    Calling the model itself would build its schema a second time, on its own, in every process that
+    validates a blueprint leaving the field out (about 7 ms of a cold `validate`).
+    """
+    return lambda: dict(fields)
 
 
 Name = Annotated[
@@ -87,7 +111,7 @@ UtcTime = Annotated[datetime, BeforeValidator(_utc_time)]
 """A moment in UTC, written as an ISO 8601 time with its zone (`2026-12-01T11:30:00Z`), quoted or not."""
 
 
-def violation(code: str, message: str, hint: str, field: str | None = None) -> PydanticCustomError:
+def violation(code: str, message: str, hint: str, field: str | None = None) -> "PydanticCustomError":
     """Build the error a model validator raises for an invariant inside one object.
 
     The loader turns it into a `Finding` with this stable code, the hint, and a

@@ -1,12 +1,11 @@
 """The top-level blueprint: one document describes a whole accelerator cluster."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field
 
-from blueprints.models.base import Model
+from blueprints.models.base import Model, from_defaults, no_entries, no_items
+from blueprints.models.cost import Cost
 from blueprints.models.domains import FailureDomains
 from blueprints.models.fabrics import Fabric
 from blueprints.models.kubernetes import Kubernetes
@@ -24,9 +23,10 @@ class Blueprint(Model):
     metadata: Metadata = Field(description="Name, environment and ownership.")
     cloud: AwsTarget = Field(description="Where the cluster is deployed.")
     failure_domains: FailureDomains = Field(description="Zones, blocks and racks, with their power feeds.")
-    fabrics: list[Fabric] = Field(default_factory=list, description="Scale-out fabrics pools join.")
+    fabrics: list[Fabric] = Field(default_factory=no_items, description="Scale-out fabrics pools join.")
     pools: list[Pool] = Field(min_length=1, description="Accelerator pools.")
-    storage: list[StorageTier] = Field(default_factory=list, description="Storage tiers.")
-    power: Power = Field(default_factory=Power, description="Site power budgets, PUE and cooling.")
-    kubernetes: Kubernetes = Field(default_factory=Kubernetes, description="The Kubernetes layer.")
-    quotas: Quotas = Field(default_factory=dict)
+    storage: list[StorageTier] = Field(default_factory=no_items, description="Storage tiers.")
+    power: Power = Field(default_factory=from_defaults(), description="Site power budgets, PUE and cooling.")
+    kubernetes: Kubernetes = Field(default_factory=from_defaults(), description="The Kubernetes layer.")
+    quotas: Quotas = Field(default_factory=no_entries)
+    cost: Cost = Field(default_factory=from_defaults(), description="The account's discounts and the prices railyard's tables lack.")

@@ -6,14 +6,12 @@ of failed launches), the node group's capacity type, and launch-template
 reservation targeting. Limits cite ../shared/research/aws-facts.md section 4.3.
 """
 
-from __future__ import annotations
-
 from datetime import timedelta
 from typing import Annotated, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
-from blueprints.models.base import AvailabilityZone, Model, UtcTime, violation
+from blueprints.models.base import AvailabilityZone, Model, UtcTime, no_items, violation
 
 ReservationId = Annotated[
     str,
@@ -84,7 +82,7 @@ class ReservationGroup(Model):
 
     kind: Literal["reservation_group"] = Field(description="A capacity reservation group.")
     reservation_ids: list[ReservationId] = Field(
-        default_factory=list, max_length=100, description="The reservations railyard groups (it makes the group); empty with group_arn."
+        default_factory=no_items, max_length=100, description="The reservations railyard groups (it makes the group); empty with group_arn."
     )
     group_arn: ResourceGroupArn | None = Field(default=None, description="A group that already exists; none = railyard makes one of reservation_ids.")
     capacity_blocks: bool = Field(default=False, description="The members are Capacity Blocks for ML (an UltraServer's, for one).")

@@ -13,14 +13,12 @@ figures that need racks (rack and feed power, a rack's or feed's blast radius,
 `spread: racks`, a ToR per rack) are then reported as unknown, never guessed.
 """
 
-from __future__ import annotations
-
 import functools
 from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
-from blueprints.models.base import AvailabilityZone, Model, Name, PositiveKw, violation
+from blueprints.models.base import AvailabilityZone, Model, Name, PositiveKw, no_items, violation
 
 
 class Block(Model):
@@ -97,7 +95,8 @@ class Zone(Model):
     availability_zone: AvailabilityZone = Field(description="The AWS zone this failure domain is.")
     budget_kw: PositiveKw | None = Field(default=None, description="The zone's IT power budget; none = unchecked.")
     blocks: list[Block] = Field(
-        default_factory=list, description="The blocks (spine groups / power blocks) in the zone; none = the zone is one block with no racks stated."
+        default_factory=no_items,
+        description="The blocks (spine groups / power blocks) in the zone; none = the zone is one block with no racks stated.",
     )
 
     @property

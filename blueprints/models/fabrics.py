@@ -18,14 +18,12 @@ of its ports and uplinks (faster than the links below: each down port breaks
 out), and its uplink count. docs/fabrics.md writes published designs this way.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal, Self
 
 from pydantic import Field, model_validator
 
 from blueprints.fabric_math import TierShape, built_shapes, tier_shape
-from blueprints.models.base import Model, Name, violation
+from blueprints.models.base import Model, Name, from_defaults, no_items, violation
 
 
 class Oversubscription(Model):
@@ -181,8 +179,8 @@ class _FabricBase(Model):
         description="Fabric links one cable carries, every layer: 2 where a twin-port transceiver (an 800G OSFP) carries two "
         "400G links on one cable; the cable counts divide the link counts by it.",
     )
-    oversubscription: Oversubscription = Field(default_factory=Oversubscription, description="Oversubscription per tier.")
-    max_switch_hops: HopBounds = Field(default_factory=HopBounds, description="Hop bounds the design must meet.")
+    oversubscription: Oversubscription = Field(default_factory=from_defaults(), description="Oversubscription per tier.")
+    max_switch_hops: HopBounds = Field(default_factory=from_defaults(), description="Hop bounds the design must meet.")
     min_bisection_gbps_per_accelerator: float | None = Field(
         default=None, gt=0, description="Bisection bandwidth each pool must have, per accelerator; none = unchecked."
     )
@@ -194,16 +192,16 @@ class _FabricBase(Model):
         description="IT power of one switch with its optics, every tier; none = switch power not counted (the power figures say so).",
     )
     appliances: list[Appliance] = Field(
-        default_factory=list, description="Devices on the fabric with no accelerator; their links take leaf ports and count as host links."
+        default_factory=no_items, description="Devices on the fabric with no accelerator; their links take leaf ports and count as host links."
     )
     host_ports: list[HostPorts] = Field(
-        default_factory=list,
+        default_factory=no_items,
         description="Each host's ports on this fabric beside its accelerators' NICs (in-band, storage), on the leaves of its "
         "position; none = the NICs alone.",
     )
-    leaf: TierPorts = Field(default_factory=TierPorts, description="The leaf tier's own radix, port speed and uplinks.")
-    spine: TierPorts = Field(default_factory=TierPorts, description="The spine tier's own radix, port speed and uplinks (three tiers).")
-    core: TierPorts = Field(default_factory=TierPorts, description="The core tier's own radix (it has no uplinks).")
+    leaf: TierPorts = Field(default_factory=from_defaults(), description="The leaf tier's own radix, port speed and uplinks.")
+    spine: TierPorts = Field(default_factory=from_defaults(), description="The spine tier's own radix, port speed and uplinks (three tiers).")
+    core: TierPorts = Field(default_factory=from_defaults(), description="The core tier's own radix (it has no uplinks).")
 
     def _radixes(self) -> list[tuple[str, int | None]]:
         """Every radix the blueprint states, by field: the shorthand, then each tier's own."""

@@ -10,15 +10,13 @@ states what you expect (labels, quota, topology levels) and the check holds
 the cluster to it.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
 from blueprints.catalog.pins import DEFAULT_KUBERNETES_VERSION
 from blueprints.models.addons import Addons
-from blueprints.models.base import Cidr, Model, Name, check_secondary_blocks, violation
+from blueprints.models.base import Cidr, Model, Name, check_secondary_blocks, from_defaults, no_entries, no_items, violation
 from blueprints.models.pools import LabelKey, LabelValue
 
 HOSTNAME_LEVEL = "kubernetes.io/hostname"
@@ -56,7 +54,7 @@ class _PlacedPlugin(Model):
 
     pools: list[Name] | None = Field(default=None, description="The pools the plugin runs on; none = every pool that has its device (recommended).")
     node_selector: dict[LabelKey, LabelValue] = Field(
-        default_factory=dict,
+        default_factory=no_entries,
         description="Extra node labels the plugin's pods require, on top of its pools; each must be set on every node of those pools.",
     )
     tolerations: list[Toleration] | None = Field(
@@ -144,7 +142,7 @@ class Kueue(Model):
 
     cluster_queue: Name | None = Field(default=None, description="The ClusterQueue's (and LocalQueue's) name; none = the blueprint's metadata.name.")
     flavors: list[KueueFlavor] = Field(
-        default_factory=list, description="Expectations for some pools' flavors; pools not listed get derived flavors."
+        default_factory=no_items, description="Expectations for some pools' flavors; pools not listed get derived flavors."
     )
 
     @model_validator(mode="after")
@@ -170,12 +168,12 @@ class Endpoint(Model):
 
     private: bool = Field(default=True, description="Reachable from inside the VPC (the nodes always use it when it is on).")
     public_access_cidrs: list[Cidr] = Field(
-        default_factory=list,
+        default_factory=no_items,
         max_length=40,
         description="CIDRs allowed to reach a public endpoint (EKS allows 40); empty = no public endpoint at all.",
     )
     private_access_cidrs: list[Cidr] = Field(
-        default_factory=list,
+        default_factory=no_items,
         max_length=40,
         description="CIDRs inside the VPC or a connected network (a CI runner, a VPN) allowed to reach the private "
         "endpoint on TCP 443; each becomes an ingress rule on the cluster security group.",
@@ -210,7 +208,7 @@ class PodNetworking(Model):
     warm_ip_target: int | None = Field(default=None, ge=0, le=64, description="Free addresses the CNI keeps per node (WARM_IP_TARGET).")
     minimum_ip_target: int | None = Field(default=None, ge=0, le=737, description="Addresses the CNI holds per node from boot (MINIMUM_IP_TARGET).")
     pod_cidrs: list[Cidr] = Field(
-        default_factory=list,
+        default_factory=no_items,
         max_length=49,
         description="custom_networking: secondary VPC CIDR blocks (/16 to /28) pods' subnets are carved from.",
     )
@@ -258,10 +256,6 @@ class SystemNodes(Model):
         return self
 
 
-def _system_nodes() -> SystemNodes:
-    return SystemNodes()
-
-
 class Kubernetes(Model):
     """The EKS cluster's Kubernetes layer."""
 
@@ -270,28 +264,28 @@ class Kubernetes(Model):
         description=f'The EKS Kubernetes version, quoted ("{DEFAULT_KUBERNETES_VERSION}"); the default is the newest in EKS\'s '
         "release calendar (blueprints/catalog/pins.yaml).",
     )
-    device_plugins: list[DevicePlugin] = Field(default_factory=list, description="Device plugins to install; none listed = none installed.")
+    device_plugins: list[DevicePlugin] = Field(default_factory=no_items, description="Device plugins to install; none listed = none installed.")
     topology_aware_scheduling: bool = Field(
         default=True, description="Generate Kueue Topology, ResourceFlavors and a ClusterQueue from the blueprint."
     )
-    kueue: Kueue = Field(default_factory=Kueue, description="Names and expectations for the generated Kueue objects.")
+    kueue: Kueue = Field(default_factory=from_defaults(), description="Names and expectations for the generated Kueue objects.")
     workload_namespace: Name = Field(default="default", description="The namespace for the Kueue LocalQueue and the FSx PersistentVolumeClaims.")
-    endpoint: Endpoint = Field(default_factory=Endpoint, description="API server endpoint access.")
+    endpoint: Endpoint = Field(default_factory=from_defaults(), description="API server endpoint access.")
     control_plane_tier: Literal["auto", "standard", "tier-xl", "tier-2xl", "tier-4xl", "tier-8xl"] = Field(
         default="auto",
         description="EKS control-plane scaling tier; `auto` = the smallest whose node range holds the cluster's nodes at their "
         "largest (standard to 1,000, tier-xl to 2,500, tier-2xl to 5,000, tier-4xl to 10,000, tier-8xl beyond; docs/scale.md).",
     )
-    pod_networking: PodNetworking = Field(default_factory=PodNetworking, description="How the VPC CNI addresses pods.")
-    addons: Addons = Field(default_factory=Addons, description="The EKS managed add-ons and their versions.")
-    system_nodes: SystemNodes = Field(default_factory=_system_nodes, description="The system node group's type and size.")
+    pod_networking: PodNetworking = Field(default_factory=from_defaults(), description="How the VPC CNI addresses pods.")
+    addons: Addons = Field(default_factory=from_defaults(), description="The EKS managed add-ons and their versions.")
+    system_nodes: SystemNodes = Field(default_factory=from_defaults(), description="The system node group's type and size.")
     accelerator_metrics: bool = Field(
         default=True,
         description="Scrape-ready accelerator metrics: the NVIDIA DCGM exporter on GPU pools (the GPU Operator's own when it is "
         "listed) and neuron-monitor on Neuron pools, annotated for Prometheus.",
     )
     node_iam_policies: list[PolicyArn] = Field(
-        default_factory=list,
+        default_factory=no_items,
         max_length=18,
         description="Extra IAM policies for the nodes' role (SSM, CloudWatch agent, ...), by ARN; railyard attaches 3 of its own, "
         "and IAM allows 20 managed policies per role (IAM quotas).",

@@ -1,12 +1,21 @@
 """Who owns a blueprint, and where it is deployed."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
-from blueprints.models.base import AvailabilityZone, Cidr, Model, Name, check_secondary_blocks, is_zone_id, violation
+from blueprints.models.base import (
+    AvailabilityZone,
+    Cidr,
+    Model,
+    Name,
+    check_secondary_blocks,
+    from_defaults,
+    is_zone_id,
+    no_entries,
+    no_items,
+    violation,
+)
 
 TagValue = Annotated[str, StringConstraints(min_length=0, max_length=256)]
 # A planned subnet's key: its role, then the zone, fabric domain or node group it serves (`efa-ultra-use1a`).
@@ -25,7 +34,7 @@ class Metadata(Model):
         description="The cost center billed for it (tag `cost-center`)."
     )
     tags: dict[Annotated[str, StringConstraints(min_length=1, max_length=128)], TagValue] = Field(
-        default_factory=dict,
+        default_factory=no_entries,
         description="Extra tags put on every taggable resource, after owner, cost-center and environment.",
     )
 
@@ -77,17 +86,17 @@ class AwsTarget(Model):
     )
     vpc_cidr: Cidr = Field(description="The VPC's IPv4 block, /16 to /24; node subnets are carved from it.")
     secondary_cidrs: list[Cidr] = Field(
-        default_factory=list,
+        default_factory=no_items,
         max_length=49,
         description="More IPv4 blocks for the VPC (/16 to /28 each; 100.64.0.0/10 is the usual choice): node subnets the "
         "primary block can't hold are carved from them, largest first.",
     )
-    flow_logs: FlowLogs = Field(default_factory=FlowLogs, description="The VPC flow log (on by default, kept a year).")
+    flow_logs: FlowLogs = Field(default_factory=from_defaults(), description="The VPC flow log (on by default, kept a year).")
     existing_vpc: ExistingVpc | None = Field(
         default=None, description="Use a VPC and subnets that already exist (vpc_cidr is then that VPC's block); none = railyard creates the VPC."
     )
     subnet_cidrs: dict[SubnetKey, Cidr] = Field(
-        default_factory=dict,
+        default_factory=no_entries,
         description="Pinned subnet ranges by subnet key (`private-us-east-1a`, `efa-ultra-use1a`, `pods-train-use1a`): a pinned "
         "subnet keeps its range whatever else changes, so growth never re-carves a deployed VPC. `railyard lock` writes "
         "the plan's layout here; subnets not listed take free space around the pinned ones (docs/day2.md).",

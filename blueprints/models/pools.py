@@ -1,13 +1,11 @@
 """Accelerator pools: groups of identical nodes with one role, one capacity source and one placement."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal, Self
 
 from pydantic import Discriminator, Field, StringConstraints, Tag, model_validator
 
-from blueprints.models.base import Model, Name, violation
-from blueprints.models.capacity import CapacitySource, InstanceTypeName, OnDemand
+from blueprints.models.base import Model, Name, from_defaults, no_entries, no_items, violation
+from blueprints.models.capacity import CapacitySource, InstanceTypeName
 
 # gp3 (EBS user guide, "General Purpose SSD volumes"): 3,000 IOPS included, at most 500 IOPS per GiB
 # and 0.25 MiB/s of throughput per provisioned IOPS.
@@ -110,10 +108,6 @@ class RootVolume(Model):
         return self
 
 
-def _root_volume() -> RootVolume:
-    return RootVolume()
-
-
 class Pool(Model):
     """An accelerator pool: one EKS managed node group per failure domain it is placed in."""
 
@@ -124,14 +118,14 @@ class Pool(Model):
         Annotated[int, Tag("fixed")] | Annotated[NodeRange, Tag("range")],
         Discriminator(lambda value: "range" if isinstance(value, (dict, NodeRange)) else "fixed"),
     ] = Field(description="A fixed node count, or {min, max, desired}.")
-    capacity: CapacitySource = Field(default_factory=lambda: OnDemand(kind="on_demand"), description="Where instances come from; default on-demand.")
+    capacity: CapacitySource = Field(default_factory=from_defaults(kind="on_demand"), description="Where instances come from; default on-demand.")
     placement: Placement = Field(description="Failure domains, spread and tolerance.")
     fabric: Name | None = Field(default=None, description="The fabric the pool joins; none = no scale-out fabric.")
-    labels: dict[LabelKey, LabelValue] = Field(default_factory=dict, description="Extra node labels.")
-    taints: list[Taint] = Field(default_factory=list, description="Extra node taints (the accelerator taint is added for you).")
+    labels: dict[LabelKey, LabelValue] = Field(default_factory=no_entries, description="Extra node labels.")
+    taints: list[Taint] = Field(default_factory=no_items, description="Extra node taints (the accelerator taint is added for you).")
     node_power_kw: float | None = Field(default=None, gt=0, description="Per-node draw; none = the catalog's typical draw.")
-    storage: list[StorageUse] = Field(default_factory=list, description="The storage tiers the pool mounts and its demand on them.")
-    root_volume: RootVolume = Field(default_factory=_root_volume, description="The nodes' root volume (gp3, encrypted with the volume key).")
+    storage: list[StorageUse] = Field(default_factory=no_items, description="The storage tiers the pool mounts and its demand on them.")
+    root_volume: RootVolume = Field(default_factory=from_defaults(), description="The nodes' root volume (gp3, encrypted with the volume key).")
     provisioner: Literal["managed_node_group", "karpenter"] = Field(
         default="managed_node_group",
         description="What launches the nodes: EKS managed node groups (one per failure domain), or Karpenter (a NodePool and "

@@ -1,7 +1,5 @@
 """Site power: budgets, PUE and cooling. Per-node draw comes from the catalog unless a pool overrides it."""
 
-from __future__ import annotations
-
 from typing import Literal, Self
 
 from pydantic import Field, model_validator

@@ -7,8 +7,6 @@ design needs against what it has (the quota plan), and refuses a design
 that needs more.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import Field, StringConstraints

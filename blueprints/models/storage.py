@@ -8,13 +8,11 @@ an `fsx_lustre_class` is a StorageClass the FSx CSI driver makes file systems
 from, one per claim.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from blueprints.models.base import AvailabilityZone, Model, Name
+from blueprints.models.base import AvailabilityZone, Model, Name, no_items
 
 MountPath = Annotated[str, StringConstraints(pattern=r"^/[A-Za-z0-9._/-]*$"), Field(description="An absolute path.")]
 BucketName = Annotated[
@@ -38,7 +36,7 @@ class DataRepository(Model):
     )
     file_system_path: MountPath = Field(description="The directory in the file system, such as /datasets.")
     import_events: list[S3Event] = Field(default_factory=_every_event, description="S3 changes imported automatically.")
-    export_events: list[S3Event] = Field(default_factory=list, description="File-system changes exported to S3.")
+    export_events: list[S3Event] = Field(default_factory=no_items, description="File-system changes exported to S3.")
 
 
 class MetadataConfig(Model):
@@ -87,7 +85,7 @@ class FsxLustre(Model):
     )
     efa: bool = Field(default=False, description="EFA-enabled file system (PERSISTENT_2 with metadata configuration).")
     metadata: MetadataConfig | None = Field(default=None, description="Metadata configuration (PERSISTENT_2 only).")
-    data_repositories: list[DataRepository] = Field(default_factory=list, description="S3 links (PERSISTENT_2 only).")
+    data_repositories: list[DataRepository] = Field(default_factory=no_items, description="S3 links (PERSISTENT_2 only).")
     mount_path: MountPath = Field(default="/fsx", description="Where pods mount it.")
     file_system_type_version: Literal["2.10", "2.12", "2.15"] = Field(default="2.15", description="The Lustre version.")
     existing: ExistingFileSystem | None = Field(

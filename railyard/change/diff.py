@@ -21,6 +21,7 @@ from pathlib import Path
 from blueprints.findings import Finding, has_errors, info, sort_findings
 from blueprints.source import SourceError
 from railyard.change.compare import ResourceChange, compare
+from railyard.change.cost import CostChange, cost_change
 from railyard.change.impact import Impact, impacts
 from railyard.change.replace_table import ReplaceTable, load_table
 from railyard.change.upgrade import settle_adopted_versions, upgrade_order, version_findings
@@ -91,6 +92,7 @@ class DiffResult:
     findings: list[Finding] = field(default_factory=list)
     source_maps: tuple = ()
     compared: bool = True
+    cost: CostChange | None = None
 
     @property
     def ok(self) -> bool:
@@ -113,6 +115,7 @@ class DiffResult:
             "compared": self.compared,
             "counts": self.counts(),
             "impact": [impact.as_json() for impact in self.impacts],
+            "cost": None if self.cost is None else self.cost.as_json(),
             "changes": [change.as_json() for change in self.changes],
             "findings": [finding.as_json() for finding in self.findings],
         }
@@ -146,7 +149,9 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
                 "compare one stack's config before and after a change: `railyard diff --git <rev> Pulumi.<stack>.yaml`",
             )
         )
-    return DiffResult(old, new, table, changes, found, sort_findings(findings), maps)
+    was, now = before.validation.cost, after.validation.cost
+    cost = cost_change(was, now) if was is not None and now is not None else None
+    return DiffResult(old, new, table, changes, found, sort_findings(findings), maps, cost=cost)
 
 
 def diff_against_revision(side: Side, revision: str, at: datetime | None = None) -> DiffResult:

@@ -28,6 +28,12 @@ def change_lines(change: ResourceChange) -> list[str]:
     return lines
 
 
+def _impact_rows(result: DiffResult) -> list[tuple[str, str]]:
+    """The impact table's rows: what the change does to capacity, nodes and data, then what it does to the cost."""
+    rows = [(impact.subject, impact.summary) for impact in result.impacts]
+    return rows + (result.cost.rows() if result.cost is not None else [])
+
+
 def _summary(result: DiffResult) -> str:
     counts = result.counts()
     if not counts:
@@ -43,10 +49,11 @@ def text_report(result: DiffResult) -> str:
         out.append(findings_report(result.findings, result.source_maps[-1] if result.source_maps else None))
         return "\n".join(out)
     out.append("What it does to the running cluster")
-    if result.impacts:
-        out.append(table(["subject", "impact"], [[impact.subject, impact.summary] for impact in result.impacts]))
+    impact_rows = _impact_rows(result)
+    if impact_rows:
+        out.append(table(["subject", "impact"], [list(row) for row in impact_rows]))
     else:
-        out.append("  no capacity, node or data impact")
+        out.append("  no capacity, node, data or cost impact")
     out += ["", f"Resources: {_summary(result)}"]
     rows = []
     for change in result.changes:
@@ -75,12 +82,13 @@ def markdown_report(result: DiffResult) -> str:
         f"{counts['warning']} warning(s). Replace table: {result.table.described}.",
         "",
     ]
-    if result.impacts:
+    rows = _impact_rows(result)
+    if rows:
         out += ["| subject | impact |", "| --- | --- |"]
-        out += [f"| {_cell(impact.subject)} | {_cell(impact.summary)} |" for impact in result.impacts]
+        out += [f"| {_cell(subject)} | {_cell(summary)} |" for subject, summary in rows]
         out.append("")
     elif result.compared:
-        out += ["No capacity, node or data impact.", ""]
+        out += ["No capacity, node, data or cost impact.", ""]
     if result.findings:
         out += ["| severity | code | where | message |", "| --- | --- | --- | --- |"]
         for finding in result.findings:

@@ -11,6 +11,7 @@ import json
 import sys
 
 from blueprints.source import SourceError
+from railyard.collector import fewer_collections
 from railyard.commands.preview import _instant
 from railyard.progress import reporting, wanted
 
@@ -32,21 +33,22 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """Diff, print, and exit 1 on an invalid side or unaccepted state loss (2 on unusable arguments or input)."""
-    from railyard.change.diff import diff, diff_against_revision, side_of
-    from railyard.change.render import markdown_report, text_report
-
     if (args.git is None) == (args.new is None):
         print("railyard diff: give OLD and NEW, or one file with --git REV", file=sys.stderr)
         return 2
-    try:
-        with reporting(sys.stderr, wanted(sys.stderr, args.json or args.markdown)):
-            if args.git is not None:
-                result = diff_against_revision(side_of(args.old, args.project_dir), args.git, args.at)
-            else:
-                result = diff(side_of(args.old, args.project_dir), side_of(args.new, args.project_dir), args.at)
-    except SourceError as problem:
-        print(f"railyard diff: {problem}", file=sys.stderr)
-        return 2
+    with fewer_collections():  # the Pulumi SDK's import and two previews
+        from railyard.change.diff import diff, diff_against_revision, side_of
+        from railyard.change.render import markdown_report, text_report
+
+        try:
+            with reporting(sys.stderr, wanted(sys.stderr, args.json or args.markdown)):
+                if args.git is not None:
+                    result = diff_against_revision(side_of(args.old, args.project_dir), args.git, args.at)
+                else:
+                    result = diff(side_of(args.old, args.project_dir), side_of(args.new, args.project_dir), args.at)
+        except SourceError as problem:
+            print(f"railyard diff: {problem}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps(result.as_json(), indent=2, sort_keys=True, default=str))
     elif args.markdown:

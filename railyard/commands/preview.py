@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from railyard.collector import fewer_collections
 from railyard.commands.arguments import add_blueprint_arguments
 from railyard.extras import require_policy_pack
 from railyard.origins import resource_origins
@@ -71,11 +72,11 @@ def _policy_report(args, result: PreviewResult):
 
 def run(args) -> int:
     """Preview (and police) and print; exit 1 on a blueprint error or a mandatory policy violation."""
-    from railyard.mocked import run_preview
-
     if args.policies:
         require_policy_pack("--policies")  # before the preview, not after a minute of it
-    with reporting(sys.stderr, wanted(sys.stderr, args.json)):
+    with fewer_collections(), reporting(sys.stderr, wanted(sys.stderr, args.json)):
+        from railyard.mocked import run_preview  # the Pulumi SDK: imported inside, with the collector paced
+
         result = run_preview(args.file, args.stack, args.project_dir, at=args.at)
         report = _policy_report(args, result)
     failed = not result.ok or (report is not None and report.mandatory_failed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from railyard.collector import fewer_collections
 from railyard.commands.arguments import add_file_arguments
 
 NAME = "report"
@@ -19,9 +20,10 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """Write the page; exit 1 when the blueprint has an error (the page then shows the findings)."""
-    from railyard.html_report import build_report  # matplotlib loads only for this command
+    with fewer_collections():  # matplotlib and the Pulumi SDK load here, then a preview runs
+        from railyard.html_report import build_report  # matplotlib loads only for this command
 
-    page, ok = build_report(args.file, args.stack, args.project_dir)
+        page, ok = build_report(args.file, args.stack, args.project_dir)
     Path(args.output).write_text(page, encoding="utf-8")
     print(f"wrote {args.output}" + ("" if ok else " (the blueprint has errors: the page lists them)"), file=sys.stderr)
     return 0 if ok else 1

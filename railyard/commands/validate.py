@@ -42,6 +42,9 @@ def run(args) -> int:
     if result.quotas:
         title, headers, rows = result.quota_table()
         parts.append(f"{title}\n{table(headers, rows)}")
+    if result.cost is not None:
+        title, headers, rows = result.cost.table()
+        parts.append(f"{title}\n{table(headers, rows)}")
     if result.online is not None:
         for title, headers, rows in result.online.tables():
             parts.append(f"{title}\n{table(headers, rows)}")

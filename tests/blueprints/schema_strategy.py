@@ -66,8 +66,9 @@ def _strategy(node: dict[str, Any], defs: dict[str, Any]) -> st.SearchStrategy[A
         return st.integers(min_value=low, max_value=min(node.get("maximum", LARGEST), max(low, LARGEST)))
     if kind == "number":
         low = node.get("minimum", node.get("exclusiveMinimum", 0.0))
-        high = min(node.get("maximum", float(LARGEST)), max(low + 1, LARGEST))
-        return st.floats(min_value=low, max_value=high, exclude_min="exclusiveMinimum" in node, allow_nan=False, allow_infinity=False)
+        high = min(node.get("maximum", node.get("exclusiveMaximum", float(LARGEST))), max(low + 1, LARGEST))
+        exclusive = {"exclude_min": "exclusiveMinimum" in node, "exclude_max": "exclusiveMaximum" in node}
+        return st.floats(min_value=low, max_value=high, allow_nan=False, allow_infinity=False, **exclusive)
     if kind == "boolean":
         return st.booleans()
     if kind == "null":

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from railyard.cli import main
 from tests.blueprints.base import BASE, line_of, mutate
 
@@ -75,3 +77,22 @@ def test_module_entry_point_runs_without_traceback(tmp_path):
     path = write(tmp_path, "pools: [\n")
     done = subprocess.run([sys.executable, "-m", "railyard", "validate", path], capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_the_top_level_help_lists_every_command_with_its_help(capsys):
+    from railyard.commands import COMMANDS, command
+
+    with pytest.raises(SystemExit) as leaving:
+        main(["--help"])
+    assert leaving.value.code == 0
+    out = capsys.readouterr().out
+    for name in COMMANDS:
+        assert name in out and command(name).HELP.split()[0] in out
+
+
+def test_a_misspelt_command_is_refused_with_every_choice_named(capsys):
+    with pytest.raises(SystemExit) as leaving:
+        main(["valdate", "x.yaml"])
+    assert leaving.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'valdate'" in err and "'validate'" in err and "'diff'" in err

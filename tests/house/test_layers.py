@@ -66,15 +66,17 @@ def test_load_and_check_never_import_the_pulumi_sdk():
             assert not imported_packages(path) & set(SDK), path
 
 
-def test_railyard_validate_loads_no_pulumi_grpc_aws_sdk_or_compiler_module():
+def test_railyard_validate_loads_no_pulumi_grpc_aws_sdk_or_compiler_module_nor_another_command():
     script = (
         "import contextlib, io, json, sys\n"
         "from railyard.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    status = main(['validate', 'blueprints/examples/p5-capacity-block.yaml'])\n"
         f"loaded = sorted(name for name in sys.modules if name.split('.')[0] in {set(SDK) | AWS_SDK | {'components', 'policies'}!r})\n"
-        "print(json.dumps({'status': status, 'loaded': loaded}))\n"
+        "commands = sorted(name for name in sys.modules if name.startswith('railyard.commands.'))\n"
+        "print(json.dumps({'status': status, 'loaded': loaded, 'commands': commands}))\n"
     )
     completed = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     report = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert report == {"status": 0, "loaded": []}
+    # validate's own module and the argument helpers it shares; never diff's, report's or lock's imports.
+    assert report == {"status": 0, "loaded": [], "commands": ["railyard.commands.arguments", "railyard.commands.validate"]}

@@ -21,10 +21,9 @@ from google.protobuf import empty_pb2
 from pulumi.runtime.proto import analyzer_pb2_grpc
 
 from policies.registry import RULES
-from policies.runner import run_policies
 from tests.policies.isolated import closure, isolated_env, make_venv, requirement_lines
 from tests.policies.previews import ROOT, example
-from tests.policies.test_pack import LEVELS, _engine_view
+from tests.policies.test_pack import LEVELS, _engine_view, offline_view
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +78,5 @@ def test_the_copied_pack_lists_every_rule(copied_pack):
 def test_the_copied_pack_reports_what_the_offline_runner_reports(copied_pack):
     _, stub = copied_pack
     insecure = example("insecure")
-    descriptions = {rule.name: rule.description for rule in RULES}
-    offline = {(v.policy_name, v.urn, f"{descriptions[v.policy_name]}\n{v.message}", v.enforcement) for v in run_policies(insecure).violations}
+    offline = offline_view(insecure)
     assert offline and _engine_view(stub, insecure) == offline

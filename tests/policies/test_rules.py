@@ -514,6 +514,17 @@ CASES = [
         "over the ceiling of 65,536",
         config={"accelerator-ceiling": {"maxAcceleratorsPerStack": 65536}},
     ),
+    # GOV005 cost ceiling: 16,384 p5en.48xlarge at $63.296 an hour is about $1.04M, under the default $2.5M
+    Case("GOV005", "passes-under-the-default-ceiling", lambda: example("rail-131k"), False),
+    Case(
+        "GOV005",
+        "fires-over-a-configured-ceiling-at-the-capacity-block-rate",
+        p5,
+        True,
+        # 64 p5.48xlarge in the block at $41.528 (Capacity Block rate) and 4 system m7i.xlarge at $0.2016 On-Demand
+        f"node groups cost ${64 * 41.528 + 4 * 0.2016:,.0f} per hour at max size in us-east-1, over the ceiling of $1,000",
+        config={"cost-ceiling": {"maxHourlyCostPerStack": 1000}},
+    ),
 ] + BENCHMARK_CASES
 
 
@@ -531,6 +542,15 @@ def test_rule_fires_or_passes_on_preview_resources(case: Case):
         return
     assert {violation.rule_id for violation in report.violations} == {case.rule_id}
     assert any(case.says in message for message in messages), messages
+
+
+def test_the_cost_ceiling_never_counts_an_unpriced_node_group_as_free():
+    # dev-g6e runs in us-west-2, where railyard has no On-Demand rates: under any ceiling, it can't be held.
+    report = run_policies(example("dev-g6e"), config={"cost-ceiling": {"pricingRegion": "us-west-2"}}, rules=[rule("GOV005")])
+    assert report.violations == [] and len(report.unverified) == 1
+    assert "no us-west-2 price for node group(s)" in report.unverified[0].message
+    # Priced at us-east-1's rates it is well under the default ceiling.
+    assert run_policies(example("dev-g6e"), rules=[rule("GOV005")]).violations == []
 
 
 @pytest.mark.parametrize("case", [case for case in CASES if case.fires], ids=lambda case: f"{case.rule_id}-{case.name}")

@@ -107,6 +107,11 @@ def _from_json(document: dict[str, Any], path: str) -> Any:
     if head == "quotas":
         code, key = rest
         return next(need for need in document["quotas"] if need["code"] == code)[key]
+    if head == "cost":
+        if rest == ["hourly_usd"]:
+            return document["cost"]["hourly_usd"]
+        _, key, figure = rest  # cost.lines.<key>.<figure>
+        return next(line for line in document["cost"]["lines"] if line["key"] == key)[figure]
     raise AssertionError(f"unknown figure path {path}")
 
 
@@ -121,6 +126,9 @@ def test_every_figure_on_the_page_is_the_json_figure(name):
         expected = {f"fabrics.{fabric['name']}.switches.leaf" for fabric in document["fabrics"]}
         assert expected <= set(parsed.figures)
     assert "power.it_kw" in parsed.figures or not document["ok"]
+    assert "cost.hourly_usd" in parsed.figures or not document["ok"]
+    if document["cost"]:  # every priced line of the cost table carries its figure
+        assert {f"cost.lines.{line['key']}.hourly_usd" for line in document["cost"]["lines"]} <= set(parsed.figures)
     racked = [block for zone in document["power"]["zones"] for block in zone["blocks"] if block["feeds"]] if document.get("power") else []
     if racked:  # every feed of a block that states racks has its loads on the page
         assert sum(len(block["feeds"]) for block in racked) * 2 == sum(1 for path in parsed.figures if ".feeds." in path)
