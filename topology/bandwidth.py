@@ -5,7 +5,10 @@
   above. A port broken out carries `breakout` down links, so the ports it takes
   are down / breakout + up.
 * **Oversubscription** of a switch is its down bandwidth over its up bandwidth
-  (links x speed each way); a tier's figure is its worst switch.
+  (links x speed each way); a tier's figure is its worst switch. Links to
+  standby hosts (`pools[].standby_for`) take ports but carry no job traffic,
+  so they are left out of the down bandwidth here, as HPN's 1.067:1 leaves
+  out its backup ports.
 * **Bisection.** The pool's hosts, in fabric order, are cut into a first and a
   second half (the split that crosses the most upper-tier links of a Clos);
   the bisection bandwidth is the max-flow between the halves, and per
@@ -54,6 +57,12 @@ class SwitchPorts:
     down_gbps: float = 0.0
     up_gbps: float = 0.0
     breakout: int = 1
+    standby_gbps: float = 0.0  # of down_gbps, to standby hosts (spares): no job traffic
+
+    @property
+    def active_down_gbps(self) -> float:
+        """The down bandwidth jobs can use: all but the links to standby hosts."""
+        return self.down_gbps - self.standby_gbps
 
     @property
     def total(self) -> float:
@@ -73,11 +82,13 @@ def switch_ports(graph: FabricGraph) -> list[SwitchPorts]:
     for node, data in graph.nodes(data=True):
         if data["kind"] != "switch":
             continue
-        down = up = down_gbps = up_gbps = 0.0
+        down = up = down_gbps = up_gbps = standby_gbps = 0.0
         for neighbour, edge in graph[node].items():
             if _tier_of(graph, neighbour) == _BELOW[data["tier"]]:
                 down += edge["links"]
                 down_gbps += edge["links"] * edge["gbps"]
+                if graph.nodes[neighbour].get("standby"):
+                    standby_gbps += edge["links"] * edge["gbps"]
             else:
                 up += edge["links"]
                 up_gbps += edge["links"] * edge["gbps"]
@@ -86,7 +97,8 @@ def switch_ports(graph: FabricGraph) -> list[SwitchPorts]:
         down_gbps += service * graph.graph["link_gbps"]
         count = data["count"]
         breakout = graph.graph["tier_shapes"][data["tier"]].breakout
-        found.append(SwitchPorts(node, data["tier"], down / count, up / count, down_gbps / count, up_gbps / count, breakout))
+        per_member = (down / count, up / count, down_gbps / count, up_gbps / count, breakout, standby_gbps / count)
+        found.append(SwitchPorts(node, data["tier"], *per_member))
     return found
 
 
@@ -95,7 +107,7 @@ def oversubscription(graph: FabricGraph) -> dict[str, tuple[float, FabricNode] |
     worst: dict[str, tuple[float, FabricNode] | None] = {"leaf": None, "spine": None}
     for ports in switch_ports(graph):
         if ports.tier in worst and ports.up > 0:
-            ratio = ports.down_gbps / ports.up_gbps
+            ratio = ports.active_down_gbps / ports.up_gbps
             current = worst[ports.tier]
             if current is None or ratio > current[0] + 1e-12:
                 worst[ports.tier] = (ratio, ports.node)

@@ -31,8 +31,10 @@ from topology.design import Design, FabricDesign
 from topology.expand import expanded_size
 from topology.fabric import FabricGraph, node_name
 from topology.facility import physical_outages
-from topology.hops import worst_case_hops
+from topology.hops import ROUTES, Hops, worst_case_hops
+from topology.link_loss import host_link_loss, rail_loss
 from topology.power import NetworkPower, network_power, power_figures, power_findings
+from topology.spares import spare_cover
 from topology.storage import storage_report as tier_reports
 
 __all__ = ["fabric_report", "power_report", "blast_report", "storage_report", "placement_report"]
@@ -198,33 +200,74 @@ def _oversubscription(fabric: FabricDesign) -> tuple[dict[str, float | None], li
     return {tier: (_round(found[0]) if found else None) for tier, found in worst.items()}, findings
 
 
+def _hop_figures(hops: Hops | None) -> dict[str, Any]:
+    """Same rail, cross rail (the best route), and each named cross-rail route's worst case (None: no such route)."""
+    figures: dict[str, Any] = {"same_rail": hops.same_rail if hops else None, "cross_rail": hops.cross_rail if hops else None}
+    for route in ROUTES:
+        found = hops.routes.get(route) if hops else None
+        figures[f"cross_rail_{route}"] = found[0] if found else None
+    return figures
+
+
+def _hop_findings(fabric: FabricDesign, pool: Pool, hops: Hops | None) -> list[Finding]:
+    """`topology.hops` for each bound the pool's worst pair exceeds; the cross-rail bound on the route it names."""
+    bounds = fabric.plan.fabric.max_switch_hops
+    findings: list[Finding] = []
+    if hops is None:
+        return findings
+    route = bounds.cross_rail_route
+    checked = {"same_rail": (hops.same_rail, hops.same_rail_pair), "cross_rail": hops.bound(route)}
+    for key, found in checked.items():
+        bound = getattr(bounds, key)
+        where = ("fabrics", fabric.index, "max_switch_hops", key)
+        if bound is None:
+            continue
+        if found is None:
+            findings.append(
+                error(
+                    "topology.hops",
+                    where,
+                    f"pool '{pool.name}' has no cross-rail route {route.replace('_', '-')} to hold to max_switch_hops.cross_rail "
+                    f"({'a rail-only fabric has no spine between rails' if route == 'fabric' else 'no scale-up domain holds two rails'})",
+                    "bound another route (max_switch_hops.cross_rail_route), or change the fabric",
+                    pool=pool.name,
+                    route=route,
+                )
+            )
+            continue
+        count, pair = found
+        if count <= bound:
+            continue
+        named = f"max_switch_hops.{key}" + (f" (route {route})" if key == "cross_rail" and route != "best" else "")
+        findings.append(
+            error(
+                "topology.hops",
+                where,
+                f"pool '{pool.name}' needs {count} switch hops from rail {pair['from']['rail']} "
+                f"at position {pair['from']['position']} ({pair['from']['block']}) "
+                f"to rail {pair['to']['rail']} at position {pair['to']['position']} ({pair['to']['block']}), "
+                f"via {' > '.join(pair['switches'])}; {named} is {bound}",
+                "keep the pool within fewer pods or blocks (fewer tiers between its hosts), or relax the bound",
+                pool=pool.name,
+                hops=count,
+                bound=bound,
+                pair=pair,
+            )
+        )
+    return findings
+
+
 def _pool_fabric(fabric: FabricDesign, pool_index: int, pool: Pool) -> tuple[dict[str, Any], list[Finding], Bisection | None]:
     # The pool's part of the fabric gives the same figures as the whole (topology.pool_graphs), at the pool's size.
     graph, model = fabric.parts.graph_of(pool.name), fabric.plan.fabric
     figures: dict[str, Any] = {"name": pool.name, "connected": len(pool_components(graph, pool.name)) == 1}
     findings: list[Finding] = []
     hops = worst_case_hops(graph, pool.name) if figures["connected"] else None
-    figures["max_switch_hops"] = {"same_rail": hops.same_rail if hops else None, "cross_rail": hops.cross_rail if hops else None}
-    for key in ("same_rail", "cross_rail"):
-        bound = getattr(model.max_switch_hops, key)
-        if hops is not None and bound is not None and getattr(hops, key) > bound:
-            pair = getattr(hops, key + "_pair")
-            findings.append(
-                error(
-                    "topology.hops",
-                    ("fabrics", fabric.index, "max_switch_hops", key),
-                    f"pool '{pool.name}' needs {getattr(hops, key)} switch hops from rail {pair['from']['rail']} "
-                    f"at position {pair['from']['position']} ({pair['from']['block']}) "
-                    f"to rail {pair['to']['rail']} at position {pair['to']['position']} ({pair['to']['block']}), "
-                    f"via {' > '.join(pair['switches'])}; max_switch_hops.{key} is {bound}",
-                    "keep the pool within fewer pods or blocks (fewer tiers between its hosts), or relax the bound",
-                    pool=pool.name,
-                    hops=getattr(hops, key),
-                    bound=bound,
-                    pair=pair,
-                )
-            )
-    cut = bisection(graph, pool.name) if figures["connected"] else None
+    figures["max_switch_hops"] = _hop_figures(hops)
+    findings += _hop_findings(fabric, pool, hops)
+    # Hot spares run no job until one takes a failed host's place: the bisection jobs see is their pool's, not theirs.
+    figures["standby_for"] = pool.standby_for
+    cut = bisection(graph, pool.name) if figures["connected"] and pool.standby_for is None else None
     figures["bisection_gbps_per_accelerator"] = _round(cut.per_accelerator_gbps, 1) if cut else None
     minimum = model.min_bisection_gbps_per_accelerator
     if cut is not None and minimum is not None and cut.per_accelerator_gbps < minimum - 1e-9:
@@ -337,6 +380,9 @@ def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
                     "rack_budget_kw": data["rack_budget_kw"] if block.racked else None,
                     "max_rack_kw": max(racks, default=0.0) if block.racked else None,
                     "racks": runs if block.racked else None,
+                    # Racks with no accelerator host: their count and draw (in it_kw above; on the feeds after the host racks).
+                    "service_racks": [{"role": group.role, "racks": group.racks, "kw_per_rack": group.kw_per_rack} for group in block.service_racks],
+                    "racks_total": (block.racks or 0) + sum(group.racks for group in block.service_racks) if block.racked else None,
                     "feed_budget_kw": block.feed_budget_kw,
                     # Per feed: its share with every feed up, and its load when the neighbour that loads it most fails.
                     "feeds": [
@@ -441,6 +487,8 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
                 "worst": _outage_json(worst) if worst is not None else None,
                 "by_kind": {kind: _outage_json(by_kind[kind]) for kind in KINDS if kind in by_kind},
                 "bandwidth_lost": lost,
+                "spares": spare_cover(design, pool_index, pool, by_kind, per_host),
+                "link_loss": _link_loss(fabric, pool.name) if fabric is not None and not provided else None,
             }
         )
         findings += blast_findings(pool_index, pool, by_kind)
@@ -448,6 +496,13 @@ def blast_report(design: Design) -> tuple[list[dict[str, Any]], list[Finding]]:
         if level:
             findings += spread_findings(pool_index, pool, design.placement.hosts_by(pool_index, level))
     return sorted(report, key=lambda entry: entry["pool"]), findings
+
+
+def _link_loss(fabric: FabricDesign, pool: str) -> dict[str, Any]:
+    """One host link and one leaf lost, per rail (topology.link_loss)."""
+    graph = fabric.parts.graph_of(pool)
+    link, rail = host_link_loss(graph, pool), rail_loss(graph, pool)
+    return {"host_link": link.as_json() if link else None, "leaf_per_rail": rail.as_json() if rail else None}
 
 
 def _pool_bandwidth_lost(fabric: FabricDesign, pool: str) -> dict[str, Any] | None:

@@ -97,6 +97,7 @@ def _add_positions(graph: FabricGraph, plan: FabricPlan) -> None:
                     rail_ports=part.rail_ports,
                     scale_up=shape.scale_up,
                     hop_cost=shape.scale_up_switches,
+                    standby=shape.standby,
                 )
                 ports = dict(part.rail_ports)
                 for plane in range(planes):

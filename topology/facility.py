@@ -98,6 +98,9 @@ def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement)
             power_feeds=block.power_feeds,
             feeds_per_rack=block.feeds_per_rack,
             path=site.path,
+            # Racks with no accelerator host, as (role, racks, kW each): they draw from the block, after its host racks.
+            service_racks=tuple((group.role, group.racks, group.kw_per_rack) for group in block.service_racks),
+            host_racks=block.racks,
         )
         graph.add_edge(zone_node, block_node)
         if block.racks is not None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from topology.fabric import FabricGraph, FabricNode, node_name, pool_endpoints
@@ -36,14 +36,28 @@ from topology.fabric import FabricGraph, FabricNode, node_name, pool_endpoints
 __all__ = ["Hops", "switch_distances", "worst_case_hops"]
 
 
+ROUTES = {"fabric": ("fabric",), "scale_up": ("scale-up first", "scale-up last")}
+"""The two cross-rail routes by name: through the fabric's upper tiers, and through the scale-up domain at an end."""
+
+
 @dataclass(frozen=True)
 class Hops:
-    """The worst same-rail and cross-rail hop counts of a pool, each with the pair that reaches it."""
+    """The worst same-rail and cross-rail hop counts of a pool, each with the pair that reaches it.
+
+    `cross_rail` is the best route's worst case; `routes` gives each named cross-rail route's worst case and pair
+    on its own (None: the route doesn't exist, as the fabric route in a rail-only fabric, or the scale-up route when
+    no scale-up domain holds accelerators of two rails).
+    """
 
     same_rail: int
     cross_rail: int
     same_rail_pair: dict[str, Any]
     cross_rail_pair: dict[str, Any]
+    routes: dict[str, tuple[int, dict[str, Any]] | None] = field(default_factory=dict)
+
+    def bound(self, route: str) -> tuple[int, dict[str, Any]] | None:
+        """The cross-rail worst case and pair a bound on `route` ("best", "fabric", "scale_up") is held to."""
+        return (self.cross_rail, self.cross_rail_pair) if route == "best" else self.routes.get(route)
 
 
 def switch_distances(graph: FabricGraph, source: FabricNode) -> tuple[dict[FabricNode, int], dict[FabricNode, FabricNode | None]]:
@@ -95,15 +109,16 @@ class _Pool:
         """True when one scale-up domain of the host holds accelerators of both rails."""
         return any(rail in part and other in part for part in self.parts)
 
-    def hops(self, rail: int, other: int, position: int) -> tuple[float, str]:
-        """(switches, route kind) of the best route for one pair."""
+    def hops(self, rail: int, other: int, position: int, kinds: tuple[str, ...] | None = None) -> tuple[float, str]:
+        """(switches, route kind) of the best route for one pair, among `kinds` (default: every route)."""
         if rail == other:
             return self.fabric(rail, rail, position), "fabric"
         options = [(self.fabric(rail, other, position), "fabric")]
         if self.shares_part(rail, other):
             options.append((self.cost + self.fabric(other, other, position), "scale-up first"))
             options.append((self.fabric(rail, rail, position) + self.cost, "scale-up last"))
-        return min(options, key=lambda option: option[0])
+        allowed = [option for option in options if kinds is None or option[1] in kinds]
+        return min(allowed, key=lambda option: option[0]) if allowed else (math.inf, kinds[0] if kinds else "fabric")
 
     def route(self, rail: int, other: int, position: int) -> list[str]:
         """The switch groups of the fabric route between two leaves, as names."""
@@ -142,12 +157,12 @@ class _Pool:
         }
 
 
-def _worst(pool: _Pool, pairs: list[tuple[int, int]]) -> tuple[float, dict[str, Any] | None]:
+def _worst(pool: _Pool, pairs: list[tuple[int, int]], kinds: tuple[str, ...] | None = None) -> tuple[float, dict[str, Any] | None]:
     targets = [position for position in sorted(pool.hosts_at) if position != pool.origin or pool.hosts_at[position] >= 2]
     worst, best_pair = -1.0, None
     for rail, other in pairs:
         for position in targets:
-            hops, kind = pool.hops(rail, other, position)
+            hops, kind = pool.hops(rail, other, position, kinds)
             if hops > worst:
                 worst, best_pair = hops, (rail, other, position, hops, kind)
     if best_pair is None or math.isinf(worst):
@@ -175,4 +190,8 @@ def worst_case_hops(graph: FabricGraph, pool: str) -> Hops | None:
     cross, cross_pair = _worst(state, cross_pairs) if cross_pairs else (same, same_pair)
     if same_pair is None or cross_pair is None:
         return None
-    return Hops(int(same), int(cross), same_pair, cross_pair)
+    routes: dict[str, tuple[int, dict[str, Any]] | None] = {}
+    for name, kinds in ROUTES.items():
+        hops, pair = _worst(state, cross_pairs, kinds) if cross_pairs else (same, same_pair)
+        routes[name] = (int(hops), pair) if pair is not None else None
+    return Hops(int(same), int(cross), same_pair, cross_pair, routes)

@@ -84,6 +84,7 @@ class PoolShape:
     parts: tuple[Part, ...]
     scale_up: str
     scale_up_switches: int
+    standby: bool = False  # hot spares (pools[].standby_for): wired and powered, no job traffic
 
     @property
     def rails(self) -> frozenset[int]:
@@ -194,7 +195,9 @@ def _shape(
     ports_per_leaf = per_rail[0] * fabric.ports_per_nic // fabric.planes + own_ports
     kind, size = host_scale_up(fabric.scale_up, spec)
     parts = _parts(accelerators, nics, rails, size, fabric.ports_per_nic // fabric.planes)
-    return PoolShape(pool_index, pool.name, pool.instance_type, accelerators, nics, ports_per_leaf, parts, kind, SCALE_UP_SWITCHES.get(kind, 1)), []
+    switches = SCALE_UP_SWITCHES.get(kind, 1)
+    standby = pool.standby_for is not None
+    return PoolShape(pool_index, pool.name, pool.instance_type, accelerators, nics, ports_per_leaf, parts, kind, switches, standby), []
 
 
 def _parts(accelerators: int, nics: int, rails: int, size: int, ports_per_plane: int) -> tuple[Part, ...]:

@@ -19,6 +19,10 @@ the same figures as the whole fabric:
   a piece holding the pool's hosts keeps a leaf, so it is never mistaken for
   a lone endpoint group.
 
+One exception: a leaf group of several switches keeps one switch group above it, since two of its
+members (two rails' leaves of one scalable unit) meet only there; the cross-rail route through the
+spine needs it, though no two leaf groups are joined through it.
+
 The dead ends are found once per fabric: the switch graph's 2-core (the
 switches on a cycle or between two) stays, and every other switch points
 towards it (or, in a component with no cycle, towards a root). A pool then
@@ -92,8 +96,17 @@ class PoolGraphs:
                     break
                 node = self._parent[node]
         kept |= {node for node in self._core if self._component[node] in reached_components}
-        self._prune(kept, leaves)
+        # A leaf group of several switches reaches its own other members only through the tier above (a packet from rail
+        # 0's leaf to rail 1's leaf of one scalable unit crosses a spine), so one switch above each such group stays.
+        above = {node for leaf in leaves if self.graph.nodes[leaf]["count"] > 1 and (node := self._above(leaf)) is not None}
+        kept |= above
+        self._prune(kept, leaves | above)
         return kept | set(endpoints)
+
+    def _above(self, leaf: FabricNode) -> FabricNode | None:
+        """The first switch group above `leaf` (in graph order), or None when nothing is above it."""
+        upper = [node for node in self._switches.adj[leaf] if self.graph.nodes[node]["tier"] != "leaf"]
+        return min(upper, key=self._order.__getitem__, default=None)
 
     def _prune(self, kept: set[FabricNode], leaves: set[FabricNode]) -> None:
         """Drop, repeatedly, kept switches other than the pool's leaves with at most one kept neighbour."""

@@ -167,12 +167,34 @@ def power_figures(facility: FacilityGraph, network: NetworkPower | None = None) 
         block_kw[block] += kw
     for block, kw in network.block_kw.items():
         block_kw[block] += kw
+    service_kw = _service_rack_kw(facility)
+    for (_, block, _), kw in service_kw.items():
+        block_kw[block] += kw
     zone_kw = {data["name"]: 0.0 for _, data in facility.nodes(data=True) if data.get("kind") == "zone"}
     for block, kw in block_kw.items():
         zone_kw[facility.nodes[("block", block)]["zone"]] += kw
     it_kw = sum(zone_kw.values()) + network.shared_kw
     pue = facility.graph["pue"]
-    return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * pue if pue is not None else None, feed_loads(facility, rack_kw))
+    feeds = feed_loads(facility, {**rack_kw, **{key: kw for key, kw in service_kw.items() if key[2] is not None}})
+    return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * pue if pue is not None else None, feeds)
+
+
+def _service_rack_kw(facility: FacilityGraph) -> dict[tuple[str, str, int | None], float]:
+    """Each rack with no accelerator host, by ("rack", block, index): numbered after the block's host racks, so the feeds
+    carry them as the next racks in line; (…, None) keys, one per group, where the block states no host racks."""
+    found: dict[tuple[str, str, int | None], float] = {}
+    for _, data in facility.nodes(data=True):
+        if data.get("kind") != "block":
+            continue
+        index = data["host_racks"]
+        for _, racks, kw in data["service_racks"]:
+            if index is None:
+                found[("rack", data["name"], None)] = found.get(("rack", data["name"], None), 0.0) + racks * kw  # no feeds to place them on
+                continue
+            for _ in range(racks):
+                found[("rack", data["name"], index)] = kw
+                index += 1
+    return found
 
 
 def _rack_contents(facility: FacilityGraph, rack: FacilityNode, blueprint: Blueprint) -> str:

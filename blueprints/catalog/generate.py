@@ -17,8 +17,13 @@ byte-deterministic: sorted keys, two-space indent, trailing newline, no
 timestamps. The provenance block names the source, its SHA-256 and the command.
 
 Known gap: `p6e-gb200` (Grace + B200, arm64) is absent from moto 5.2.5's dump,
-so it is not in the catalog; regenerate from a real account's
-describe-instance-types output once it is needed (and add its facts).
+so it is not in the shipped catalog. An account that has it adds it on top of moto's data:
+
+    aws ec2 describe-instance-types --instance-types p6e-gb200.36xlarge --output json > gb200.json
+    python -m blueprints.catalog.generate --add gb200.json
+
+with the family's facts (accelerator, scale-up domain, power, each with its source) added to
+`accelerator_facts.yaml`; docs/catalog.md, "Adding an instance type", walks through it.
 """
 
 from __future__ import annotations
@@ -212,23 +217,30 @@ def select_families(entries: dict[str, dict[str, Any]], families: tuple[str, ...
     return selected
 
 
-def generate(source: str = "moto", families: tuple[str, ...] = SUPPORTED_FAMILIES) -> str:
-    """The exact text of `instance_types.json` as built from `source`.
+def generate(source: str = "moto", families: tuple[str, ...] = SUPPORTED_FAMILIES, added: tuple[str, ...] = ()) -> str:
+    """The exact text of `instance_types.json` as built from `source`, with the types of each `added` file on top.
 
-    Pure apart from reading the source, so tests and `--check` compare strings.
+    `added` are an account's `aws ec2 describe-instance-types` answers for types the source lacks (p6e-gb200
+    is absent from moto's dump): their families join the catalog, and an added type replaces the source's
+    entry for it (the account's answer is the newer one). Pure apart from reading the files, so tests and
+    `--check` compare strings.
     """
     entries, description, digest, command = load_source(source)
+    extra: list[dict[str, str]] = []
+    for path in added:
+        more, more_description, more_digest, _ = load_source(path)
+        if path == "moto":
+            raise SourceError("--add takes a describe-instance-types file, not moto")
+        entries.update(more)
+        families += tuple(sorted({family_of(name) for name in more} - set(families)))
+        extra.append({"source": more_description, "source_sha256": more_digest, "instance_types": ", ".join(sorted(more))})
+        command += f" --add {path}"
     # Provenance first so a reader sees where the data came from before the data;
     # everything below it is key-sorted, so dict order never leaks into the bytes.
-    document = {
-        "provenance": {
-            "source": description,
-            "source_sha256": digest,
-            "command": command,
-            "families": list(families),
-        },
-        "instance_types": _key_sorted(select_families(entries, families, description)),
-    }
+    provenance: dict[str, Any] = {"source": description, "source_sha256": digest, "command": command, "families": list(families)}
+    if extra:
+        provenance["added"] = extra
+    document = {"provenance": provenance, "instance_types": _key_sorted(select_families(entries, families, description))}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -267,11 +279,18 @@ def main(argv: list[str] | None = None) -> int:
         description="Regenerate the instance catalog from DescribeInstanceTypes data.",
     )
     parser.add_argument("--source", default="moto", help='"moto" (default) or a describe-instance-types JSON file')
+    parser.add_argument(
+        "--add",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help='an account\'s describe-instance-types JSON for types the source lacks (repeatable; docs/catalog.md, "Adding an instance type")',
+    )
     parser.add_argument("--output", type=Path, default=CATALOG_PATH, help="file to write or check")
     parser.add_argument("--check", action="store_true", help="exit 1 if the file differs from a fresh generation")
     arguments = parser.parse_args(argv)
     try:
-        expected = generate(arguments.source)
+        expected = generate(arguments.source, added=tuple(arguments.add))
     except SourceError as error:
         raise SystemExit(f"error: {error}") from None
     output: Path = arguments.output

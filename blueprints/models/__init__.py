@@ -22,6 +22,7 @@ MODEL_CODES: tuple[str, ...] = (
     "capacity.block-duration",
     "capacity.group-members",
     "domain.feeds-per-rack",
+    "domain.service-rack-budget",
     "domain.racks-half-stated",
     "domain.rack-budget-without-racks",
     "domain.feed-budget-without-racks",

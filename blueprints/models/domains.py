@@ -21,6 +21,14 @@ from pydantic import Field, model_validator
 from blueprints.models.base import AvailabilityZone, Model, Name, PositiveKw, no_items, violation
 
 
+class ServiceRacks(Model):
+    """Racks in a block that hold no accelerator host: management, storage, UFM or network racks, alike in their draw."""
+
+    role: Name = Field(description="What the racks hold (management, storage, ufm, ...): a name for the figures.")
+    racks: int = Field(ge=1, le=10_000, description="How many such racks.")
+    kw_per_rack: PositiveKw = Field(description="Each rack's IT draw, kW.")
+
+
 class Block(Model):
     """A block of identical racks behind one network spine group and one set of power feeds."""
 
@@ -41,6 +49,12 @@ class Block(Model):
         default=None,
         description="What one power feed is rated to carry, kW: its racks' share with every feed up, and, when a neighbouring feed fails, "
         "the full draw of the dual-corded racks it shares with that feed; none = unchecked.",
+    )
+    service_racks: list[ServiceRacks] = Field(
+        default_factory=no_items,
+        max_length=16,
+        description="Racks with no accelerator host (management, storage, UFM): counted in the block's racks and drawing from its "
+        "power (block, zone and site IT load; the feeds, after the host racks, when the racks are stated).",
     )
 
     @model_validator(mode="after")
@@ -65,6 +79,15 @@ class Block(Model):
                     f"block '{self.name}' sets {field} {rating:g} but states no racks, so {why}",
                     f"state racks and hosts_per_rack, or remove {field} (budget_kw still checks the whole block)",
                     field=field,
+                )
+        for group in self.service_racks:
+            if self.rack_budget_kw is not None and group.kw_per_rack > self.rack_budget_kw:
+                raise violation(
+                    "domain.service-rack-budget",
+                    f"block '{self.name}': a {group.role} rack draws {group.kw_per_rack:g} kW, over the block's rack_budget_kw "
+                    f"{self.rack_budget_kw:g}",
+                    "lower kw_per_rack (spread the gear over more racks) or raise rack_budget_kw",
+                    field="service_racks",
                 )
         if self.feeds_per_rack > self.power_feeds:
             raise violation(

@@ -38,6 +38,11 @@ class HopBounds(Model):
 
     same_rail: int | None = Field(default=None, ge=1, le=9, description="Bound between NICs on the same rail; none = unchecked.")
     cross_rail: int | None = Field(default=None, ge=1, le=9, description="Bound between NICs on different rails; none = unchecked.")
+    cross_rail_route: Literal["best", "fabric", "scale_up"] = Field(
+        default="best",
+        description="The cross-rail route `cross_rail` holds: the best of both (default), the one through the fabric's spine "
+        "(NVIDIA's rail-optimized reference counts this one: 3 hops), or the one through the scale-up domain first (NVLink, PXN).",
+    )
 
 
 class ScaleUp(Model):

@@ -121,6 +121,12 @@ class Pool(Model):
     capacity: CapacitySource = Field(default_factory=from_defaults(kind="on_demand"), description="Where instances come from; default on-demand.")
     placement: Placement = Field(description="Failure domains, spread and tolerance.")
     fabric: Name | None = Field(default=None, description="The fabric the pool joins; none = no scale-out fabric.")
+    standby_for: Name | None = Field(
+        default=None,
+        description="Make these hosts hot spares of the named pool (same instance type and fabric): wired and powered, "
+        "counted as spares, and left out of the oversubscription and bisection its jobs see (Alibaba HPN's backup hosts). "
+        "None = the pool runs jobs.",
+    )
     labels: dict[LabelKey, LabelValue] = Field(default_factory=no_entries, description="Extra node labels.")
     taints: list[Taint] = Field(default_factory=no_items, description="Extra node taints (the accelerator taint is added for you).")
     node_power_kw: float | None = Field(default=None, gt=0, description="Per-node draw; none = the catalog's typical draw.")

@@ -41,6 +41,7 @@ from blueprints.rules import (
     regions,
     reservation_use,
     scale_up,
+    standby,
     system_nodes,
     vpc_blocks,
 )
@@ -98,6 +99,7 @@ RULES: tuple[Rule, ...] = (
     _rule(system_nodes, "blueprint"),
     _rule(vpc_blocks, "blueprint"),
     _rule(quota_values, "blueprint"),
+    _rule(standby, "blueprint"),
 )
 
 

@@ -212,3 +212,53 @@ def test_command_line_bad_source_prints_one_line_and_no_traceback(tmp_path):
     )
     assert result.returncode == 1
     assert result.stderr == f"error: cannot read --source {missing}: No such file or directory\n"
+
+
+# An account's `aws ec2 describe-instance-types --instance-types p6e-gb200.36xlarge` answer, in AWS's shape (moto's dump
+# has no p6e-gb200). The figures follow AWS's P6e-GB200 announcement (4 B200 GPUs and 144 Grace vCPUs a host, 1,600 Gbps
+# of EFA over 4 cards); the test holds the path a real answer takes, not these numbers.
+GB200 = Path(__file__).resolve().parent / "fixtures" / "describe_p6e_gb200.json"
+GB200_FACTS = {
+    "accelerator": "B200",
+    "scale_up": {
+        "kind": "nvlink",
+        "domain_size": 72,
+        "instances_per_domain": 18,
+        "bandwidth_gbps_per_accelerator": 14400,
+        "confidence": "secondary",
+        "source": "https://aws.amazon.com/ec2/instance-types/p6/ (P6e-GB200 UltraServers: up to 72 GPUs in one NVLink domain)",
+    },
+    "typical_node_kw": {"value": 7.0, "instance_type": "p6e-gb200.36xlarge", "confidence": "unsure", "source": "test fixture"},
+    "topology_layers": {"value": 4, "confidence": "unsure", "source": "test fixture"},
+}
+
+
+def test_a_type_moto_lacks_joins_the_catalog_from_an_accounts_describe_instance_types_answer():
+    from blueprints.catalog import DATA_DIR, FACTS_FILE, build_catalog
+    from blueprints.catalog.model import CatalogError
+    from blueprints.source import load_data
+
+    document = json.loads(generate("moto", added=(str(GB200),)))
+    provenance = document["provenance"]
+    assert "p6e-gb200" in provenance["families"] and provenance["command"].endswith(f"--add {GB200}")
+    assert [entry["instance_types"] for entry in provenance["added"]] == ["p6e-gb200.36xlarge"]
+    # Every type moto has stays as it was; the added one is trimmed to the fields the catalog reads, like the rest.
+    shipped = json.loads(CATALOG_PATH.read_bytes())["instance_types"]
+    assert {name: entry for name, entry in document["instance_types"].items() if name in shipped} == shipped
+    assert "Hypervisor" not in document["instance_types"]["p6e-gb200.36xlarge"]
+    facts = load_data((DATA_DIR / FACTS_FILE).read_text("utf-8"))
+    # Without its family's facts the catalog refuses it, naming what to add.
+    with pytest.raises(CatalogError, match="family 'p6e-gb200' has no entry in accelerator_facts.yaml"):
+        build_catalog(document, facts)
+    facts["families"]["p6e-gb200"] = GB200_FACTS
+    gb200 = build_catalog(document, facts).get("p6e-gb200.36xlarge")
+    assert gb200 is not None
+    assert (gb200.accelerator_count, gb200.architecture, gb200.max_efa_interfaces, gb200.vcpus) == (4, "arm64", 4, 144)
+    assert gb200.scale_up is not None and (gb200.scale_up.domain_size, gb200.scale_up.instances_per_domain) == (72, 18)
+
+
+def test_an_added_file_that_is_not_describe_instance_types_output_is_refused(tmp_path):
+    wrong = tmp_path / "types.json"
+    wrong.write_text('{"Reservations": []}')
+    with pytest.raises(SourceError, match="does not look like `aws ec2 describe-instance-types --output json`"):
+        generate("moto", added=(str(wrong),))

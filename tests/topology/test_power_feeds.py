@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+from pydantic import ValidationError
+
 from tests.topology.factory import block, blueprint, check, codes, design, only, pool, zone
 
 
@@ -58,3 +61,25 @@ def test_the_summed_loads_match_the_facility_graphs_wiring():
         for feed in feeds:
             expected[feed] = expected.get(feed, 0.0) + kw / len(feeds)
     assert {feed.index: round(feed.kw, 6) for feed in feed_loads(facility, rack_kw)["b"]} == {k: round(v, 6) for k, v in expected.items()}
+
+
+def test_racks_with_no_accelerator_host_count_and_draw_from_their_block_and_its_feeds():
+    # Two dual-corded feeds; 4 host racks of 2 p5 nodes, then 2 management racks of 8 kW, which wire as racks 4 and 5.
+    def design(service: list[dict]) -> dict:
+        block = {"name": "b1", "racks": 4, "hosts_per_rack": 2, "power_feeds": 2, "service_racks": service}
+        report = check(blueprint([zone("hall", [block])], [pool("train", "p5.48xlarge", 8, ["hall"])]))
+        [zone_figures] = report.figures["power"]["zones"]
+        return zone_figures["blocks"][0]
+
+    plain, served = design([]), design([{"role": "management", "racks": 2, "kw_per_rack": 8.0}])
+    assert served["it_kw"] == pytest.approx(plain["it_kw"] + 16.0)
+    assert (served["racks_total"], served["service_racks"]) == (6, [{"role": "management", "racks": 2, "kw_per_rack": 8.0}])
+    # Each feed carries half of every dual-corded rack: 8 kW more on each.
+    assert [feed["it_kw"] for feed in served["feeds"]] == pytest.approx([feed["it_kw"] + 8.0 for feed in plain["feeds"]])
+
+
+def test_a_service_rack_over_the_blocks_rack_budget_is_refused():
+    storage = {"role": "storage", "racks": 1, "kw_per_rack": 12.0}
+    block = {"name": "b1", "racks": 4, "hosts_per_rack": 2, "rack_budget_kw": 10.0, "service_racks": [storage]}
+    with pytest.raises(ValidationError, match="a storage rack draws 12 kW, over the block's rack_budget_kw 10"):
+        blueprint([zone("hall", [block])], [pool("train", "p5.48xlarge", 8, ["hall"])])

@@ -114,6 +114,27 @@ def test_dgx_h100_superpod_three_scalable_units_keep_the_four_su_spine_layer():
 def test_one_scalable_unit_is_one_hop_inside_a_rail():
     """ "Traffic per rail of the DGX H100 systems is always one hop away from the other 31 nodes in a SU."""
     assert _superpod(1, 31)["max_switch_hops"]["same_rail"] == 1
+
+
+def test_inside_a_scalable_unit_traffic_between_rails_crosses_the_spine_in_three_hops_or_nvlink_in_two():
+    """The RA's rail-optimized fabric: between rails, leaf, spine, leaf (3 switches); PXN moves the data over NVLink to the
+    GPU on the destination's rail first, then one leaf (NVSwitch + leaf: 2). Both routes are reported, named."""
+    [pool_figures] = _superpod(1, 31)["pools"]
+    hops = pool_figures["max_switch_hops"]
+    assert (hops["cross_rail_fabric"], hops["cross_rail_scale_up"], hops["cross_rail"]) == (3, 2, 2)
+
+
+def _one_su_bounded(route: str):
+    blocks = [{"name": "su01"}]
+    dgx = pool("dgx", "p5.48xlarge", 31, ["hall"], spread="blocks", fabric="compute", role="training")
+    bounded = _ndr_fabric(max_switch_hops={"cross_rail": 2, "cross_rail_route": route})
+    return [finding for finding in check(blueprint([zone("hall", blocks)], [dgx], [bounded])).findings if finding.code == "topology.hops"]
+
+
+def test_a_cross_rail_bound_holds_the_route_it_names():
+    [finding] = _one_su_bounded("fabric")
+    assert "needs 3 switch hops" in finding.message and "max_switch_hops.cross_rail (route fabric) is 2" in finding.message
+    assert _one_su_bounded("scale_up") == [] and _one_su_bounded("best") == []
     assert _superpod(2, 63)["max_switch_hops"]["same_rail"] == 3  # "Traffic between nodes [of different SUs] traverses the spine layer."
 
 
@@ -222,25 +243,44 @@ def test_hpn_ports_speeds_and_oversubscription_per_tier():
     # Aggregation: 120 down, 8 up: "Aggregation-Core oversubscription to be 15:1".
     assert (spine["down_ports"], spine["up_ports"]) == (120, 8)
     assert figures["oversubscription"]["spine"] == 15.0
-    # As wired, the 8 backup hosts' ports count: 136 x 200 / (60 x 400) = 1.133. The paper's "actually 1.067:1" counts the
-    # 128 active ports; the same Pod without its backup hosts reads exactly that.
-    assert figures["oversubscription"]["leaf"] == round(136 * 200 / (60 * 400), 3)
+    # "actually 1.067:1": the paper counts the 128 active ports. The 8 backup hosts per segment are wired (their 8 ports
+    # per ToR take ports and links below) but are hot spares (`standby_for: train`), so they carry no job traffic.
+    assert figures["oversubscription"]["leaf"] == round(128 * 200 / (60 * 400), 3) == 1.067
     # Every host link is a ToR down link: 2,040 hosts x 8 NICs x 2 ports; every ToR sends 60 links up, every Agg 8.
     assert figures["links"] == {"host_leaf": 2_040 * 16, "leaf_spine": 240 * 60, "spine_core": 120 * 8}
 
 
-def test_hpn_without_backup_hosts_reads_the_papers_one_point_067(tmp_path):
-    backup = "  - name: backup              # 8 per segment, on the ToRs' 8 backup ports\n"
-    text = HPN.read_text()
-    cut = text[text.index(backup) : text.index("kubernetes:")]
-    figures = _hpn(((cut, ""),), tmp_path)
-    assert figures["oversubscription"]["leaf"] == round(128 * 200 / (60 * 400), 3) == 1.067
+def test_hpn_backup_hosts_running_jobs_would_read_one_point_133(tmp_path):
+    # The same Pod with its backup hosts as job hosts: their ports count, 136 x 200 / (60 x 400).
+    figures = _hpn((("    standby_for: train\n", ""),), tmp_path)
+    assert figures["oversubscription"]["leaf"] == round(136 * 200 / (60 * 400), 3) == 1.133
+
+
+def test_hpn_one_lost_host_link_costs_six_point_two_five_percent_and_a_tor_half_its_gpus_rail_path(tmp_path):
+    validation = validate(str(HPN))
+    train = next(entry for entry in validation.design.figures["blast_radius"] if entry["pool"] == "train")
+    # "8 NICs ... each with 2 x 200G ports": 16 links a host; one lost is 1/16 of its bandwidth, the paper's 6.25%.
+    assert train["link_loss"]["host_link"] == {"links_per_host": 16, "link_gbps": 200, "share": 0.0625}
+    # A ToR serves one rail of one plane for its segment's 128 active hosts: their GPUs on that rail keep the other plane.
+    leaf = train["link_loss"]["leaf_per_rail"]
+    assert (leaf["rails"], leaf["hosts"], leaf["accelerators"], leaf["share"]) == ([0], 128, 128, 0.5)
+
+
+def test_hpn_backup_hosts_are_spares_eight_in_each_segment():
+    validation = validate(str(HPN))
+    blast = {entry["pool"]: entry for entry in validation.design.figures["blast_radius"]}
+    spares = blast["train"]["spares"]
+    assert (spares["pools"], spares["hosts"], spares["fewest_in_a_block"]) == (["backup"], 120, 8)
+    # A segment down takes 128 hosts; the 112 spares in the other 14 segments don't cover it (they cover hosts, not segments).
+    assert spares["worst"]["block"] == {"element": "seg01", "hosts_lost": 128, "spares_outside": 112, "covered": False}
+    pools = {pool["name"]: pool for pool in validation.design.figures["fabrics"][0]["pools"]}
+    assert pools["backup"]["standby_for"] == "train" and pools["backup"]["bisection_gbps_per_accelerator"] is None
 
 
 def test_hpn_hops_and_bisection():
     figures = _hpn()
     # Same rail inside a segment: one ToR; across segments of the Pod: ToR, Agg, ToR (HPN's "2-tier" Pod).
-    assert figures["max_switch_hops"] == {"same_rail": 3, "cross_rail": 3}
+    assert figures["max_switch_hops"]["same_rail"] == figures["max_switch_hops"]["cross_rail"] == 3
     train = next(pool for pool in figures["pools"] if pool["name"] == "train")
     # The first half is 7 full segments and half of the 8th. A full segment sends at most its 16 ToRs x 60 x 400G up;
     # the half segment meets the other half inside its ToRs (64 hosts x 16 ports x 200G). Over the half's 7,680 GPUs:
