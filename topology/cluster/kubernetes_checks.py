@@ -346,10 +346,20 @@ def _quota_finding(kueue: KueuePlan, flavor: FlavorPlan, resource: str, granted:
 
 
 def check_flavor_pools(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
-    """`kueue.flavors` entries name pools that exist."""
+    """`kueue.flavors` entries name pools that exist and run jobs (a standby pool gets no flavor)."""
     names = [pool.name for pool in blueprint.pools]
+    standby = {pool.name: pool.standby_for for pool in blueprint.pools if pool.standby_for is not None}
     for index, entry in enumerate(blueprint.kubernetes.kueue.flavors):
-        if entry.pool not in names:
+        if entry.pool in standby:
+            yield error(
+                "k8s.standby-flavor",
+                ("kubernetes", "kueue", "flavors", index, "pool"),
+                f"kueue.flavors[{index}] names pool '{entry.pool}', which stands by for '{standby[entry.pool]}': its nodes are tainted "
+                f"railyard.dev/standby-for and Kueue gives them no quota until one is brought into service (docs/fabrics.md)",
+                f"drop the entry, or name '{standby[entry.pool]}'",
+                pool=entry.pool,
+            )
+        elif entry.pool not in names:
             yield error(
                 "k8s.unknown-pool",
                 ("kubernetes", "kueue", "flavors", index, "pool"),
@@ -369,7 +379,7 @@ RULES: tuple[Rule, ...] = (
     Rule("labels", ("k8s.label-not-set",), check_labels),
     Rule("taints", ("k8s.untolerated-taint", "k8s.flavor-limit"), check_taints),
     Rule("quota", ("k8s.quota-mismatch",), check_quota),
-    Rule("flavor-pools", ("k8s.unknown-pool",), check_flavor_pools),
+    Rule("flavor-pools", ("k8s.unknown-pool", "k8s.standby-flavor"), check_flavor_pools),
     Rule("health", HEALTH_CODES, check_health),
 )
 CODES: tuple[str, ...] = tuple(dict.fromkeys(code for rule in RULES for code in rule.codes))

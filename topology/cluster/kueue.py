@@ -221,9 +221,11 @@ def plan_kueue(blueprint: Blueprint, views: Sequence[NodeGroupView]) -> KueuePla
     if not settings.topology_aware_scheduling or not views:
         return None
     entries = {entry.pool: (index, entry) for index, entry in enumerate(settings.kueue.flavors)}
+    standby = {pool.name for pool in blueprint.pools if pool.standby_for is not None}  # spares: no quota until brought in
     by_pool: dict[str, list[NodeGroupView]] = {}
     for view in views:
-        by_pool.setdefault(view.pool, []).append(view)
+        if view.pool not in standby:
+            by_pool.setdefault(view.pool, []).append(view)
     flavors = tuple(_flavor(pool, pool_views, entries) for pool, pool_views in by_pool.items())
     topologies = tuple({flavor.topology.name: flavor.topology for flavor in flavors}.values())
     queue = settings.kueue.cluster_queue or blueprint.metadata.name

@@ -44,6 +44,9 @@ def ultraserver_labels(instances_per_domain: int) -> tuple[str, ...]:
 
 NVIDIA_TAINT_KEY = "nvidia.com/gpu"
 NEURON_TAINT_KEY = "aws.amazon.com/neuron"
+# Hot spares (pools[].standby_for) run no job until an operator brings one into service: their nodes carry
+# this NoSchedule taint, valued with the pool they stand in for, and Kueue gives their pool no quota.
+STANDBY_TAINT_KEY = "railyard.dev/standby-for"
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ def node_labels(pool: Pool, spec: InstanceType, domain: str, efa: bool) -> dict[
 
 
 def node_taints(pool: Pool, spec: InstanceType) -> list[NodeTaint]:
-    """The taints on a pool's nodes: the accelerator's own key first, then the pool's.
+    """The taints on a pool's nodes: the accelerator's own key first, a standby pool's `railyard.dev/standby-for`, then the pool's.
 
     GPU nodes carry `nvidia.com/gpu`, Neuron nodes `aws.amazon.com/neuron`
     (NoSchedule), the convention EKS's ExtendedResourceToleration admission
@@ -103,6 +106,8 @@ def node_taints(pool: Pool, spec: InstanceType) -> list[NodeTaint]:
     if spec.accelerator is not None:
         key = NVIDIA_TAINT_KEY if spec.accelerator.vendor == "nvidia" else NEURON_TAINT_KEY
         taints.append(NodeTaint(key, "true", "NoSchedule"))
+    if pool.standby_for is not None:
+        taints.append(NodeTaint(STANDBY_TAINT_KEY, pool.standby_for, "NoSchedule"))
     for taint in pool.taints:
         if all(taint.key != existing.key for existing in taints):
             taints.append(NodeTaint(taint.key, taint.value, taint.effect))

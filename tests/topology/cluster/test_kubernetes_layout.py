@@ -165,3 +165,24 @@ def test_pool_over_two_blocks_of_one_zone_gets_the_failure_domain_level_but_no_z
     assert list(flavors["inf"].topology.levels) == [DOMAIN_LABEL, HOSTNAME_LABEL]
     assert flavors["inf"].topology.name == "domain-hostname"
     assert list(flavors["gpu"].topology.levels) == [*LAYERS[:3], HOSTNAME_LABEL]  # one block: no domain level
+
+
+def test_standby_nodes_are_tainted_for_the_pool_they_serve_and_kueue_gives_their_pool_no_quota():
+    # HPN's backup hosts (standby_for: train): ready (the device plugin runs there) but never scheduled until brought in.
+    layout = layout_of("alibaba-hpn-pod")
+    backup = [view for view in layout.nodes if view.pool == "backup"]
+    assert backup and all(("railyard.dev/standby-for", "train", "NoSchedule") in {(t.key, t.value, t.effect) for t in view.taints} for view in backup)
+    assert layout.kueue is not None and [flavor.pool for flavor in layout.kueue.flavors] == ["train"]
+    plugin = next(plugin for plugin in layout.plugins if plugin.kind == "nvidia_device_plugin")
+    assert all(not plugin.placement.untolerated(view.taints) for view in backup)
+
+
+def test_a_kueue_flavor_for_a_standby_pool_is_refused():
+    from topology.cluster.kubernetes_checks import check_flavor_pools
+
+    flavors = "  layer_stack: separate\n  kueue:\n    flavors:\n      - pool: backup\n"
+    text = Path(example_path("alibaba-hpn-pod")).read_text().replace("  layer_stack: separate\n", flavors)
+    loaded = load_text(text, "hpn.yaml")
+    assert loaded.blueprint is not None
+    [finding] = check_flavor_pools(loaded.blueprint, lay_out_kubernetes(loaded.blueprint, CATALOG))
+    assert finding.code == "k8s.standby-flavor" and "stands by for 'train'" in finding.message
