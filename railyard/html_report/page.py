@@ -11,6 +11,7 @@ import html
 import json
 from typing import Any
 
+from railyard.html_report.blast_cells import link_loss_text, spares_text
 from railyard.html_report.charts import bars_against_limits
 from railyard.html_report.cost_section import cost_section
 from railyard.html_report.fabric_picture import fabric_svg
@@ -108,14 +109,15 @@ def _blast(figures: dict[str, Any]) -> str:
         rows.append(
             f"<tr>{_cell(entry['pool'])}{_cell(entry['spread'])}{_cell(', '.join(entry['checked']))}{_cell(', '.join(entry['unknown']) or '-')}"
             f"{_cell(element)}{_cell(worst['share'] if worst else None, 'blast_radius.' + entry['pool'] + '.worst.share')}"
-            f"{_cell(entry['max_failure_share'])}</tr>"
+            f"{_cell(entry['max_failure_share'])}{_cell(link_loss_text(entry.get('link_loss')))}{_cell(spares_text(entry.get('spares')))}</tr>"
         )
     chart = (
         bars_against_limits("Share of each pool one failure takes (grey: the pool's tolerance)", labels, values, limits, "share of pool")
         if labels
         else ""
     )
-    table = _table(["pool", "spread", "checked", "unknown", "worst element", "share", "max_failure_share"], rows, "blast-table")
+    headers = ["pool", "spread", "checked", "unknown", "worst element", "share", "max_failure_share", "one link, one leaf", "spares"]
+    table = _table(headers, rows, "blast-table")
     return f'<figure id="blast-chart">{chart}</figure>{table}'
 
 
