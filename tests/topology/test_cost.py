@@ -145,3 +145,14 @@ def test_karpenters_table_is_read_by_region_and_a_file_of_another_shape_is_refus
     assert table == {"us-east-1": {"p5.48xlarge": 55.04, "p5.4xlarge": 6.88}, "us-west-2": {"g6e.xlarge": 1.861}}
     with pytest.raises(PriceSourceError, match="generated at"):
         parse_karpenter_table('"p5.48xlarge": 55.04')
+
+
+def test_the_preview_ends_with_what_the_plan_costs():
+    from railyard.commands.preview import render
+    from tests.preview.conftest import preview_of
+
+    result = preview_of("p5-capacity-block")
+    cost = result.validation.cost
+    line = render(result).rsplit("\n\n", 1)[-1]
+    assert line.startswith(f"cost (us-east-1): {cost.hourly_usd:,.2f} USD per hour as planned")
+    assert f"{cost.upfront_usd:,.2f} upfront for Capacity Blocks; 1 line(s) unpriced" in line
