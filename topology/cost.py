@@ -60,9 +60,9 @@ class CostLine:
             "item": self.item,
             "kind": self.kind,
             "path": ".".join(str(part) for part in self.path),
-            "hourly_usd": _cents(self.hourly_usd),
-            "hourly_at_max_usd": _cents(self.hourly_at_max_usd),
-            "upfront_usd": _cents(self.upfront_usd),
+            "hourly_usd": cents(self.hourly_usd),
+            "hourly_at_max_usd": cents(self.hourly_at_max_usd),
+            "upfront_usd": cents(self.upfront_usd),
             "basis": self.basis,
             "source": self.source,
             "unknown": self.unknown or None,
@@ -104,10 +104,11 @@ class CostReport:
 
     def by_kind(self) -> dict[str, float]:
         """Known USD per hour as planned, per kind (in KINDS order, kinds with nothing left out)."""
-        totals = {kind: 0.0 for kind in KINDS}
+        present = {line.kind for line in self.lines}
+        totals = {kind: 0.0 for kind in KINDS if kind in present}
         for line in self.lines:
             totals[line.kind] += line.hourly_usd or 0.0
-        return {kind: usd for kind, usd in totals.items() if any(line.kind == kind for line in self.lines)}
+        return totals
 
     def as_json(self) -> dict[str, Any]:
         """The `cost` section of `validate --json`."""
@@ -115,11 +116,11 @@ class CostReport:
             "region": self.region,
             "currency": "USD",
             "hours_per_month": self.hours_per_month,
-            "hourly_usd": _cents(self.hourly_usd),
-            "monthly_usd": _cents(self.monthly_usd),
-            "hourly_at_max_usd": _cents(self.hourly_at_max_usd),
-            "upfront_usd": _cents(self.upfront_usd),
-            "by_kind_hourly_usd": {kind: _cents(usd) for kind, usd in self.by_kind().items()},
+            "hourly_usd": cents(self.hourly_usd),
+            "monthly_usd": cents(self.monthly_usd),
+            "hourly_at_max_usd": cents(self.hourly_at_max_usd),
+            "upfront_usd": cents(self.upfront_usd),
+            "by_kind_hourly_usd": {kind: cents(usd) for kind, usd in self.by_kind().items()},
             "unknown": [line.item for line in self.unknown],
             "lines": [line.as_json() for line in self.lines],
         }
@@ -150,7 +151,8 @@ class CostReport:
         return f"cost, {self.region} (USD)", ["item", "kind", "per hour", "at max", "upfront", "basis"], rows
 
 
-def _cents(usd: float | None) -> float | None:
+def cents(usd: float | None) -> float | None:
+    """Dollars rounded to the cent for JSON; None (unknown) stays None."""
     return None if usd is None else round(usd, 2)
 
 
@@ -323,10 +325,11 @@ def cost_report(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan], cont
     """Price a checked design's plan (its node groups) as of `today` (which decides the control plane's support)."""
     pricer = _Pricer(blueprint, prices)
     hours = prices.hours_per_month
-    lines = []
-    for index, pool in enumerate(blueprint.pools):
-        groups = [group for group in node_groups if group.pool == pool.name and not group.system]
-        lines.append(_pool_line(pool, index, groups, pricer))
+    by_pool: dict[str, list[NodeGroupPlan]] = {}
+    for group in node_groups:
+        if not group.system:
+            by_pool.setdefault(group.pool, []).append(group)
+    lines = [_pool_line(pool, index, by_pool.get(pool.name, []), pricer) for index, pool in enumerate(blueprint.pools)]
     system = _system_line([group for group in node_groups if group.system], pricer)
     lines += [system] if system else []
     volumes = _root_volume_line(node_groups, pricer, hours)

@@ -86,7 +86,7 @@ def _on(graph: FabricGraph, leaf: FabricNode, rails: set[int]) -> float:
 
 def rail_loss(graph: FabricGraph, pool: str) -> RailLoss | None:
     """The worst single leaf for the pool, per rail; None when the pool has no host on the fabric."""
-    worst: tuple[tuple[int, float], RailLoss] | None = None
+    worst: tuple[tuple[int, float], FabricNode, tuple[int, ...], int] | None = None
     for endpoint in pool_endpoints(graph, pool):
         data = graph.nodes[endpoint]
         hosts, links = data["count"], _links(graph, endpoint)
@@ -96,8 +96,10 @@ def rail_loss(graph: FabricGraph, pool: str) -> RailLoss | None:
             lost = per_host / graph.nodes[leaf]["count"]  # members carry their group's links alike
             on_rails = sum(count * _on(graph, other, served) for other, count in links.items())
             accelerators = hosts * sum(1 for accelerator_rails in data["accelerator_rails"] if served.intersection(accelerator_rails))
-            found = RailLoss(node_name(graph, leaf), rails, hosts, accelerators, lost / on_rails if on_rails else 0.0)
-            key = (accelerators, found.share)
+            key = (accelerators, lost / on_rails if on_rails else 0.0)
             if worst is None or key > worst[0]:
-                worst = (key, found)
-    return worst[1] if worst else None
+                worst = (key, leaf, rails, hosts)
+    if worst is None:
+        return None
+    (accelerators, share), leaf, rails, hosts = worst
+    return RailLoss(node_name(graph, leaf), rails, hosts, accelerators, share)

@@ -167,34 +167,37 @@ def power_figures(facility: FacilityGraph, network: NetworkPower | None = None) 
         block_kw[block] += kw
     for block, kw in network.block_kw.items():
         block_kw[block] += kw
-    service_kw = _service_rack_kw(facility)
+    service_kw, unracked_service_kw = _service_rack_kw(facility)
     for (_, block, _), kw in service_kw.items():
+        block_kw[block] += kw
+    for block, kw in unracked_service_kw.items():
         block_kw[block] += kw
     zone_kw = {data["name"]: 0.0 for _, data in facility.nodes(data=True) if data.get("kind") == "zone"}
     for block, kw in block_kw.items():
         zone_kw[facility.nodes[("block", block)]["zone"]] += kw
     it_kw = sum(zone_kw.values()) + network.shared_kw
     pue = facility.graph["pue"]
-    feeds = feed_loads(facility, {**rack_kw, **{key: kw for key, kw in service_kw.items() if key[2] is not None}})
+    feeds = feed_loads(facility, {**rack_kw, **service_kw})
     return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * pue if pue is not None else None, feeds)
 
 
-def _service_rack_kw(facility: FacilityGraph) -> dict[tuple[str, str, int | None], float]:
-    """Each rack with no accelerator host, by ("rack", block, index): numbered after the block's host racks, so the feeds
-    carry them as the next racks in line; (…, None) keys, one per group, where the block states no host racks."""
-    found: dict[tuple[str, str, int | None], float] = {}
+def _service_rack_kw(facility: FacilityGraph) -> tuple[dict[FacilityNode, float], dict[str, float]]:
+    """Racks with no accelerator host: each by ("rack", block, index), numbered after the block's host racks so the feeds
+    carry them as the next racks in line; and, per block that states no host racks (no feeds to place them on), their sum."""
+    racked: dict[FacilityNode, float] = {}
+    unracked: dict[str, float] = {}
     for _, data in facility.nodes(data=True):
         if data.get("kind") != "block":
             continue
         index = data["host_racks"]
         for _, racks, kw in data["service_racks"]:
             if index is None:
-                found[("rack", data["name"], None)] = found.get(("rack", data["name"], None), 0.0) + racks * kw  # no feeds to place them on
+                unracked[data["name"]] = unracked.get(data["name"], 0.0) + racks * kw
                 continue
             for _ in range(racks):
-                found[("rack", data["name"], index)] = kw
+                racked[("rack", data["name"], index)] = kw
                 index += 1
-    return found
+    return racked, unracked
 
 
 def _rack_contents(facility: FacilityGraph, rack: FacilityNode, blueprint: Blueprint) -> str:

@@ -25,19 +25,28 @@ def spare_cover(design: Design, pool_index: int, pool: Pool, by_kind: dict[str, 
     if not standby:
         return None
     hosts = sum(design.placement.placed.get(index, 0) for index in standby)
+    spares_by = {kind: _spares_by(design, standby, kind) for kind in ("zone", "block", "rack")}
     covers = {}
-    for kind in ("zone", "block", "rack"):
+    for kind, spares in spares_by.items():
         outage = by_kind.get(kind)
         if outage is None or outage.element is None:
             continue
-        inside = sum(design.placement.hosts_by(index, kind).get(outage.element, 0) for index in standby)
+        outside = hosts - spares.get(outage.element, 0)
         lost = round(outage.accelerators / per_host)
-        covers[kind] = {"element": outage.element, "hosts_lost": lost, "spares_outside": hosts - inside, "covered": hosts - inside >= lost}
-    blocks = design.placement.hosts_by(pool_index, "block")
-    local = {name: sum(design.placement.hosts_by(index, "block").get(name, 0) for index in standby) for name in blocks}
+        covers[kind] = {"element": outage.element, "hosts_lost": lost, "spares_outside": outside, "covered": outside >= lost}
+    local = {name: spares_by["block"].get(name, 0) for name in design.placement.hosts_by(pool_index, "block")}
     return {
         "pools": [design.blueprint.pools[index].name for index in standby],
         "hosts": hosts,
         "fewest_in_a_block": min(local.values(), default=0),
         "worst": covers,
     }
+
+
+def _spares_by(design: Design, standby: list[int], level: str) -> dict[str, int]:
+    """The standby pools' hosts per zone, block or rack (`level`), summed over the pools."""
+    found: dict[str, int] = {}
+    for index in standby:
+        for name, count in design.placement.hosts_by(index, level).items():
+            found[name] = found.get(name, 0) + count
+    return found

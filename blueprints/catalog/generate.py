@@ -228,9 +228,9 @@ def generate(source: str = "moto", families: tuple[str, ...] = SUPPORTED_FAMILIE
     entries, description, digest, command = load_source(source)
     extra: list[dict[str, str]] = []
     for path in added:
-        more, more_description, more_digest, _ = load_source(path)
         if path == "moto":
             raise SourceError("--add takes a describe-instance-types file, not moto")
+        more, more_description, more_digest, _ = load_source(path)
         entries.update(more)
         families += tuple(sorted({family_of(name) for name in more} - set(families)))
         extra.append({"source": more_description, "source_sha256": more_digest, "instance_types": ", ".join(sorted(more))})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from topology.cost import CostLine, CostReport
+from topology.cost import CostLine, CostReport, cents
 
 
 @dataclass(frozen=True)
@@ -53,8 +53,8 @@ class CostDelta:
         return {
             "key": self.key,
             "item": self.item,
-            "old_hourly_usd": _cents(self.old_hourly_usd),
-            "new_hourly_usd": _cents(self.new_hourly_usd),
+            "old_hourly_usd": cents(self.old_hourly_usd),
+            "new_hourly_usd": cents(self.new_hourly_usd),
             "delta_hourly_usd": rounded,
             "change": self.what,
         }
@@ -88,17 +88,13 @@ class CostChange:
         """The `cost` section of `diff --json`."""
         return {
             "currency": "USD",
-            "old_hourly_usd": _cents(self.old.hourly_usd),
-            "new_hourly_usd": _cents(self.new.hourly_usd),
+            "old_hourly_usd": cents(self.old.hourly_usd),
+            "new_hourly_usd": cents(self.new.hourly_usd),
             "delta_hourly_usd": round(self.hourly_delta_usd, 2),
-            "old_monthly_usd": _cents(self.old.monthly_usd),
-            "new_monthly_usd": _cents(self.new.monthly_usd),
+            "old_monthly_usd": cents(self.old.monthly_usd),
+            "new_monthly_usd": cents(self.new.monthly_usd),
             "lines": [delta.as_json() for delta in self.deltas],
         }
-
-
-def _cents(usd: float | None) -> float | None:
-    return None if usd is None else round(usd, 2)
 
 
 def _priced(line: CostLine | None) -> bool:
