@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from blueprints.records import record
 
 
 def port_split(radix: int, oversubscription: float) -> tuple[int, int]:
@@ -46,7 +47,7 @@ def port_split(radix: int, oversubscription: float) -> tuple[int, int]:
     return down, radix - down
 
 
-@dataclass(frozen=True)
+@record
 class TierShape:
     """One switch tier as built: its radix (ports at `up_gbps`), the split, and the links each side carries.
 

@@ -11,8 +11,10 @@ collect them all and sort them with `sort_findings`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any, Literal
+
+from blueprints.records import record
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
@@ -38,7 +40,7 @@ def format_path(path: Path) -> str:
     return text or "<blueprint>"
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """A single problem (or note) about a blueprint, tied to a place in its source.
 

@@ -14,7 +14,7 @@ size error three screens down.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -26,6 +26,7 @@ from blueprints.models import Blueprint
 from blueprints.models.pools import Pool
 from blueprints.models.storage import StorageTier
 from blueprints.overrides import apply_overrides
+from blueprints.records import record
 from blueprints.rules import run_blueprint_rules, run_pool_rules, run_storage_rules
 from blueprints.schema_errors import findings_from_validation
 from blueprints.source import SourceError, SourceMap, parse_yaml, read_yaml_file
@@ -37,7 +38,7 @@ def _storage_adapter() -> TypeAdapter[StorageTier]:
     return TypeAdapter(StorageTier)
 
 
-@dataclass
+@record(frozen=False)
 class Overrides:
     """An environment's overrides and where they were written (for positions)."""
 
@@ -47,7 +48,7 @@ class Overrides:
     origin: str = ""
 
 
-@dataclass
+@record(frozen=False)
 class LoadResult:
     """What loading gives the next stage: a valid blueprint (or None) and all findings."""
 

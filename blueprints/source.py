@@ -9,13 +9,14 @@ parsed raises `SourceError`, the only exception that reaches the CLI (exit 2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path as FilePath
 from typing import Any
 
 import yaml
 
 from blueprints.findings import Finding, Path, error
+from blueprints.records import record
 
 # libyaml's loader (PyYAML's C binding) parses several times faster than the pure-Python one and gives the
 # same nodes, marks and errors; PyYAML wheels ship it, and a build without it falls back.
@@ -34,7 +35,7 @@ def load_data(text: str) -> Any:
     return yaml.load(text, FAST_LOADER)
 
 
-@dataclass(frozen=True)
+@record
 class Position:
     """A 1-based place in a source file."""
 
@@ -57,7 +58,7 @@ class SourceError(Exception):
         self.column = column
 
 
-@dataclass
+@record(frozen=False)
 class SourceMap:
     """Positions of values (and of their keys) by blueprint path, plus source lines."""
 

@@ -21,19 +21,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 import pulumi
 import pulumi_aws as aws
 
 from blueprints.models.kubernetes import PodNetworking
+from blueprints.records import record
 from components.common import child_of, named_tags, pod_identity_role
 from components.plan.cni import cni_configuration, needs_addon
 from topology.cluster.addons import AddonPlan
 
 
-@dataclass(frozen=True)
+@record
 class AddonsArgs:
     """One phase's add-ons and what they attach to."""
 

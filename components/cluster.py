@@ -24,11 +24,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
 
+from blueprints.records import record
 from components.common import child_of, computed, named_tags
 from components.plan.keys import volume_key_policy
 from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
@@ -41,7 +41,7 @@ CLUSTER_POLICIES = ("AmazonEKSClusterPolicy",)
 NODE_POLICIES = ("AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonEKS_CNI_Policy")
 
 
-@dataclass(frozen=True)
+@record
 class ClusterArgs:
     """The control plane as planned: names, version, endpoint access and the subnets it spans."""
 

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import pulumi
 import pulumi_aws as aws
 
+from blueprints.records import record
 from components.common import child_of, named_tags, pod_identity_trust
 
 # The chart's service account, named explicitly in the release (values.yaml `serviceAccount.name`).
@@ -62,7 +62,7 @@ REGIONAL_READS = (
 LAUNCHED = ("fleet", "instance", "volume", "network-interface", "launch-template", "spot-instances-request")
 
 
-@dataclass(frozen=True)
+@record
 class KarpenterAccessArgs:
     """The cluster Karpenter serves, the node role it passes, and where."""
 

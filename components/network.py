@@ -19,20 +19,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import pulumi
 import pulumi_aws as aws
 
 from blueprints.models.base import is_zone_id
+from blueprints.records import record
 from components.common import child_of, named_tags
 from topology.cluster.subnets import SubnetPlan
 
 ANYWHERE = "0.0.0.0/0"
 
 
-@dataclass(frozen=True)
+@record
 class NetworkArgs:
     """What the network is made from: the VPC block, the carved subnets and the tags."""
 

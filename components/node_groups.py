@@ -27,11 +27,11 @@ node group's AMI type picks the EKS AMI, so EKS keeps bootstrapping the node.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
 
+from blueprints.records import record
 from components.common import child_of, named_tags
 from components.plan.user_data import Bootstrap, encoded_user_data
 from topology.cluster.node_groups import MAX_UNAVAILABLE_PERCENT, ROOT_DEVICE, NodeGroupPlan
@@ -49,7 +49,7 @@ def reservation_placement_tag(placement_group: str | None) -> dict[str, str]:
 TAGGED_AT_LAUNCH = ("instance", "volume", "network-interface")
 
 
-@dataclass(frozen=True)
+@record
 class NodePoolArgs:
     """A pool's planned node groups and the cluster resources they attach to."""
 

@@ -9,16 +9,16 @@ still travels, with its reason, into the preview and the stack outputs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
 
+from blueprints.records import record
 from components.common import child_of, named_tags
 from topology.cluster.placement_groups import PlacementDecision
 
 
-@dataclass(frozen=True)
+@record
 class PlacementArgs:
     """The decisions to carry out and the tags to put on each group."""
 

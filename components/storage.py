@@ -13,11 +13,11 @@ cluster security group, gets the matching ingress rules.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import pulumi
 import pulumi_aws as aws
 
+from blueprints.records import record
 from components.common import child_of, named_tags, pod_identity_role
 from components.plan.storage import FSX_CONTROLLER_ACCOUNT, BucketPlan, FileSystemPlan, FsxClassPlan
 
@@ -26,7 +26,7 @@ LNET_PORTS = ((988, 988), (1018, 1023))
 FSX_PROVISIONER_POLICY = "AmazonFSxFullAccess"
 
 
-@dataclass(frozen=True)
+@record
 class StorageArgs:
     """The planned file systems and buckets, and what they attach to."""
 
@@ -44,7 +44,7 @@ class StorageArgs:
     protect: bool = True
 
 
-@dataclass(frozen=True)
+@record
 class ClassNetwork:
     """Where one FSx StorageClass's file systems go: the subnet and the security group the driver passes to FSx."""
 
@@ -52,7 +52,7 @@ class ClassNetwork:
     security_group_id: pulumi.Output[str]
 
 
-@dataclass(frozen=True)
+@record
 class FileSystemHandle:
     """What a Lustre client (the FSx CSI driver's static volumes) needs to mount one tier."""
 

@@ -8,9 +8,8 @@ codes, so a new code can't be left out of this list.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from blueprints.models import MODEL_CODES
+from blueprints.records import record
 from blueprints.rules import RULES as BLUEPRINT_RULES
 from blueprints.schema_errors import CODES as SCHEMA_CODES
 from railyard.change.impact import CODES as DIFF_CODES
@@ -34,7 +33,7 @@ LOADER_CODES = ("yaml.duplicate-key", "override.unknown-name")
 PLAN_CODES = ("compile.plan", "compile.pin-unused")
 
 
-@dataclass(frozen=True)
+@record
 class Check:
     """One finding code or policy: where it runs, what it is, and which module owns it."""
 

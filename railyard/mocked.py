@@ -22,7 +22,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from pulumi.runtime.stack import Stack, wait_for_rpcs
 from pulumi.runtime.sync_await import _sync_await
 
 from blueprints.findings import Finding, has_errors
+from blueprints.records import record
 from railyard.collector import fewer_collections
 from railyard.pipeline import Validation, validate
 from railyard.program import Deployment, deployment_of, plan_validated, run_program
@@ -69,7 +70,7 @@ _ID_PREFIX = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class PreviewResource:
     """One registered resource as the engine received it."""
 
@@ -96,7 +97,7 @@ class PreviewResource:
         return {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent, "inputs": self.inputs}
 
 
-@dataclass
+@record(frozen=False)
 class PreviewResult:
     """A preview: the validation, what would be registered (by stack, then URN), and the stack outputs.
 

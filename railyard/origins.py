@@ -22,15 +22,15 @@ written ancestor, as findings are.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from blueprints.findings import format_path
+from blueprints.records import record
 from blueprints.rules.names import cluster_name
 
 NODE_POOL_TYPE = "railyard:compute:NodePool"
 
 
-@dataclass(frozen=True)
+@record
 class Origin:
     """The blueprint path a resource was compiled from, and where that path is written."""
 

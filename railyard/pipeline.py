@@ -8,7 +8,7 @@ placed at its file and line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,6 +17,7 @@ from blueprints.catalog import load_catalog
 from blueprints.catalog.prices import load_prices
 from blueprints.findings import Finding, error, has_errors, sort_findings, summarize
 from blueprints.loader import LoadResult, Overrides, load_blueprint
+from blueprints.records import record
 from blueprints.source import SourceError
 from railyard.collector import fewer_collections
 from railyard.progress import stage
@@ -41,7 +42,7 @@ QUOTA_STATUS: dict[bool | None, str] = {True: "ok", False: "OVER", None: "check"
 """How a quota need reads: within what is available, over it, or to check (the account sets it)."""
 
 
-@dataclass
+@record(frozen=False)
 class Validation:
     """Everything validation learnt about one blueprint (and stack)."""
 

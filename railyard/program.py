@@ -21,7 +21,7 @@ endpoint, kubeconfig, OIDC provider, the node-group plans and the file systems.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ import pulumi_aws as aws
 
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error
+from blueprints.records import record
 from blueprints.source import SourceError
 from components.addons import Addons, AddonsArgs, cni_configuration_values
 from components.cluster import Cluster, ClusterArgs
@@ -50,7 +51,7 @@ from topology.cluster.node_groups import SYSTEM_GROUP, NodeGroupPlan
 from topology.cluster.placement_groups import PlacementDecision
 
 
-@dataclass(frozen=True)
+@record
 class ClusterHandles:
     """What `build` made, for the layers built on top of the cluster.
 
@@ -97,7 +98,7 @@ def plan_validated(validation: Validation, now: datetime | None = None) -> tuple
         ]
 
 
-@dataclass(frozen=True)
+@record
 class Deployment:
     """How one run deploys, from its stack file: who it acts as, and (for a layer stack) whose cluster it reads.
 
@@ -276,7 +277,7 @@ def _karpenter(
     return KarpenterWiring(cluster.cluster_name, access.queue_name, cluster.node_role_name, cluster.volume_key_arn, networks, [access.association])
 
 
-@dataclass(frozen=True)
+@record
 class ReferencedFileSystem:
     """A file system the cluster's stack made, as its stack outputs name it (for the layer stack's volumes)."""
 

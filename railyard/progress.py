@@ -12,13 +12,15 @@ import contextlib
 import contextvars
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TextIO
+
+from blueprints.records import record
 
 __all__ = ["reporting", "stage"]
 
 
-@dataclass
+@record(frozen=False)
 class _Reporter:
     stream: TextIO
     started: float = field(default_factory=time.monotonic)

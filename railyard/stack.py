@@ -26,10 +26,10 @@ kubeconfig's `aws eks get-token`, so both act as the same principal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from blueprints.loader import Overrides
+from blueprints.records import record
 from blueprints.source import SourceError, read_yaml_file
 
 BLUEPRINT_KEY = "railyard:blueprint"
@@ -39,7 +39,7 @@ PROFILE_KEY = "aws:profile"
 ASSUME_ROLES_KEYS = ("aws:assumeRoles", "aws:assumeRole")
 
 
-@dataclass(frozen=True)
+@record
 class StackSettings:
     """What a stack file says: its name, the blueprint it renders, and its overrides."""
 

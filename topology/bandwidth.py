@@ -21,11 +21,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeAlias
 
 import networkx as nx
 
+from blueprints.records import record
 from topology.fabric import FabricGraph, FabricNode, fabric_order, pool_endpoints
 
 __all__ = [
@@ -46,7 +46,7 @@ FlowGraph: TypeAlias = "nx.DiGraph[FlowNode]"
 _BELOW = {"leaf": "endpoint", "spine": "leaf", "core": "spine"}
 
 
-@dataclass(frozen=True)
+@record
 class SwitchPorts:
     """Ports one member of a switch group uses: towards the tier below, towards the tier above."""
 
@@ -114,7 +114,7 @@ def oversubscription(graph: FabricGraph) -> dict[str, tuple[float, FabricNode] |
     return worst
 
 
-@dataclass(frozen=True)
+@record
 class SwitchLoss:
     """The bandwidth one switch of a tier carries, which its failure takes away: down, up, and its share of the tier's down."""
 
@@ -142,7 +142,7 @@ def switch_loss(graph: FabricGraph) -> dict[str, SwitchLoss]:
     }
 
 
-@dataclass(frozen=True)
+@record
 class Bisection:
     """Max-flow between the halves, per accelerator of the first half, and the minimum cut by tier."""
 

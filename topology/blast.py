@@ -25,10 +25,10 @@ always; blocks too with ``spread: blocks``; blocks and zones with ``spread: zone
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from blueprints.findings import Finding, error
 from blueprints.models.pools import Pool
+from blueprints.records import record
 from topology.fabric import FabricGraph, FabricNode, node_name, pool_endpoints
 from topology.facility import FacilityNode, element_name
 
@@ -56,7 +56,7 @@ _HINTS = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Outage:
     """The worst element of one kind for one pool: its name, the accelerators it takes down and their share."""
 

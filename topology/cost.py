@@ -18,7 +18,6 @@ requests), support plans and taxes are left out (docs/cost.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -28,6 +27,7 @@ from blueprints.findings import Finding, info
 from blueprints.models import Blueprint
 from blueprints.models.pools import Pool
 from blueprints.models.storage import FsxLustre
+from blueprints.records import record
 from topology.cluster.node_groups import NodeGroupPlan
 
 CODES = ("cost.price-unknown",)
@@ -35,7 +35,7 @@ KINDS = ("on_demand", "capacity_reservation", "spot", "capacity_block", "system"
 _GP3 = "ebs_gp3_storage"
 
 
-@dataclass(frozen=True)
+@record
 class CostLine:
     """One priced thing: USD per hour as planned (desired nodes) and at its largest, what it is paid upfront, and why.
 
@@ -69,7 +69,7 @@ class CostLine:
         }
 
 
-@dataclass(frozen=True)
+@record
 class CostReport:
     """Every line of a design's cost, with totals over the known lines."""
 

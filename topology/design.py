@@ -9,12 +9,13 @@ checks that need it are skipped instead of crashing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from blueprints.catalog import Catalog
 from blueprints.findings import Finding
 from blueprints.models import Blueprint
 from blueprints.models.pools import Pool
+from blueprints.records import record
 from topology.fabric import FabricGraph, build_fabric_graph
 from topology.facility import FacilityGraph, build_facility
 from topology.layout import FabricPlan, plan_fabric
@@ -25,7 +26,7 @@ from topology.storage import StorageGraph, storage_network
 __all__ = ["Design", "FabricDesign", "build_design"]
 
 
-@dataclass(frozen=True)
+@record
 class FabricDesign:
     """One fabric: its sizing plan, its merged graph, the (index, pool) pairs on it, and each pool's part of the graph."""
 
@@ -40,7 +41,7 @@ class FabricDesign:
         return self.plan.index
 
 
-@dataclass
+@record(frozen=False)
 class Design:
     """Everything the checks read: the blueprint, the placement and the graphs built from them."""
 

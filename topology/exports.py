@@ -31,10 +31,10 @@ DescribeInstanceTopology at run time.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import yaml
 
+from blueprints.records import record
 from blueprints.rules.context import Context
 from topology.design import Design, FabricDesign
 
@@ -44,7 +44,7 @@ FORMATS = ("slurm-tree", "slurm-block", "topograph")
 TOPOGRAPH_DOMAIN = "accelerator.topology.test/domain"
 
 
-@dataclass(frozen=True)
+@record
 class ExportedNode:
     """One host as exported: its name, fabric, leaf position, pod, and scale-up domain (None when it is the host alone)."""
 

@@ -33,7 +33,17 @@ from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
 from topology.placement import Placement, rack_name
 
-__all__ = ["ROOT", "FacilityGraph", "FacilityNode", "build_facility", "rack_feeds", "physical_outages", "element_name", "scale_up_switch_share"]
+__all__ = [
+    "ROOT",
+    "FacilityGraph",
+    "FacilityNode",
+    "build_facility",
+    "rack_feeds",
+    "physical_outages",
+    "supply_dominators",
+    "element_name",
+    "scale_up_switch_share",
+]
 
 FacilityNode: TypeAlias = tuple[Any, ...]
 """An element, named as in the docstring: its kind, then names (str) and indexes (int) in an order that depends on
@@ -149,9 +159,9 @@ def physical_outages(graph: FacilityGraph) -> dict[FacilityNode, dict[int, int]]
     """For every zone, block, feed and rack, the hosts per pool index it takes down.
 
     An element takes a host down when it dominates it: every supply path from
-    the site to the host passes through the element. This walks the dominator
-    tree (`networkx.immediate_dominators`) up from each hosts node, so the cost
-    is linear in the graph. Elements that take nothing down are absent.
+    the site to the host passes through it. This walks the dominator tree
+    (`supply_dominators`) up from each hosts node, so the cost is linear in the
+    graph. Elements that take nothing down are absent.
 
     Examples
     --------
@@ -164,7 +174,7 @@ def physical_outages(graph: FacilityGraph) -> dict[FacilityNode, dict[int, int]]
     >>> sorted(physical_outages(G))
     [('block', 'b'), ('rack', 'b', 0), ('zone', 'z')]
     """
-    dominator = nx.immediate_dominators(graph, ROOT)
+    dominator = supply_dominators(graph)
     outages: dict[FacilityNode, dict[int, int]] = {}
     for node, data in graph.nodes(data=True):
         if data.get("kind") != "hosts" or node not in dominator:
@@ -175,3 +185,43 @@ def physical_outages(graph: FacilityGraph) -> dict[FacilityNode, dict[int, int]]
             per_pool[data["pool"]] = per_pool.get(data["pool"], 0) + data["count"]
             above = dominator[above]
     return outages
+
+
+def supply_dominators(graph: FacilityGraph) -> dict[FacilityNode, FacilityNode]:
+    """Every element's immediate dominator from the site: what `networkx.immediate_dominators(graph, ROOT)` gives,
+    for a graph without cycles, which a facility graph is (power flows one way).
+
+    networkx's function takes any graph and repeats its pass over the nodes until nothing changes. Without
+    cycles one pass in topological order is exact (Cooper, Harvey and Kennedy, "A Simple, Fast Dominance
+    Algorithm", 2001): every supplier is settled before what it supplies, whose dominator is where its
+    suppliers' dominator chains meet, and most elements have one supplier, which is the answer. The order
+    is the graph's own when `build_facility` added every supplier before what it supplies (it does), else
+    `networkx.topological_sort`'s. About twice as fast as networkx's pass at 131,072 accelerators;
+    elements the site can't reach are absent, and so is the site, as in networkx's answer.
+    `tests/topology/test_blast.py` holds the two equal.
+    """
+    position = {node: index for index, node in enumerate(graph)}
+    in_order = all(position[supplier] < position[node] for supplier, node in graph.edges)
+    dominator: dict[FacilityNode, FacilityNode] = {ROOT: ROOT}
+    order: dict[FacilityNode, int] = {ROOT: 0}
+    for node in graph if in_order else nx.topological_sort(graph):
+        settled = [supplier for supplier in graph.pred[node] if supplier in dominator]
+        if node == ROOT or not settled:  # the site, or an element the site doesn't reach
+            continue
+        meet = settled[0]
+        for supplier in settled[1:]:
+            meet = _meeting(meet, supplier, dominator, order)
+        dominator[node] = meet
+        order[node] = len(order)
+    del dominator[ROOT]
+    return dominator
+
+
+def _meeting(first: FacilityNode, second: FacilityNode, dominator: dict[FacilityNode, FacilityNode], order: dict[FacilityNode, int]) -> FacilityNode:
+    """Where two settled elements' dominator chains meet: the nearest element every supply path to either passes."""
+    while first != second:
+        while order[first] > order[second]:
+            first = dominator[first]
+        while order[second] > order[first]:
+            second = dominator[second]
+    return first

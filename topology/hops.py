@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from blueprints.records import record
 from topology.fabric import FabricGraph, FabricNode, node_name, pool_endpoints
 
 __all__ = ["Hops", "switch_distances", "worst_case_hops"]
@@ -40,7 +41,7 @@ ROUTES = {"fabric": ("fabric",), "scale_up": ("scale-up first", "scale-up last")
 """The two cross-rail routes by name: through the fabric's upper tiers, and through the scale-up domain at an end."""
 
 
-@dataclass(frozen=True)
+@record
 class Hops:
     """The worst same-rail and cross-rail hop counts of a pool, each with the pair that reaches it.
 

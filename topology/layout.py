@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from blueprints import fabric_math
 from blueprints.catalog import Catalog, InstanceType
@@ -45,6 +45,7 @@ from blueprints.findings import Finding, error, warning
 from blueprints.models import Blueprint
 from blueprints.models.fabrics import AwsEfa, DesignedFabric, RailOnly, RailOptimizedClos, ScaleUp
 from blueprints.models.pools import Pool
+from blueprints.records import record
 from topology.placement import Placement
 from topology.provider_fabric import provider_managed
 
@@ -57,7 +58,7 @@ SCALE_UP_SWITCHES = {"nvlink": 1, "pcie": 1, "neuronlink": 0}
 """Switches a packet crosses inside a scale-up domain: an NVSwitch or a PCIe switch; NeuronLink is a direct torus."""
 
 
-@dataclass(frozen=True)
+@record
 class Part:
     """One scale-up part of a host: its accelerators, the rails each sends through, and its NIC ports per rail and plane."""
 
@@ -71,7 +72,7 @@ class Part:
         return tuple(rail for rail, _ in self.rail_ports)
 
 
-@dataclass(frozen=True)
+@record
 class PoolShape:
     """How one pool's hosts meet a fabric: a host's ports per rail leaf, and its scale-up parts."""
 
@@ -92,7 +93,7 @@ class PoolShape:
         return frozenset(rail for part in self.parts for rail in part.rails)
 
 
-@dataclass(frozen=True)
+@record
 class Position:
     """One leaf position: the hosts (pool index, hosts) in fabric order, its block, pod and used ports per leaf."""
 
@@ -104,7 +105,7 @@ class Position:
     rack: int | None = None
 
 
-@dataclass(frozen=True)
+@record
 class FabricPlan:
     """Everything needed to build one fabric's graph: shapes, positions, tiers and switch counts."""
 
@@ -248,7 +249,7 @@ Run = tuple[str, int, int, int]
 """(block, rack, pool index, hosts): a stretch of one pool's hosts in one rack."""
 
 
-@dataclass
+@record(frozen=False)
 class _RawPosition:
     """A leaf position while it fills: its block, used ports per leaf, [pool index, hosts] in order, and its rack (ToR)."""
 

@@ -17,13 +17,13 @@ rail-optimized reference, where a leaf down costs the GPUs on it their NIC path 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from blueprints.records import record
 from topology.fabric import FabricGraph, FabricNode, node_name, pool_endpoints
 
 
-@dataclass(frozen=True)
+@record
 class HostLinkLoss:
     """One of a host's fabric links lost: how many it has, and the share of its bandwidth one takes."""
 
@@ -36,7 +36,7 @@ class HostLinkLoss:
         return {"links_per_host": round(self.links, 3), "link_gbps": self.gbps, "share": round(self.share, 4)}
 
 
-@dataclass(frozen=True)
+@record
 class RailLoss:
     """The leaf whose failure takes a rail path from the most accelerators: which rails, whose, and how much of it."""
 

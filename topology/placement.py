@@ -29,19 +29,20 @@ other checks run on what fits.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from blueprints.catalog import Catalog
 from blueprints.findings import Finding, Path, error
 from blueprints.models import Blueprint
 from blueprints.models.domains import Block, Zone
 from blueprints.models.pools import Pool
+from blueprints.records import record
 from blueprints.rules.context import Context
 
 __all__ = ["BlockSite", "Placement", "place_pools", "round_robin", "fill_in_order"]
 
 
-@dataclass
+@record(frozen=False)
 class BlockSite:
     """One block of the site: its racks' free slots and, per rack, the (pool index, hosts) runs in slot order."""
 
@@ -85,7 +86,7 @@ class BlockSite:
         return zone + ("blocks", self.block_index) if self.zone.blocks else zone
 
 
-@dataclass
+@record(frozen=False)
 class Placement:
     """Every block's racks with the pools placed in them, and how many hosts of each pool found a slot."""
 

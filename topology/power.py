@@ -23,18 +23,19 @@ domain that spans hosts (`scale_up.switch_kw`) draw with their domain's hosts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from blueprints.findings import Finding, error
 from blueprints.models import Blueprint
 from blueprints.models.fabrics import DesignedFabric
+from blueprints.records import record
 from topology.fabric import FabricGraph
 from topology.facility import FacilityGraph, FacilityNode, element_name
 
 __all__ = ["FeedLoad", "NetworkPower", "PowerFigures", "feed_loads", "network_power", "power_figures", "power_findings"]
 
 
-@dataclass(frozen=True)
+@record
 class NetworkPower:
     """Switch IT power: leaves by block (ToRs by rack), the spines and cores no one block holds, and kW per fabric and tier."""
 
@@ -84,7 +85,7 @@ def network_power(fabrics: Iterable[tuple[DesignedFabric, FabricGraph]], scale_u
     return NetworkPower(block_kw, rack_kw, shared_kw, by_fabric)
 
 
-@dataclass(frozen=True)
+@record
 class FeedLoad:
     """One power feed's IT load: its racks' share with every feed up, and the most it carries when one other feed of its block fails."""
 
@@ -94,7 +95,7 @@ class FeedLoad:
     worst_partner: int | None  # the feed whose loss loads it most (None: no rack shares it with another feed)
 
 
-@dataclass(frozen=True)
+@record
 class PowerFigures:
     """IT kW per rack (by rack node), per block and per zone (by name, in site order), and the site totals; per feed by block."""
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from blueprints.findings import Finding
+from blueprints.records import record
 
 if TYPE_CHECKING:
     from topology.design import Design
@@ -16,7 +17,7 @@ Table = tuple[str, list[str], list[list[str]]]
 """A human table: title, headers, rows of cell text."""
 
 
-@dataclass
+@record(frozen=False)
 class DesignReport:
     """Findings and figures from checking one blueprint's design graph.
 

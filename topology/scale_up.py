@@ -21,13 +21,13 @@ Where the blueprint doesn't describe the switches, their figures are None and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
 from blueprints.models.fabrics import ScaleUp
 from blueprints.models.pools import Pool
+from blueprints.records import record
 from blueprints.rules.context import Context
 from topology.layout import SCALE_UP_SWITCHES, host_scale_up
 
@@ -36,7 +36,7 @@ __all__ = ["ScaleUpDomains", "scale_up_domains"]
 _SWITCH_FIGURES = ("switches", "ports_per_switch", "bisection", "switch_loss")
 
 
-@dataclass(frozen=True)
+@record
 class ScaleUpDomains:
     """One pool's scale-up domains: their size, how many the pool makes, and their switches when described."""
 

@@ -19,7 +19,6 @@ and are not checked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 import networkx as nx
@@ -28,6 +27,7 @@ from blueprints.catalog import Catalog
 from blueprints.findings import Finding, error
 from blueprints.models import Blueprint
 from blueprints.models.storage import FsxLustre, StorageTier
+from blueprints.records import record
 from topology.placement import Placement
 
 __all__ = ["tier_throughput", "storage_network", "read_flow", "checkpoint_rate", "storage_report", "SCRATCH_MB_PER_TIB"]
@@ -78,7 +78,7 @@ def storage_network(blueprint: Blueprint, catalog: Catalog, placement: Placement
     return network
 
 
-@dataclass(frozen=True)
+@record
 class ReadFlow:
     """What a tier serves its readers at once: demand, served rate and the minimum cut's limits."""
 

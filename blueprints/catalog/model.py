@@ -17,9 +17,11 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, is_dataclass
+from dataclasses import asdict, fields, is_dataclass
 from types import MappingProxyType
 from typing import Any, Literal
+
+from blueprints.records import record
 
 Confidence = Literal["verified", "secondary", "unsure"]
 CONFIDENCES: tuple[str, ...] = ("verified", "secondary", "unsure")
@@ -35,7 +37,7 @@ def family_of(instance_type: str) -> str:
     return instance_type.split(".", 1)[0]
 
 
-@dataclass(frozen=True)
+@record
 class Fact:
     """A number the EC2 API does not give, with where it came from."""
 
@@ -46,7 +48,7 @@ class Fact:
     note: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class NetworkCard:
     """One physical network card (`NetworkInfo.NetworkCards[]`)."""
 
@@ -74,7 +76,7 @@ class NetworkCard:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Accelerator:
     """The accelerators of one instance type; memory and cores are per device."""
 
@@ -120,7 +122,7 @@ class Accelerator:
         return None
 
 
-@dataclass(frozen=True)
+@record
 class InstanceStore:
     """Local NVMe instance storage (`InstanceStorageInfo`)."""
 
@@ -129,7 +131,7 @@ class InstanceStore:
     total_gb: int
 
 
-@dataclass(frozen=True)
+@record
 class ScaleUp:
     """The accelerator-to-accelerator fabric (NVLink, NeuronLink or plain PCIe).
 
@@ -190,7 +192,7 @@ def api_fields(entry: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
+@record
 class InstanceType:
     """One EC2 instance type: AWS's data joined to the hand-entered facts.
 

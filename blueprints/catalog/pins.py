@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from blueprints.records import record
 from blueprints.source import load_data
 
 PINS = Path(__file__).resolve().parent / "pins.yaml"
 
 
-@dataclass(frozen=True)
+@record
 class EksVersion:
     """One Kubernetes version on EKS: when it came and when standard and extended support end."""
 
@@ -28,7 +28,7 @@ class EksVersion:
     end_of_extended: date
 
 
-@dataclass(frozen=True)
+@record
 class ChartPin:
     """A pinned Helm chart: chart name (or OCI URL), version, repository (None for OCI), namespace, source."""
 
@@ -41,7 +41,7 @@ class ChartPin:
     controller: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class AddonPin:
     """An EKS managed add-on: its version per Kubernetes version where AWS publishes one, and where it was seen."""
 
@@ -54,7 +54,7 @@ class AddonPin:
         return self.versions.get(kubernetes)
 
 
-@dataclass(frozen=True)
+@record
 class ImagePin:
     """A container image railyard deploys without a chart: repository, tag, and where it was seen published."""
 
@@ -69,7 +69,7 @@ class ImagePin:
         return f"{self.image}:{self.tag}"
 
 
-@dataclass(frozen=True)
+@record
 class Pins:
     """Everything `pins.yaml` holds."""
 

@@ -28,12 +28,12 @@ import hashlib
 import json
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from blueprints.catalog.generated import write_or_check
+from blueprints.records import record
 from blueprints.source import load_data
 
 HERE = Path(__file__).resolve().parent
@@ -118,7 +118,7 @@ def generate() -> str:
     return json.dumps(document, indent=2, sort_keys=True) + "\n"
 
 
-@dataclass(frozen=True)
+@record
 class Price:
     """One price: US dollars per `unit`, where it was read, the date that source gives, and how sure it is."""
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from pathlib import Path
 
+from blueprints.records import record
 from blueprints.source import load_data
 
 TABLE = Path(__file__).resolve().parent / "quotas.yaml"
@@ -17,7 +17,7 @@ LUSTRE_PERSISTENT_2 = "L-8F1B9C74"
 LUSTRE_SCRATCH = "L-AD2FC696"
 
 
-@dataclass(frozen=True)
+@record
 class Quota:
     """One service quota; `default` is None where AWS sets it per account. `family`/`market` tie EC2 vCPU quotas to pools."""
 

@@ -18,16 +18,16 @@ import functools
 import json
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
 from blueprints.catalog.generated import write_or_check
+from blueprints.records import record
 
 OUTPUT = Path(__file__).resolve().parent / "regions.json"
 
 
-@dataclass(frozen=True)
+@record
 class Regions:
     """Every region by partition, and the zone names and zone ids of the regions moto records."""
 

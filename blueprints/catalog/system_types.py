@@ -17,19 +17,19 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from blueprints.catalog.generated import write_or_check
+from blueprints.records import record
 
 OUTPUT = Path(__file__).with_name("system_types.json")
 # Current Intel, AMD and Graviton general-purpose, compute and memory families (x86_64 and arm64).
 SYSTEM_FAMILIES = ("m6i", "m7i", "m7a", "m8g", "m7g", "c6i", "c7i", "c7g", "r6i", "r7i", "r7g")
 
 
-@dataclass(frozen=True)
+@record
 class SystemType:
     """One system node type: vCPUs, architecture, card 0's interfaces and IPv4 addresses per interface."""
 

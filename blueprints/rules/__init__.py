@@ -12,7 +12,6 @@ add a firing and a passing case to tests/blueprints/test_rules.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from blueprints.catalog import Catalog
@@ -20,6 +19,7 @@ from blueprints.findings import Finding, Path
 from blueprints.models import Blueprint
 from blueprints.models.pools import Pool
 from blueprints.models.storage import StorageTier
+from blueprints.records import record
 from blueprints.rules import (
     capacity,
     custom_ami,
@@ -61,7 +61,7 @@ class RuleModule(Protocol):
     def check(self) -> Callable[..., Iterable[Finding]]: ...
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     """A registered rule: its module name, scope, codes and check function."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 
 from blueprints.catalog import Catalog
@@ -11,9 +10,10 @@ from blueprints.models.domains import Block, Zone
 from blueprints.models.fabrics import AwsEfa, Fabric, ScaleUp
 from blueprints.models.pools import Pool
 from blueprints.models.storage import StorageTier
+from blueprints.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Context:
     """A validated blueprint and the catalog, with indexes built once per run."""
 

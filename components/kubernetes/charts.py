@@ -13,12 +13,11 @@ published; bump one there and nowhere else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from blueprints.catalog.pins import load_pins
+from blueprints.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Chart:
     """A pinned Helm chart: repository (None for an OCI reference), chart name or OCI URL, version."""
 

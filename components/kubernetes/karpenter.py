@@ -28,7 +28,7 @@ The AWS side (the controller's role and the interruption queue) is
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
 import pulumi
@@ -38,6 +38,7 @@ from blueprints.catalog import Catalog
 from blueprints.catalog.pins import load_pins
 from blueprints.models import Blueprint
 from blueprints.models.base import is_zone_id
+from blueprints.records import record
 from components.kubernetes import charts
 from components.kubernetes.releases import ReleasePlan, emit_release
 from components.plan.lustre_efa import boot_part
@@ -57,7 +58,7 @@ CONTROLLER_RESOURCES = {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"c
 KARPENTER_OWNED_TAGS = ("eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass")
 
 
-@dataclass(frozen=True)
+@record
 class NodeClassPlan:
     """One Karpenter node group: its NodePool's and EC2NodeClass's specs, less the ids only the cluster's stack knows."""
 
@@ -136,7 +137,7 @@ class NodeClassPlan:
         return spec
 
 
-@dataclass(frozen=True)
+@record
 class KarpenterPlan:
     """The controller's release (its values less the cluster's and queue's names) and the node classes."""
 
@@ -155,7 +156,7 @@ class NodeClassNetworkRef(Protocol):
     def placement_group(self) -> pulumi.Input[str] | None: ...
 
 
-@dataclass(frozen=True)
+@record
 class NodeClassNetwork:
     """A node class's subnet, security groups and placement group, as the cluster's stack made them."""
 
@@ -164,7 +165,7 @@ class NodeClassNetwork:
     placement_group: pulumi.Input[str] | None = None
 
 
-@dataclass(frozen=True)
+@record
 class KarpenterWiring:
     """What the cluster's stack made for Karpenter: names, the node role, the volume key, each node class's network."""
 

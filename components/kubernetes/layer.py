@@ -11,11 +11,12 @@ derive from the layer's name: `<name>-provider`, `<name>-plugins`, `<name>-metri
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import pulumi
 import pulumi_kubernetes as k8s
 
+from blueprints.records import record
 from components.kubernetes.device_plugins import DevicePlugins
 from components.kubernetes.karpenter import KarpenterNodes, KarpenterWiring
 from components.kubernetes.kueue import KueueScheduling
@@ -24,7 +25,7 @@ from components.kubernetes.plan import KubernetesPlan
 from components.kubernetes.storage import ClassNetworkRef, ClusterStorage, FileSystemRef
 
 
-@dataclass
+@record(frozen=False)
 class KubernetesLayerArgs:
     """What the layer needs from the stages before it.
 

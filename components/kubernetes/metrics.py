@@ -26,13 +26,13 @@ exporter is used (`components.kubernetes.device_plugins`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 
 from blueprints.catalog.pins import load_pins
+from blueprints.records import record
 from components.kubernetes import charts
 from components.kubernetes.releases import ReleasePlan, emit_release
 from topology.cluster.health import ExporterPlacement
@@ -51,7 +51,7 @@ def scrape_annotations(port: int) -> dict[str, str]:
     return {"prometheus.io/scrape": "true", "prometheus.io/port": str(port)}
 
 
-@dataclass(frozen=True)
+@record
 class MetricsPlan:
     """The DCGM exporter release (None without it) and the neuron-monitor DaemonSet's placement (None without it)."""
 

@@ -9,10 +9,10 @@ installing it needs: each chart's release and values, and the volumes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
+from blueprints.records import record
 from blueprints.rules.names import cluster_name
 from components.kubernetes.device_plugins import plugin_releases
 from components.kubernetes.karpenter import KarpenterPlan, plan_karpenter
@@ -24,7 +24,7 @@ from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 
 
-@dataclass(frozen=True)
+@record
 class KubernetesPlan:
     """The layout, each placed plugin's release (by kind), the storage driver and volumes, and the accelerator exporters."""
 

@@ -9,11 +9,12 @@ explicit release name, and never fetched by a preview (see charts.py).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import pulumi
 import pulumi_kubernetes as k8s
 
+from blueprints.records import record
 from components.kubernetes.charts import Chart
 
 # Helm's default is 300 s. A controller chart's pods start only once the system nodes have joined and
@@ -23,7 +24,7 @@ CONTROLLER_TIMEOUT_SECONDS = 900
 DAEMONSET_TIMEOUT_SECONDS = 600
 
 
-@dataclass(frozen=True)
+@record
 class ReleasePlan:
     """One Helm release: `key` names the Pulumi child (`<component>-<key>`), `name` the Helm release."""
 

@@ -21,7 +21,6 @@ use), bound when a pod is scheduled so the volume lands in the pod's zone.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import pulumi
@@ -29,6 +28,7 @@ import pulumi_kubernetes as k8s
 
 from blueprints.models import Blueprint
 from blueprints.models.storage import FsxLustreClass
+from blueprints.records import record
 from blueprints.rules.names import cluster_name
 from components.kubernetes import charts
 from components.kubernetes.releases import ReleasePlan, emit_release
@@ -48,7 +48,7 @@ class FileSystemRef(Protocol):
     def mount_name(self) -> pulumi.Input[str]: ...
 
 
-@dataclass(frozen=True)
+@record
 class VolumePlan:
     """One FSx tier as a PersistentVolume (`fsx-<tier>`) and a claim (`<tier>`) in the workload namespace."""
 
@@ -76,7 +76,7 @@ class ClassNetworkRef(Protocol):
     def security_group_id(self) -> pulumi.Input[str]: ...
 
 
-@dataclass(frozen=True)
+@record
 class FsxClassParameters:
     """One `fsx_lustre_class` tier as StorageClass parameters (the driver's names and string values), less its network."""
 
@@ -102,7 +102,7 @@ class FsxClassParameters:
         return FsxClassParameters(tier.name, dict(sorted(parameters.items())), tier.reclaim_policy)
 
 
-@dataclass(frozen=True)
+@record
 class StoragePlan:
     """The FSx CSI release (None without FSx mounts), the volumes, the FSx StorageClasses, and whether gp3 is the default."""
 

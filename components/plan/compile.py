@@ -11,12 +11,12 @@ without Pulumi.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.models.kubernetes import PodNetworking
+from blueprints.records import record
 from blueprints.rules.names import cluster_name as derived_cluster_name
 from components.kubernetes.plan import KubernetesPlan, plan_kubernetes
 from components.plan.storage import BucketPlan, FileSystemPlan, FsxClassPlan, plan_fsx_classes, plan_storage
@@ -31,7 +31,7 @@ from topology.cluster.subnets import SubnetPlan
 __all__ = ["CompilePlan", "PlanError", "plan_blueprint", "aws_partition"]
 
 
-@dataclass(frozen=True)
+@record
 class CompilePlan:
     """Everything the components emit for one blueprint (and stack)."""
 

@@ -12,11 +12,12 @@ or the Kubernetes provider would authenticate as someone else and get 401.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
+from blueprints.records import record
 
-@dataclass(frozen=True)
+
+@record
 class DeployerIdentity:
     """Who `pulumi up` acts as: an AWS CLI profile and/or a role to assume (None = the ambient credentials)."""
 

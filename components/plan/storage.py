@@ -16,17 +16,16 @@ whichever is more. These are the two demands the topology checker proves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.models.storage import DataRepository, FsxLustre, FsxLustreClass, S3Bucket
+from blueprints.records import record
 from blueprints.rules.names import bucket_name
 from topology.cluster.node_groups import NodeGroupPlan
 from topology.storage import MEGABYTES_PER_GIB
 
 
-@dataclass(frozen=True)
+@record
 class FileSystemPlan:
     """One FSx for Lustre file system: the tier as declared and where it is placed."""
 
@@ -63,7 +62,7 @@ class FileSystemPlan:
         return tuple(self.tier.data_repositories)
 
 
-@dataclass(frozen=True)
+@record
 class BucketPlan:
     """One S3 bucket: its tier, its bucket name and whether it keeps versions."""
 
@@ -120,7 +119,7 @@ def place_file_system(tier: FsxLustre, blueprint: Blueprint, catalog: Catalog, n
 FSX_CONTROLLER_ACCOUNT = ("kube-system", "fsx-csi-controller-sa")
 
 
-@dataclass(frozen=True)
+@record
 class FsxClassPlan:
     """One FSx for Lustre StorageClass: the file systems the driver makes for its claims go in this subnet."""
 

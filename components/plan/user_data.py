@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from blueprints.records import record
 from components.plan.lustre_efa import boot_part
 from topology.cluster.labels import NodeTaint
 from topology.cluster.node_groups import DEFAULT_LOCAL_MOUNT
@@ -28,7 +28,7 @@ from topology.cluster.node_groups import DEFAULT_LOCAL_MOUNT
 BOUNDARY = "==RAILYARD-BOUNDARY=="
 
 
-@dataclass(frozen=True)
+@record
 class Bootstrap:
     """What nodeadm needs to join a custom-AMI node to the cluster (nodeadm `ValidateNodeConfig` requires all four)."""
 

@@ -17,9 +17,10 @@ which is why this propagation is explicit rather than seen in the inputs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from blueprints.records import record
 from railyard.change.replace_table import UNKNOWN, Effect, ReplaceTable
 from railyard.change.terraform_source import CONDITIONAL, REPLACE, UPDATE
 
@@ -35,7 +36,7 @@ UNCLASSIFIED = "unclassified"
 ACTION_ORDER = (REPLACE, MAY_REPLACE, UNCLASSIFIED, UPDATE)
 
 
-@dataclass(frozen=True)
+@record
 class InputChange:
     """One changed input: its wire path (list indexes dropped), old and new values, its effect, and where it came from."""
 
@@ -56,7 +57,7 @@ class InputChange:
         return document
 
 
-@dataclass
+@record(frozen=False)
 class ResourceChange:
     """What happens to one resource: created, deleted, replaced, maybe replaced, updated in place, or unclassified."""
 

@@ -8,13 +8,13 @@ as unknown, never as a change of zero.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from blueprints.records import record
 from topology.cost import CostLine, CostReport, cents
 
 
-@dataclass(frozen=True)
+@record
 class CostDelta:
     """One line's hourly cost before and after (None: absent on that side); `unknown` when either side is unpriced."""
 
@@ -60,7 +60,7 @@ class CostDelta:
         }
 
 
-@dataclass(frozen=True)
+@record
 class CostChange:
     """A change's cost: the lines whose hourly figure moved, and both sides' totals."""
 

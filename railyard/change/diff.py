@@ -14,11 +14,12 @@ import subprocess
 import tarfile
 import tempfile
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from blueprints.findings import Finding, has_errors, info, sort_findings
+from blueprints.records import record
 from blueprints.source import SourceError
 from railyard.change.compare import ResourceChange, compare
 from railyard.change.cost import CostChange, cost_change
@@ -30,7 +31,7 @@ from railyard.progress import stage
 _STACK_FILE = re.compile(r"Pulumi\.(.+)\.yaml")
 
 
-@dataclass(frozen=True)
+@record
 class Side:
     """One side of a diff: what it is called, and how to preview it."""
 
@@ -80,7 +81,7 @@ def side_at_revision(side: Side, revision: str, into: Path) -> Side:
     return Side(label, moved(side.file), None, moved(side.project_dir))
 
 
-@dataclass
+@record(frozen=False)
 class DiffResult:
     """Two previews compared: the resource changes, their impact, and every finding (either side's, and the diff's own)."""
 

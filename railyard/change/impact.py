@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from blueprints.findings import Finding, error, info, warning
+from blueprints.records import record
 from railyard.change.capacity import instance_spec, wave_figures
 from railyard.change.compare import CREATE, DELETE, MAY_REPLACE, UNCLASSIFIED, ResourceChange
 from railyard.change.karpenter_drift import drift
@@ -61,7 +62,7 @@ def rolling_inputs() -> frozenset[str]:
     return frozenset(shape.members) - {"clusterName", "nodegroupName", "force", "clientRequestToken"}
 
 
-@dataclass(frozen=True)
+@record
 class Impact:
     """One effect on the running cluster, in its users' terms, with the figures behind it."""
 

@@ -43,11 +43,11 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from blueprints.records import record
 from railyard.change.terraform_source import REPLACE, UPDATE, ResourceSchema, read_resources, resource_names
 
 OUTPUT = Path(__file__).with_name("replace_on_change.json")
@@ -55,7 +55,7 @@ UNKNOWN = "unknown"
 EXAMPLES = Path(__file__).resolve().parents[2] / "blueprints" / "examples"
 
 
-@dataclass(frozen=True)
+@record
 class Effect:
     """What changing one input does: replace, conditional, update or unknown, and the table entry that says so."""
 
@@ -63,7 +63,7 @@ class Effect:
     entry: str
 
 
-@dataclass(frozen=True)
+@record
 class ResourceRules:
     """One resource type's inputs and their effects, and the outputs an in-place update recomputes."""
 
@@ -97,7 +97,7 @@ class ResourceRules:
         return Effect(self.default, path)
 
 
-@dataclass(frozen=True)
+@record
 class ReplaceTable:
     """The generated table: its source, and the rules per resource type."""
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
+from blueprints.records import record
 from railyard.change.go_source import FUNC, Group, Package, first_map, flat, grouped, map_entries, map_key, resolve, struct_fields, tokens
 
 REPLACE = "replace"
@@ -41,7 +42,7 @@ _SDK_MAP = ("map", "[", "string", "]", "*schema.Schema")
 _FRAMEWORK_MAPS = (("map", "[", "string", "]", "schema.Attribute"), ("map", "[", "string", "]", "schema.Block"))
 
 
-@dataclass
+@record(frozen=False)
 class ResourceSchema:
     """One resource's attributes (dotted paths, Terraform's names) with their effect, and what could not be read."""
 

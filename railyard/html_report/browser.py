@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
+
+from blueprints.records import record
 
 __all__ = ["Browser", "BrowserError", "Loaded", "chromium_path", "load"]
 
@@ -19,7 +20,7 @@ class BrowserError(RuntimeError):
     """No Chromium to drive."""
 
 
-@dataclass(frozen=True)
+@record
 class Loaded:
     """What the browser saw: console messages and page errors, and counts of the page's main parts."""
 

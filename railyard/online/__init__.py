@@ -13,13 +13,14 @@ file systems and buckets the blueprint says exist (`existing`). Every call goes 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, sort_findings
 from blueprints.models import Blueprint
+from blueprints.records import record
 from railyard.online import existing, findings, images, names, offerings, quotas, reservations
 from railyard.online.account import Account, AccountUnreachable, open_account
 from railyard.online.findings import unreachable_finding
@@ -35,7 +36,7 @@ CODES = findings.CODES + reservations.CODES + offerings.CODES + quotas.CODES + n
 __all__ = ["CODES", "OnlineReport", "check_online", "validate_online"]
 
 
-@dataclass
+@record(frozen=False)
 class OnlineReport:
     """What the account said: the region asked, the checks that ran, the reservations and quota values found."""
 

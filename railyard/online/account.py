@@ -15,9 +15,10 @@ credentials, no endpoint): `validate --online` stops checking and says so once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
+from blueprints.records import record
 from railyard import __version__
 
 # (client service name, operation) -> the IAM action a caller needs for it.
@@ -53,7 +54,7 @@ class ReadOnlyViolation(RuntimeError):
     """A check asked for an operation outside `READ_ONLY_CALLS`: a bug in railyard, refused before it is sent."""
 
 
-@dataclass(frozen=True)
+@record
 class AccountError(Exception):
     """One refused call: what kind of refusal, the IAM action, AWS's error code and message."""
 
@@ -66,7 +67,7 @@ class AccountError(Exception):
         return f"{self.action}: {self.code}: {self.message}"
 
 
-@dataclass(frozen=True)
+@record
 class AccountUnreachable(Exception):
     """No call can succeed: the credentials are missing or refused, or AWS's endpoint can't be reached."""
 
@@ -78,7 +79,7 @@ class AccountUnreachable(Exception):
         return f"{self.code}: {self.message}"
 
 
-@dataclass
+@record(frozen=False)
 class Account:
     """A boto3 session bound to the blueprint's region, that can only read."""
 

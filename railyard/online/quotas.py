@@ -12,10 +12,10 @@ trusted it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from blueprints.findings import Finding, error, warning
+from blueprints.records import record
 from railyard.online.account import Account, AccountError
 from railyard.online.findings import account_finding
 from topology.cluster.quotas import QuotaNeed
@@ -24,7 +24,7 @@ CODES = ("online.quota-short", "online.quota-declared-differs")
 NEVER_APPLIED = "NoSuchResourceException"
 
 
-@dataclass(frozen=True)
+@record
 class QuotaFact:
     """The account's value for one quota the design needs, and where the value came from."""
 

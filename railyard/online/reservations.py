@@ -13,7 +13,7 @@ pool's nodes at creation.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,6 +22,7 @@ from blueprints.findings import Finding, Path, error, warning
 from blueprints.models import Blueprint
 from blueprints.models.capacity import CapacityBlock, CapacityReservation, ReservationGroup
 from blueprints.models.pools import Pool
+from blueprints.records import record
 from blueprints.rules import capacity, kubernetes_version, reservation_use
 from blueprints.rules.context import Context
 from railyard.online.account import Account, AccountError
@@ -40,7 +41,7 @@ COMING = frozenset({"scheduled", "pending", "payment-pending", "assessing", "del
 MISSING = ("InvalidCapacityReservationId.NotFound", "InvalidCapacityReservationId.Malformed")
 
 
-@dataclass(frozen=True)
+@record
 class Stated:
     """What the blueprint says of one reservation it names (a group's member: what the group says of all of them)."""
 
@@ -62,7 +63,7 @@ class Stated:
 RESERVATION_TYPE = {"capacity_block": "capacity-block", "capacity_reservation": "default"}
 
 
-@dataclass(frozen=True)
+@record
 class ReservationFact:
     """What the account says of one reservation the blueprint names (the `--online` table's row)."""
 

@@ -36,6 +36,7 @@ from railyard.change.terraform_source import REPLACE
 from railyard.change.upgrade import settle_adopted_versions
 from railyard.mocked import run_preview
 from tests.properties import examples
+from tests.shared import shared
 from topology.cluster import plan_cluster
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "blueprints" / "examples").glob("*.yaml"))
@@ -67,9 +68,13 @@ def _pinned_document(path: Path) -> dict:
 
 @functools.cache
 def _baseline(name: str, folder: str) -> tuple[dict, object]:
-    """The pinned example and its preview, once per example for the whole run."""
+    """The pinned example and its preview, once per example for the whole run (whichever worker asks first)."""
+    return shared(f"day2-baseline-{name}", lambda: _pinned_preview(name, Path(folder)))
+
+
+def _pinned_preview(name: str, folder: Path) -> tuple[dict, object]:
     document = _pinned_document(next(path for path in EXAMPLES if path.name == name))
-    path = Path(folder) / f"old-{name}"
+    path = folder / f"old-{name}"
     path.write_text(yaml.safe_dump(document, sort_keys=False))
     preview = run_preview(str(path), at=AT)
     assert preview.ok, [finding.message for finding in preview.findings if finding.severity == "error"]

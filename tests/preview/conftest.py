@@ -1,12 +1,14 @@
-"""Previews shared across the emission tests: each example runs once per session (about a second each)."""
+"""Previews shared across the emission tests: each example runs once per run, whichever worker asks (about a second each)."""
 
 import functools
+import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from railyard.mocked import run_preview
+from tests.shared import shared
 
 ROOT = Path(__file__).resolve().parents[2]
 # Previews are planned as of this moment, so Capacity Block sizing doesn't change with the day the suite runs:
@@ -16,8 +18,10 @@ AT = datetime(2026, 11, 24, tzinfo=UTC)
 
 @functools.cache
 def previewed(path: str | None = None, stack: str | None = None):
-    """The mocked preview of a blueprint file (or of a stack of this project) at AT, once per test process for every module."""
-    return run_preview(path, stack, ROOT, at=AT)
+    """The mocked preview of a blueprint file (or of a stack of this project) at AT: once per run for every module
+    and worker (`tests/shared.py`)."""
+    key = hashlib.sha256(repr((path, stack)).encode()).hexdigest()[:16]
+    return shared(f"preview-{key}", lambda: run_preview(path, stack, ROOT, at=AT))
 
 
 def preview_of(example: str | None = None, stack: str | None = None):

@@ -1,16 +1,27 @@
-"""Blast radius: failure injection on the explicit graphs gives the shares the checker reports, and a pool's tolerance is enforced."""
+"""Blast radius: failure injection on the explicit graphs gives the shares the checker reports, a pool's tolerance is
+enforced, and the facility's dominators are networkx's."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from blueprints.catalog import load_catalog
+from blueprints.loader import load_blueprint
+from tests.properties import examples
 from tests.topology import reference
 from tests.topology.factory import block, blueprint, check, codes, design, only, pool, zone
 from tests.topology.fixtures import ALL_FABRICS, MEDIUM_FABRICS, fat_tree, single_corded, tor_clos
 from topology.blast import checked_kinds, switch_outages
+from topology.design import build_design
 from topology.expand import expand_fabric
-from topology.facility import ROOT, physical_outages
+from topology.facility import ROOT, physical_outages, supply_dominators
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "blueprints" / "examples"
 
 
 def by_kind(report, pool: str = "serve") -> dict:
@@ -112,3 +123,24 @@ def test_a_pool_that_must_survive_a_zone_but_landed_in_one_is_a_spread_finding()
     assert finding.certificate == {"unit": "zb", "hosts": 2, "level": "zone"}
     spread = blueprint(zones, [pool("serve", "g6e.xlarge", 2, ["za", "zb"], spread="zones")])
     assert "topology.spread" not in codes(check(spread))
+
+
+@pytest.mark.parametrize("name", ["insecure", "rail-131k", "dgx-h100-superpod", "p5-capacity-block", "alibaba-dcn-plus"])
+def test_the_supply_dominators_of_an_example_are_networkx_dominators(name):
+    facility = build_design(load_blueprint(str(EXAMPLES / f"{name}.yaml")).blueprint, load_catalog()).facility
+    assert supply_dominators(facility) == nx.immediate_dominators(facility, ROOT)
+
+
+@settings(max_examples=examples(200), deadline=None, derandomize=True)
+@given(
+    edges=st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14)), max_size=40),
+    shuffled=st.permutations(range(16)),
+)
+def test_the_supply_dominators_of_any_acyclic_graph_are_networkx_dominators(edges, shuffled):
+    """Any graph without cycles (an edge runs from a lower number to a higher; 0 is the site), its nodes added in any
+    order, with elements the site doesn't reach and elements fed from several suppliers."""
+    named = {0: ROOT, **{number: ("element", number) for number in range(1, 16)}}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(named[number] for number in shuffled)
+    graph.add_edges_from((named[min(a, b)], named[max(a, b) + 1]) for a, b in edges)
+    assert supply_dominators(graph) == nx.immediate_dominators(graph, ROOT)

@@ -17,13 +17,13 @@ reference stacks' choice.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from blueprints.catalog.pins import load_pins
 from blueprints.findings import Finding, error, warning
 from blueprints.models import Blueprint
 from blueprints.models.addons import CoreAddon, OptionalAddon
+from blueprints.records import record
 from topology.cluster.node_groups import NodeGroupPlan
 
 CODES = ("addon.cni-too-old-for-efa", "addon.pod-identity-agent-off", "addon.repair-without-monitoring")
@@ -32,7 +32,7 @@ EFA_ONLY_CNI = (1, 18, 5)
 Pinned = Literal["blueprint", "railyard", "eks-default"]
 
 
-@dataclass(frozen=True)
+@record
 class AddonSpec:
     """What railyard knows of one add-on: its blueprint key, EKS name, when it goes in, and the IAM it needs."""
 
@@ -64,7 +64,7 @@ ADDONS = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class AddonPlan:
     """One add-on to install: which, at what version (None: EKS's default, resolved at apply), and from whom the version comes."""
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from ipaddress import IPv4Network
 
+from blueprints.records import record
 
-@dataclass
+
+@record(frozen=False)
 class AddressSpace:
     """The blocks' addresses, with the ranges already used in each (start, end) kept sorted."""
 

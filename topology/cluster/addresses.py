@@ -30,17 +30,17 @@ pod address but count against the kubelet's limit; so when a blueprint states
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import ceil
 
 from blueprints.models.kubernetes import PodNetworking
+from blueprints.records import record
 
 PREFIX_ADDRESSES = 16
 HOST_NETWORK_PODS = 2  # the "+ 2" of the CNI's max-pods formula
 PREFIX_POD_CAPS = ((30, 110), (None, 250))  # (most vCPUs, most pods): the EKS AMI max-pods calculator
 
 
-@dataclass(frozen=True)
+@record
 class NodeAddresses:
     """Addresses one node takes: in its own subnet, and (custom networking) in its pod subnet; and its pods."""
 

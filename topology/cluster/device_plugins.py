@@ -15,10 +15,10 @@ section 5).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from blueprints.models import Blueprint
 from blueprints.models.kubernetes import DevicePlugin
+from blueprints.records import record
 from topology.cluster.labels import POOL_LABEL
 from topology.cluster.scheduling import NFD_NVIDIA_LABEL, Match, NodeGroupView, Placement, Toleration, tolerations_for
 
@@ -44,7 +44,7 @@ def needs(kind: str, view: NodeGroupView) -> bool:
     return view.efa
 
 
-@dataclass(frozen=True)
+@record
 class PluginPlacement:
     """One listed plugin (`index` in `kubernetes.device_plugins`): the pools it serves and where its pods may run.
 

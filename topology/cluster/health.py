@@ -17,11 +17,11 @@ fail without anything seeing it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from blueprints.findings import Finding, warning
 from blueprints.models import Blueprint
+from blueprints.records import record
 from topology.cluster.labels import POOL_LABEL
 from topology.cluster.scheduling import Match, NodeGroupView, Placement, tolerations_for
 
@@ -29,7 +29,7 @@ CODES = ("k8s.no-health-signal",)
 Exporter = Literal["dcgm_exporter", "gpu_operator_dcgm", "neuron_monitor"]
 
 
-@dataclass(frozen=True)
+@record
 class ExporterPlacement:
     """One metrics exporter: which, the pools it serves and where its pods run (None: the GPU Operator places it)."""
 

@@ -16,15 +16,15 @@ space; only the primary interface does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from blueprints.catalog import InstanceType
+from blueprints.records import record
 
 InterfaceType = Literal["interface", "efa", "efa-only"]
 
 
-@dataclass(frozen=True)
+@record
 class InterfaceSpec:
     """One launch-template network interface: where it sits and what kind it is."""
 

@@ -10,10 +10,10 @@ cross-layer check (`kubernetes_checks`) proves this layout; the compiler
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
+from blueprints.records import record
 from topology.cluster.device_plugins import PluginPlacement, place_device_plugins
 from topology.cluster.health import ExporterPlacement, place_exporters
 from topology.cluster.kueue import KueuePlan, plan_kueue
@@ -22,7 +22,7 @@ from topology.cluster.node_groups import NodeGroupPlan
 from topology.cluster.scheduling import NodeGroupView, node_groups
 
 
-@dataclass(frozen=True)
+@record
 class KubernetesLayout:
     """The accelerator node groups as Kubernetes sees them, and everything placed onto them."""
 

@@ -17,12 +17,12 @@ of the layout and returns findings with a path to the YAML to fix.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from blueprints.catalog import Catalog
 from blueprints.catalog.system_types import load_system_types
 from blueprints.findings import Finding, Path, error
 from blueprints.models import Blueprint
+from blueprints.records import record
 from topology.cluster.device_plugins import PluginPlacement, needs
 from topology.cluster.health import CODES as HEALTH_CODES
 from topology.cluster.health import health_findings
@@ -40,7 +40,7 @@ FAMILIES = {
 KUEUE_MAX_TOLERATIONS = 8
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     """A registered cross-layer rule."""
 

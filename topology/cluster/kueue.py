@@ -29,11 +29,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from blueprints.models import Blueprint
 from blueprints.models.kubernetes import KueueFlavor
+from blueprints.records import record
 from topology.cluster.labels import DOMAIN_LABEL, HOSTNAME_LABEL, NETWORK_LAYER_LABEL, POOL_LABEL, ULTRASERVER_LABEL, ZONE_LABEL
 from topology.cluster.scheduling import NodeGroupView, Toleration, tolerations_for
 
@@ -85,7 +85,7 @@ def derived_levels(views: Sequence[NodeGroupView]) -> tuple[str, ...]:
     return (*head, *layers, *views[0].scale_up_levels(), HOSTNAME_LABEL)
 
 
-@dataclass(frozen=True)
+@record
 class TopologyPlan:
     """A Kueue Topology: its name and node-label levels."""
 
@@ -97,7 +97,7 @@ class TopologyPlan:
         return {"levels": [{"nodeLabel": level} for level in self.levels]}
 
 
-@dataclass(frozen=True)
+@record
 class FlavorPlan:
     """One pool's ResourceFlavor and ClusterQueue quotas; `entry` is its `kueue.flavors` index, `declared` what that entry set."""
 
@@ -129,7 +129,7 @@ class FlavorPlan:
         return spec
 
 
-@dataclass(frozen=True)
+@record
 class KueuePlan:
     """Everything Kueue is told: the Topologies, the flavors, and the queues' names (the chart is the compiler's)."""
 

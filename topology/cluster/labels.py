@@ -8,10 +8,9 @@ them in one pure module is what stops those layers drifting apart.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from blueprints.catalog import InstanceType
 from blueprints.models.pools import Pool
+from blueprints.records import record
 
 POOL_LABEL = "railyard.dev/pool"
 ROLE_LABEL = "railyard.dev/role"
@@ -49,7 +48,7 @@ NEURON_TAINT_KEY = "aws.amazon.com/neuron"
 STANDBY_TAINT_KEY = "railyard.dev/standby-for"
 
 
-@dataclass(frozen=True)
+@record
 class NodeTaint:
     """A taint in Kubernetes terms (`NoSchedule`); `eks_effect` gives the EKS API's spelling."""
 

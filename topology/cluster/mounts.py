@@ -10,9 +10,9 @@ so the cross-layer check proves what the compiler
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from blueprints.models import Blueprint
+from blueprints.records import record
 from topology.cluster.labels import POOL_LABEL
 from topology.cluster.scheduling import Match, NodeGroupView, Placement, Toleration, tolerations_for
 
@@ -20,7 +20,7 @@ from topology.cluster.scheduling import Match, NodeGroupView, Placement, Tolerat
 AGENT_NOT_READY = Toleration("fsx.csi.aws.com/agent-not-ready", "Exists")
 
 
-@dataclass(frozen=True)
+@record
 class MountPlacement:
     """The pools that mount an FSx tier, the node plugin's placement (None without mounts), the tiers mounted."""
 

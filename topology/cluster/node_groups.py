@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timedelta
 from typing import Literal, TypedDict
 
@@ -45,6 +45,7 @@ from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock, CapacityRe
 from blueprints.models.kubernetes import PodNetworking, SystemNodes
 from blueprints.models.pools import Pool, RootVolume
 from blueprints.models.storage import LocalNvme
+from blueprints.records import record
 from blueprints.rules.context import Context
 from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
 from topology.cluster.addresses import NodeAddresses, cni_enis, node_addresses
@@ -73,7 +74,7 @@ _CAPACITY_TYPES: dict[str, CapacityType] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class NodeGroupPlan:
     """Everything one managed node group and its launch template are made from."""
 

@@ -20,11 +20,11 @@ Every decision carries its reason, which the preview prints and the program expo
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from blueprints.models.capacity import CapacityReservation, ReservationGroup
 from blueprints.models.pools import Pool
+from blueprints.records import record
 
 Strategy = Literal["cluster", "partition", "spread"]
 
@@ -33,7 +33,7 @@ MAX_PARTITIONS = 7
 MAX_SPREAD_INSTANCES_PER_ZONE = 7
 
 
-@dataclass(frozen=True)
+@record
 class PlacementDecision:
     """Where a pool's nodes in one zone are placed, and why."""
 

@@ -11,12 +11,12 @@ user data, file systems).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
+from blueprints.records import record
 from blueprints.rules.context import Context
 from topology.cluster.addons import AddonPlan, plan_addons
 from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
@@ -29,7 +29,7 @@ from topology.cluster.subnets import SubnetDemand, SubnetPlan, lay_out_subnets, 
 Layout = Literal["stable", "legacy"]
 
 
-@dataclass(frozen=True)
+@record
 class ClusterPlan:
     """The cluster's node groups, subnets, placement decisions, control-plane tier, Kubernetes layout and EKS add-ons."""
 

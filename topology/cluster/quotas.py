@@ -25,7 +25,6 @@ quota, its code, the value needed and the request that raises it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from blueprints.catalog import Catalog
@@ -43,6 +42,7 @@ from blueprints.catalog.system_types import load_system_types
 from blueprints.findings import Finding, Path, error, info, warning
 from blueprints.models import Blueprint
 from blueprints.models.storage import FsxLustre
+from blueprints.records import record
 from topology.cluster.plan import ClusterPlan
 
 CODES = ("quota.exceeded", "quota.per-account", "quota.unknown-code")
@@ -53,7 +53,7 @@ ELASTIC_IPS = "L-0263D0A3"
 MARKETS = {"ON_DEMAND": "on_demand", "SPOT": "spot"}
 
 
-@dataclass(frozen=True)
+@record
 class QuotaNeed:
     """One quota the design needs: how much, why, what the account has, and where in the blueprint it comes from."""
 

@@ -13,12 +13,13 @@ emitted and what is checked are the same objects.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
 from blueprints.models.base import is_zone_id
+from blueprints.records import record
 from topology.cluster.labels import HOSTNAME_LABEL, INSTANCE_TYPE_LABEL, NETWORK_LAYER_LABEL, ZONE_LABEL, NodeTaint, ultraserver_labels
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 
@@ -40,7 +41,7 @@ NFD_NVIDIA_LABEL = "feature.node.kubernetes.io/pci-10de.present"
 BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
 
 
-@dataclass(frozen=True)
+@record
 class NodeGroupView:
     """One managed node group (a pool in one failure domain) as its nodes look to Kubernetes."""
 
@@ -170,7 +171,7 @@ def node_groups(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGr
     return views
 
 
-@dataclass(frozen=True)
+@record
 class Match:
     """One node-affinity match expression."""
 
@@ -203,7 +204,7 @@ class Match:
         return entry
 
 
-@dataclass(frozen=True)
+@record
 class Toleration:
     """A pod toleration; `effect` None tolerates every effect."""
 
@@ -251,7 +252,7 @@ def tolerations_for(views: list[NodeGroupView]) -> tuple[Toleration, ...]:
     return tuple(found)
 
 
-@dataclass(frozen=True)
+@record
 class Placement:
     """Where a pod may run: node selector AND (any affinity term), and the taints it tolerates."""
 

@@ -15,13 +15,13 @@ preview shows it as replacements.)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import ceil
 
+from blueprints.records import record
 from topology.placement import fill_in_order
 
 
-@dataclass(frozen=True)
+@record
 class Share:
     """One node group's part of a pool: the name after `<pool>-`, the failure domain it stands for, its sizes."""
 

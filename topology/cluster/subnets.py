@@ -35,11 +35,11 @@ fixed slots.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from ipaddress import IPv4Network
 from typing import Literal, NoReturn
 
 from blueprints.findings import Finding, warning
+from blueprints.records import record
 from topology.cluster.address_space import AddressSpace
 from topology.cluster.errors import PlanError
 
@@ -61,7 +61,7 @@ LESS_PER_NODE = (
 REMEDIES = f"{LESS_PER_NODE}; or a larger vpc_cidr, or blocks in cloud.secondary_cidrs"
 
 
-@dataclass(frozen=True)
+@record
 class SubnetDemand:
     """A subnet the design needs, before it has an address range."""
 
@@ -79,7 +79,7 @@ class SubnetDemand:
         return max(self.addresses, self.nodes)
 
 
-@dataclass(frozen=True)
+@record
 class SubnetPlan:
     """A subnet with its address range."""
 
