@@ -81,6 +81,14 @@ def _pinned_preview(name: str, folder: Path) -> tuple[dict, object]:
     return document, preview
 
 
+@functools.cache
+def _previewed(text: str, path: str):
+    """The preview of a changed blueprint, once per text: draws can make the same document (a resize that rounds back,
+    one pool added from either of two like pools), and a draw that changes nothing is the baseline itself."""
+    Path(path).write_text(text)
+    return run_preview(path, at=AT)
+
+
 def _resized(document: dict, index: int, factor: float) -> tuple[dict, str]:
     pool = document["pools"][index]
     nodes = pool["nodes"]
@@ -166,9 +174,7 @@ def test_routine_changes_replace_nothing_outside_the_changed_pool(tmp_path_facto
     folder.mkdir(exist_ok=True)
     document, before = _baseline(example, str(folder))
     changed, pool = _changed(document, kind, index, factor)
-    path = folder / f"new-{example}"
-    path.write_text(yaml.safe_dump(changed, sort_keys=False))
-    after = run_preview(str(path), at=AT)
+    after = before if changed == document else _previewed(yaml.safe_dump(changed, sort_keys=False), str(folder / f"new-{example}"))
     if not after.ok:
         errors = {finding.code for finding in after.findings if finding.severity == "error"}
         moved = [finding for finding in after.findings if finding.code == "compile.plan" and "subnet_cidrs" in ".".join(map(str, finding.path))]

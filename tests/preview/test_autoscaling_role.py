@@ -13,7 +13,7 @@ import json
 
 from components.cluster import AUTOSCALING_ROLE
 from railyard.mocked import run_preview
-from tests.preview.conftest import ROOT
+from tests.preview.conftest import ROOT, preview_of
 
 EXAMPLE = str(ROOT / "blueprints" / "examples" / "dev-g6e.yaml")
 SERVICE_LINKED_ROLE = "aws:iam/serviceLinkedRole:ServiceLinkedRole"
@@ -25,7 +25,7 @@ def _volume_key(result):
 
 
 def test_fresh_account_gets_the_role_before_the_key():
-    result = run_preview(EXAMPLE, project_dir=ROOT, account_roles=())
+    result = preview_of("dev-g6e")  # the session's preview: a fresh account, no roles
     roles = result.of_type(SERVICE_LINKED_ROLE)
     assert [role.inputs["awsServiceName"] for role in roles] == ["autoscaling.amazonaws.com"]
     assert roles[0].urn in _volume_key(result).dependencies

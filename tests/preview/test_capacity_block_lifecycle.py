@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from railyard.mocked import run_preview
-from tests.preview.conftest import ROOT
+from tests.preview.conftest import ROOT, preview_of
 
 EXAMPLE = str(ROOT / "blueprints" / "examples" / "p5-capacity-block.yaml")  # block: 2026-12-01T11:30Z to 2026-12-15T11:30Z
 SCHEDULE = "aws:autoscaling/schedule:Schedule"
@@ -60,7 +60,7 @@ def test_desired_size_and_scale_up_come_from_the_window(at, desired, scheduled):
 
 
 def test_pulumi_leaves_the_desired_size_to_eks():
-    result = run_preview(EXAMPLE, project_dir=ROOT, at=_at(2026, 11, 24))
+    result = preview_of("p5-capacity-block")  # the session's preview of the example, at 2026-11-24
     assert _group(result).ignore_changes == ("scalingConfig.desiredSize",)
     system = result.named("p5-train-prod-system-all-zones")
     assert system.ignore_changes == () and system.inputs["scalingConfig"]["minSize"] == 2

@@ -16,7 +16,7 @@ import pytest
 
 from railyard.mocked import run_preview
 from railyard.pipeline import validate
-from tests.preview.conftest import ROOT
+from tests.preview.conftest import ROOT, preview_of
 from tests.yaml_text import edited_copy
 
 EXAMPLE = ROOT / "blueprints" / "examples" / "dev-g6e.yaml"
@@ -77,7 +77,7 @@ def test_the_system_nodes_and_pools_without_a_custom_ami_keep_the_eks_ami(custom
 
 
 def test_a_pool_on_the_eks_ami_keeps_its_ami_type_and_no_cluster_in_its_user_data():
-    template, group = _pool_parts(run_preview(str(EXAMPLE), project_dir=ROOT))
+    template, group = _pool_parts(preview_of("dev-g6e"))  # the session's preview of the example
     assert group.inputs["amiType"] == "AL2023_x86_64_NVIDIA" and "imageId" not in template.inputs
     assert "cluster:" not in _user_data(template)
 

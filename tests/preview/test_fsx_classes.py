@@ -16,7 +16,7 @@ import pytest
 
 from railyard.mocked import mock_id, run_preview
 from railyard.pipeline import validate
-from tests.preview.conftest import ROOT
+from tests.preview.conftest import ROOT, preview_of
 from tests.yaml_text import edited_copy
 
 EXAMPLE = ROOT / "blueprints" / "examples" / "p5-capacity-block.yaml"  # its Kubernetes layer is a separate stack
@@ -77,7 +77,7 @@ def test_the_controller_gets_fsx_permissions_through_pod_identity_on_the_charts_
 
 
 def test_without_a_class_the_controller_gets_no_role():
-    plain = run_preview(str(EXAMPLE), project_dir=ROOT)
+    plain = preview_of("p5-capacity-block")  # the session's preview of the example
     assert plain.of_type("aws:eks/podIdentityAssociation:PodIdentityAssociation") == []
     assert "controller" not in plain.named("p5-train-prod-k8s-storage-fsx-csi-driver").inputs["values"]
     assert plain.outputs["fsxClasses"] == {}

@@ -14,7 +14,7 @@ import pytest
 
 from railyard.mocked import run_preview
 from railyard.pipeline import validate
-from tests.preview.conftest import AT, ROOT
+from tests.preview.conftest import AT, ROOT, preview_of
 from tests.yaml_text import edited_copy, line_of, replace_once
 
 EXAMPLE = ROOT / "blueprints" / "examples" / "p5-capacity-block.yaml"
@@ -44,7 +44,7 @@ def test_every_subnet_is_created_by_zone_id(tmp_path):
 
 
 def test_a_blueprint_written_with_zone_names_keeps_creating_subnets_by_name():
-    result = run_preview(str(EXAMPLE), project_dir=ROOT, at=AT)
+    result = preview_of("p5-capacity-block")  # the session's preview of the example, at AT
     subnets = result.of_type("aws:ec2/subnet:Subnet")
     assert {subnet.inputs["availabilityZone"] for subnet in subnets} == {"us-east-1a", "us-east-1b"}
     assert all("availabilityZoneId" not in subnet.inputs for subnet in subnets)
