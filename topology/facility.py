@@ -18,7 +18,7 @@ draw adds for its scale-up domain's switches (None where their power is unstated
 
 An element takes down exactly the hosts it dominates: every supply path from
 the site to them passes through it. `physical_outages` reads that from
-networkx's dominator tree.
+the dominator tree (`supply_dominators`: networkx's, in one pass, since power flows one way).
 """
 
 from __future__ import annotations
@@ -194,34 +194,44 @@ def supply_dominators(graph: FacilityGraph) -> dict[FacilityNode, FacilityNode]:
     networkx's function takes any graph and repeats its pass over the nodes until nothing changes. Without
     cycles one pass in topological order is exact (Cooper, Harvey and Kennedy, "A Simple, Fast Dominance
     Algorithm", 2001): every supplier is settled before what it supplies, whose dominator is where its
-    suppliers' dominator chains meet, and most elements have one supplier, which is the answer. The order
-    is the graph's own when `build_facility` added every supplier before what it supplies (it does), else
-    `networkx.topological_sort`'s. About twice as fast as networkx's pass at 131,072 accelerators;
-    elements the site can't reach are absent, and so is the site, as in networkx's answer.
+    suppliers' chains meet in the dominator tree, and most elements have one supplier, which is the answer.
+    The order is the graph's own when `build_facility` added every supplier before what it supplies (it
+    does), else `networkx.topological_sort`'s. About 1.7 times as fast as networkx's pass at 131,072
+    accelerators; elements the site can't reach are absent, and so is the site, as in networkx's answer.
     `tests/topology/test_blast.py` holds the two equal.
     """
-    position = {node: index for index, node in enumerate(graph)}
-    in_order = all(position[supplier] < position[node] for supplier, node in graph.edges)
     dominator: dict[FacilityNode, FacilityNode] = {ROOT: ROOT}
-    order: dict[FacilityNode, int] = {ROOT: 0}
-    for node in graph if in_order else nx.topological_sort(graph):
+    depth: dict[FacilityNode, int] = {ROOT: 0}  # in the dominator tree: small numbers, so no new int objects
+    for node in graph if _in_supply_order(graph) else nx.topological_sort(graph):
         settled = [supplier for supplier in graph.pred[node] if supplier in dominator]
         if node == ROOT or not settled:  # the site, or an element the site doesn't reach
             continue
         meet = settled[0]
         for supplier in settled[1:]:
-            meet = _meeting(meet, supplier, dominator, order)
+            meet = _meeting(meet, supplier, dominator, depth)
         dominator[node] = meet
-        order[node] = len(order)
+        depth[node] = depth[meet] + 1
     del dominator[ROOT]
     return dominator
 
 
-def _meeting(first: FacilityNode, second: FacilityNode, dominator: dict[FacilityNode, FacilityNode], order: dict[FacilityNode, int]) -> FacilityNode:
-    """Where two settled elements' dominator chains meet: the nearest element every supply path to either passes."""
+def _in_supply_order(graph: FacilityGraph) -> bool:
+    """True when every element comes after all its suppliers in the graph's own node order."""
+    seen: set[FacilityNode] = set()
+    for node in graph:
+        if any(supplier not in seen for supplier in graph.pred[node]):
+            return False
+        seen.add(node)
+    return True
+
+
+def _meeting(first: FacilityNode, second: FacilityNode, dominator: dict[FacilityNode, FacilityNode], depth: dict[FacilityNode, int]) -> FacilityNode:
+    """Where two settled elements' chains meet in the dominator tree: the nearest element every supply path to either
+    passes through."""
+    while depth[first] > depth[second]:
+        first = dominator[first]
+    while depth[second] > depth[first]:
+        second = dominator[second]
     while first != second:
-        while order[first] > order[second]:
-            first = dominator[first]
-        while order[second] > order[first]:
-            second = dominator[second]
+        first, second = dominator[first], dominator[second]
     return first
