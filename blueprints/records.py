@@ -7,15 +7,19 @@ blueprint. CPython 3.13 folds those calls into one `exec` a class (python/cpytho
 Python 3.11 railyard runs on, `record` does the same:
 
 * the hot methods, `__init__`, `__eq__` and `__hash__`, are compiled together, as dataclasses writes them;
-* the cold ones, `__repr__` and a frozen class's `__setattr__` and `__delattr__`, are shared functions that
-  read the class's fields, since nothing calls them in a loop (`__setattr__` only ever refuses).
+* the cold ones need no compiling: `__repr__` is one function shared by every record (it reads the fields),
+  and a frozen class's `__setattr__` and `__delattr__` are closures over its field names (they only refuse).
 
 A record is a dataclass: `dataclasses.fields`, `replace`, `asdict`, `is_dataclass`, pickling and `match`
 work on it unchanged, because `dataclasses.dataclass` itself collects the fields (with every method turned
-off) before `record` adds the methods. What it covers is what railyard uses: frozen (the default) or not,
-`kw_only`, `field(default=..., default_factory=..., repr=..., compare=..., hash=...)`, `__post_init__`, and
-inheriting a record's fields. Anything else it refuses when the class is defined (`TypeError`), so no
-record can silently differ from its dataclass. `tests/house/test_records.py` holds it to the dataclass
+off) before `record` adds the methods. Its `__dataclass_params__` therefore say what `dataclasses` was asked
+for (no methods, not frozen); `__record_frozen__` says whether the record is frozen.
+
+What it covers is what railyard uses: frozen (the default) or not, `kw_only`, `field(default=...,
+default_factory=..., repr=..., compare=..., hash=...)`, `__post_init__`, and inheriting a record's fields.
+Anything else (a method of its own among those it makes, `field(init=False)`, a field named `self`, a base
+that is another kind of dataclass) it refuses when the class is defined (`TypeError`), so no record can
+silently differ from its dataclass. `tests/house/test_records.py` holds it to the dataclass
 built from the same class body: signatures, equality, hashes, reprs and errors.
 """
 
@@ -81,6 +85,8 @@ def _refuse_unsupported(cls: type, fields: tuple[dataclasses.Field[Any], ...], f
             raise TypeError(f"{cls.__qualname__}: a record inherits only from records as frozen as it is ({base.__qualname__} is not)")
     seen_default = False
     for field in fields:
+        if field.name == "self" or field.name.startswith("__record_"):
+            raise TypeError(f"{cls.__qualname__}.{field.name}: a name record's methods use themselves; use dataclasses.dataclass")
         if not field.init:
             raise TypeError(f"{cls.__qualname__}.{field.name}: field(init=False) is not made by record; use dataclasses.dataclass")
         if field.kw_only:

@@ -159,6 +159,7 @@ def test_a_default_factory_gives_each_instance_its_own_value():
     [
         ("def __eq__(self, other): return True", "Odd defines __eq__: make it a dataclasses.dataclass"),
         ("a: int = dataclasses.field(init=False, default=0)", "Odd.a: field(init=False) is not made by record"),
+        ("self: int = 0", "Odd.self: a name record's methods use themselves"),
     ],
 )
 def test_what_record_does_not_make_is_refused_when_the_class_is_defined(body, says):
