@@ -10,12 +10,14 @@ The documents come from `schema_strategy.from_schema` (Hypothesis, three fixed s
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 
 import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
 
 from blueprints.loader import load_text
 from railyard.cli import main
@@ -24,21 +26,30 @@ from tests.blueprints.test_fuzz import SECONDS_PER_CASE, dump, validate_text
 from tests.properties import examples
 
 
+@functools.cache
 def published_schema() -> dict:
+    """`railyard schema`'s document, made on first use (not while the suite's workers collect the tests)."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main(["schema"]) == 0
     return json.loads(out.getvalue())
 
 
-SCHEMA = published_schema()
-# Checked against its metaschema once here; `jsonschema.validate` would check it again on every example (most of the cost).
-jsonschema.validators.validator_for(SCHEMA).check_schema(SCHEMA)
-VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
+@functools.cache
+def _validator() -> jsonschema.protocols.Validator:
+    # Without checking the schema against its metaschema, which `jsonschema.validate` would do for every example
+    # (most of its cost); that check is a test of its own below.
+    schema = published_schema()
+    return jsonschema.validators.validator_for(schema)(schema)
+
+
+def test_the_published_schema_is_a_valid_json_schema():
+    schema = published_schema()
+    jsonschema.validators.validator_for(schema).check_schema(schema)
 
 
 def _passes_the_schema_stage_and_validates(document: dict) -> None:
-    VALIDATOR.validate(document)  # the generator keeps to the schema
+    _validator().validate(document)  # the generator keeps to the schema
     text = dump(document)
     refused = [
         (finding.code, finding.path_text, finding.message) for finding in load_text(text, "b.yaml").findings if finding.code.startswith("schema.")
@@ -57,7 +68,7 @@ SHARDS = 3
 def _shard(number: int):
     @seed(number)
     @settings(max_examples=examples(300 // SHARDS), deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(document=from_schema(SCHEMA))
+    @given(document=st.deferred(lambda: from_schema(published_schema())))
     def property_shard(document):
         _passes_the_schema_stage_and_validates(document)
 
