@@ -10,24 +10,22 @@ import pytest
 
 from tests import shared
 
-
-def pytest_configure(config: pytest.Config) -> None:
-    """The controller makes the run's folder; each worker reads where it is."""
-    workerinput = getattr(config, "workerinput", None)
-    if workerinput is not None:
-        shared.folder = Path(workerinput[shared.FOLDER_OPTION]) if shared.FOLDER_OPTION in workerinput else None
-    else:  # the controller (of a run on workers, `-n`, or the one process of a run without: it leaves the folder unused)
-        config.stash[_FOLDER] = Path(tempfile.mkdtemp(prefix="railyard-shared-"))
-
-
 _FOLDER = pytest.StashKey[Path]()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """A worker reads where the run's folder is (a run without workers has none)."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and shared.FOLDER_OPTION in workerinput:
+        shared.folder = Path(workerinput[shared.FOLDER_OPTION])
+
+
 @pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node) -> None:  # pytest-xdist's hook: a worker is about to start
-    folder = node.config.stash.get(_FOLDER, None)
-    if folder is not None:
-        node.workerinput[shared.FOLDER_OPTION] = str(folder)
+def pytest_configure_node(node) -> None:  # pytest-xdist's hook, in the controller: a worker is about to start
+    """The controller makes the run's folder when the first worker starts, and tells every worker where it is."""
+    if _FOLDER not in node.config.stash:
+        node.config.stash[_FOLDER] = Path(tempfile.mkdtemp(prefix="railyard-shared-"))
+    node.workerinput[shared.FOLDER_OPTION] = str(node.config.stash[_FOLDER])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -5,7 +5,8 @@ cached with `functools.cache` was computed again by every worker whose tests ask
 two each, a few dozen times a run). `shared(key, compute)` keeps one copy per run in a folder the
 controller makes for the run (`tests/conftest.py`): the first worker to ask computes the value under a
 lock on its key and stores it pickled; a worker asking later loads it, and one asking meanwhile waits for
-it. Run without workers (`pytest -n 0`, or one test), there is no folder and the value is just computed.
+it. Either way each process holds the value after, so a caller needs no cache of its own. Run without
+workers (`pytest -n 0`, or one test), there is no folder and the value is just computed, once.
 
 The values are deterministic (a preview is planned as of a fixed moment), so which worker computes one
 changes nothing a test can see; a value is a fresh copy in each worker, as a computed one would be.
@@ -30,6 +31,9 @@ FOLDER_OPTION = "railyard_shared_folder"
 folder: Path | None = None
 """This worker's view of the run's folder; None when the suite runs in one process."""
 
+_held: dict[str, Any] = {}
+"""What this process has computed or loaded, by key: each value once per process, as `functools.cache` would."""
+
 
 def _mapping_proxy(mapping: dict[Any, Any]) -> types.MappingProxyType[Any, Any]:
     return types.MappingProxyType(mapping)
@@ -41,9 +45,16 @@ copyreg.pickle(types.MappingProxyType, lambda proxy: (_mapping_proxy, (dict(prox
 
 
 def shared(key: str, compute: Callable[[], T]) -> T:
-    """`compute()`, computed by one worker of the run and loaded by the others (`key` names the value: a file name)."""
-    if folder is None:
-        return compute()
+    """`compute()`, computed by one worker of the run and loaded by the others, and held by each process after
+    (`key` names the value: a file name)."""
+    if key not in _held:
+        _held[key] = compute() if folder is None else _computed_once(key, compute)
+    held: T = _held[key]
+    return held
+
+
+def _computed_once(key: str, compute: Callable[[], T]) -> T:
+    assert folder is not None
     stored = folder / f"{key}.pickle"
     with open(folder / f"{key}.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also when `compute` raises

@@ -66,7 +66,6 @@ def _pinned_document(path: Path) -> dict:
     return document
 
 
-@functools.cache
 def _baseline(name: str, folder: str) -> tuple[dict, object]:
     """The pinned example and its preview, once per example for the whole run (whichever worker asks first)."""
     return shared(f"day2-baseline-{name}", lambda: _pinned_preview(name, Path(folder)))

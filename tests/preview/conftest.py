@@ -1,6 +1,5 @@
 """Previews shared across the emission tests: each example runs once per run, whichever worker asks (about a second each)."""
 
-import functools
 import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 AT = datetime(2026, 11, 24, tzinfo=UTC)
 
 
-@functools.cache
 def previewed(path: str | None = None, stack: str | None = None):
     """The mocked preview of a blueprint file (or of a stack of this project) at AT: once per run for every module
     and worker (`tests/shared.py`)."""

@@ -28,7 +28,6 @@ EXAMPLES = sorted(path.stem for path in (ROOT / "blueprints" / "examples").glob(
 AT = datetime(2026, 11, 24, tzinfo=UTC)
 
 
-@functools.cache
 def _page(name: str) -> str:
     """The example's report page, built once per run (whichever worker asks first)."""
     return shared(f"report-page-{name}", lambda: _built(name))
