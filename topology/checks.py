@@ -378,7 +378,8 @@ def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
                     "budget_kw": block.budget_kw,
                     # A block that states no racks has no rack figures: null, not 0.
                     "rack_budget_kw": data["rack_budget_kw"] if block.racked else None,
-                    "max_rack_kw": max(racks, default=0.0) if block.racked else None,
+                    # The largest draw of any rack in the block, service racks (management, storage, UFM) included.
+                    "max_rack_kw": max([*racks, *(group.kw_per_rack for group in block.service_racks)], default=0.0) if block.racked else None,
                     "racks": runs if block.racked else None,
                     # Racks with no accelerator host: their count and draw (in it_kw above; on the feeds after the host racks).
                     "service_racks": [{"role": group.role, "racks": group.racks, "kw_per_rack": group.kw_per_rack} for group in block.service_racks],
