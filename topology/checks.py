@@ -320,8 +320,9 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
         findings += problems
     switches, links = _counts(graph)
     endpoints = [data for _, data in graph.nodes(data=True) if data["kind"] == "endpoint"]
-    # One pool on the fabric: its halves are the fabric's, so its cut is the fabric's.
-    whole = cuts[0] if len(cuts) == 1 else (bisection(graph) if all(pool["connected"] for pool in pools) else None)
+    # One pool running jobs on the fabric: its halves are the fabric's, so its cut is the fabric's (spares stand by).
+    jobs = [cut for (_, pool), cut in zip(fabric.pools, cuts, strict=True) if pool.standby_for is None]
+    whole = jobs[0] if len(jobs) == 1 else (bisection(graph) if all(pool["connected"] for pool in pools) else None)
     hops = {
         key: max((pool["max_switch_hops"][key] for pool in pools if pool["max_switch_hops"][key] is not None), default=None)
         for key in ("same_rail", "cross_rail")

@@ -287,6 +287,9 @@ def test_hpn_hops_and_bisection():
     assert train["bisection_gbps_per_accelerator"] == round((7 * 16 * 60 * 400 + 64 * 16 * 200) / (960 * 8), 1)
     # As provisioned, half the ToRs' uplinks: 240 x 60 x 400G / 2 (the ToRs' 136 x 200G down is more).
     assert figures["bisection_provisioned_tbps"] == 240 * 60 * 400 / 2 / 1000
+    # The fabric's own figure is the job hosts' (issue 44): the spares carry no job traffic, so it is train's cut, the
+    # half above: 7 segments' uplinks and the half segment's ToR-internal ports, 2,892.8 Tb/s (2,905.6 counting spares).
+    assert figures["bisection_tbps"] == (7 * 16 * 60 * 400 + 64 * 16 * 200) / 1000 == 2892.8
 
 
 def test_hpn_blast_radius_in_bandwidth():
