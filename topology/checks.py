@@ -323,9 +323,10 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
     # One pool running jobs on the fabric: its halves are the fabric's, so its cut is the fabric's (spares stand by).
     jobs = [cut for (_, pool), cut in zip(fabric.pools, cuts, strict=True) if pool.standby_for is None]
     whole = jobs[0] if len(jobs) == 1 else (bisection(graph) if all(pool["connected"] for pool in pools) else None)
+    # The worst of the fabric's pools, per route: the pools' keys (same rail, cross rail, and each named cross-rail route).
+    keys = sorted({key for pool in pools for key in pool["max_switch_hops"]})
     hops = {
-        key: max((pool["max_switch_hops"][key] for pool in pools if pool["max_switch_hops"][key] is not None), default=None)
-        for key in ("same_rail", "cross_rail")
+        key: max((pool["max_switch_hops"].get(key) for pool in pools if pool["max_switch_hops"].get(key) is not None), default=None) for key in keys
     }
     nodes, edges = expanded_size(graph)
     figures = {
