@@ -274,3 +274,27 @@ def test_share_with_served_on_a_pool_that_serves_none_is_refused(tmp_path, value
     assert finding.message == (
         f"pool 'train' sets placement.share_with_served {value}, but it serves no pool: the setting is for hot spares (standby_for)"
     )
+
+
+def test_the_blueprint_in_docs_spares_validates_and_shares_one_group(tmp_path):
+    text = (Path(__file__).resolve().parents[3] / "docs" / "spares.md").read_text()
+    blueprint = text.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "spares.yaml"
+    path.write_text(blueprint)
+    assert [(finding.code, finding.severity) for finding in validate(str(path)).findings if finding.severity != "info"] == []
+    loaded = load_blueprint(str(path), catalog=load_catalog())
+    assert loaded.blueprint is not None
+    placements = plan_cluster(loaded.blueprint, load_catalog()).placements
+    assert [(decision.key, decision.strategy, decision.group_key) for decision in placements] == [
+        ("train-use1a", "cluster", "train-use1a"),
+        ("backup-use1a", "cluster", "train-use1a"),
+    ]
+
+
+def test_docs_spares_names_every_code_a_spare_can_get():
+    from blueprints.rules import standby
+    from topology.cluster import spare_placement
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "spares.md").read_text()
+    codes = {*standby.CODES, *spare_placement.CODES, "pool.share-without-standby", "k8s.standby-flavor", "scale.cluster-placement-group"}
+    assert {code for code in codes if f"`{code}`" not in text} == set()
