@@ -38,7 +38,8 @@ APART = "or set placement.share_with_served: false to place the spare apart"
 
 
 def check(ctx: Context) -> Iterable[Finding]:
-    """Each standby pool names a job pool of the same instance type on the same fabric."""
+    """Each standby pool names a job pool of the same instance type on the same fabric and fits beside it on a shared
+    reservation; sharing its placement, it sits in that pool's zones and blocks, on capacity that can join its placement."""
     pools = {pool.name: pool for pool in ctx.blueprint.pools}
     for index, pool in enumerate(ctx.blueprint.pools):
         if pool.standby_for is None:
@@ -82,7 +83,7 @@ def _shared_placement(ctx: Context, index: int, pool: Pool, target: Pool) -> Ite
             "pool.standby-zone",
             domains,
             f"spare pool '{pool.name}' is placed in zone {names}, where '{target.name}' has no nodes: a spare shares the placement "
-            "group of the pool it serves, and a cluster placement group stays in one Availability Zone",
+            "of the pool it serves, and a placement group or a reservation stays in one Availability Zone",
             f"place the spare in '{target.name}''s zones {served_zones}, {APART}",
             zones=[zone.name for zone in away],
         )

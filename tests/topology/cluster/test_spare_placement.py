@@ -184,8 +184,8 @@ def test_a_spare_in_a_zone_without_its_served_pool_is_refused(tmp_path):
     [finding] = _findings(tmp_path, "pool.standby-zone", (SPARE_PLACEMENT, spare))
     assert (finding.severity, finding.path_text) == ("error", "pools[1].placement.domains")
     assert finding.message == (
-        "spare pool 'backup' is placed in zone 'use1b' (us-east-1b), where 'train' has no nodes: a spare shares the placement group "
-        "of the pool it serves, and a cluster placement group stays in one Availability Zone"
+        "spare pool 'backup' is placed in zone 'use1b' (us-east-1b), where 'train' has no nodes: a spare shares the placement "
+        "of the pool it serves, and a placement group or a reservation stays in one Availability Zone"
     )
     assert finding.hint == "place the spare in 'train''s zones ['use1a'], or set placement.share_with_served: false to place the spare apart"
     assert finding.line == line_of(edited_copy(FIXTURE, tmp_path, (SPARE_PLACEMENT, spare)).read_text(), "[use1a, use1b]")
