@@ -40,6 +40,7 @@ MODEL_CODES: tuple[str, ...] = (
     "fabric.blocks-per-pod",
     "pool.node-range",
     "pool.node-count",
+    "pool.share-without-standby",
     "pool.root-volume-iops",
     "pool.root-volume-throughput",
     "k8s.duplicate-plugin",
