@@ -33,6 +33,7 @@ from topology.cluster.scale import cluster_size_findings, scale_findings
 from topology.cluster.subnets import unused_pins
 from topology.cluster.update_room import update_room_findings
 from topology.cost import CostReport, cost_findings, cost_report
+from topology.cost_prices import declared_findings
 
 if TYPE_CHECKING:
     from railyard.online import OnlineReport
@@ -178,7 +179,7 @@ def _validate(path: str | None, stack: str | None, project_dir: str | Path) -> V
             stage("pricing the plan")
             tier = plane["tier"] if plane is not None else "standard"
             cost = cost_report(blueprint, node_groups, tier, load_prices(), date.today())
-            findings += [loaded.source_map.place(finding) for finding in cost_findings(cost)]
+            findings += [loaded.source_map.place(finding) for finding in cost_findings(cost) + declared_findings(blueprint, node_groups)]
     return Validation(file, stack, loaded, design, sort_findings(findings), needs, plane, cost)
 
 
