@@ -30,7 +30,7 @@ from blueprints.models.pools import Pool
 from blueprints.models.storage import FsxLustre
 from blueprints.records import record
 from topology.cluster.node_groups import NodeGroupPlan
-from topology.cost_prices import Gap, Pricer, declared_findings, rate
+from topology.cost_prices import Gap, Pricer, rate
 
 CODES = ("cost.price-unknown", "cost.declared-unused")  # the second from declared_findings (topology.cost_prices)
 KINDS = ("on_demand", "capacity_reservation", "spot", "capacity_block", "system", "storage", "network", "control_plane")
@@ -306,7 +306,9 @@ def _block_line(pool: Pool, key: str, item: str, path: tuple[str | int, ...], pr
     indicative = "" if price.confidence == "declared" else f" (indicative: the rate of {price.date}; AWS prices a block when it offers it)"
     if hours is None:
         basis = f"{count} × {rate(price)}{indicative}"
-        return CostLine(key, item, "capacity_block", path, hourly, hourly, basis, price.source, None, upfront_unknown=no_window.why, hint=no_window.hint)
+        return CostLine(
+            key, item, "capacity_block", path, hourly, hourly, basis, price.source, None, upfront_unknown=no_window.why, hint=no_window.hint
+        )
     basis = f"{count} × {rate(price)}{indicative}; {hours:,.0f} h window paid upfront"
     return CostLine(key, item, "capacity_block", path, hourly, hourly, basis, price.source, hourly * hours)
 

@@ -83,7 +83,9 @@ class Pricer:
 
     def lustre_gap(self, deployment_type: str, storage_type: str, throughput: int | None) -> Gap:
         """Why an FSx for Lustre tier is unpriced, and the `cost.fsx_lustre` entry that would price it."""
-        entry = f"deployment_type: {deployment_type}, storage_type: {storage_type}" + (f", throughput_mbps_per_tib: {throughput}" if throughput else "")
+        entry = f"deployment_type: {deployment_type}, storage_type: {storage_type}" + (
+            f", throughput_mbps_per_tib: {throughput}" if throughput else ""
+        )
         tier = f"{deployment_type} {storage_type}" + (f" {throughput} MB/s/TiB" if throughput else "")
         return Gap(
             f"no FSx for Lustre price for {tier} in {self.region} in railyard's table",
@@ -120,37 +122,32 @@ def declared_findings(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan]
         for tier in blueprint.storage
         if isinstance(tier, FsxLustre) and tier.existing is None
     }
-    findings = [
-        warning(
-            "cost.declared-unused",
-            ("cost", "capacity_block_quotes", name),
-            f"cost.capacity_block_quotes names {name!r}, which is not a Capacity Block pool"
-            + (f" (its Capacity Block pools: {', '.join(sorted(blocks))})" if blocks else " (the blueprint has none)"),
-            "key each quote by the name of the pool whose capacity is the block",
-        )
-        for name in cost.capacity_block_quotes
-        if name not in blocks
-    ]
-    findings += [
-        warning(
-            "cost.declared-unused",
-            ("cost", "instance_usd_per_hour", name),
-            f"cost.instance_usd_per_hour prices {name}, which no pool or system node group runs",
-            f"drop it, or check the name against the types the design runs: {', '.join(sorted(types))}",
-        )
-        for name in cost.instance_usd_per_hour
-        if name not in types
-    ]
-    findings += [
-        warning(
-            "cost.declared-unused",
-            ("cost", "fsx_lustre", index),
-            f"cost.fsx_lustre prices {price.deployment_type} {price.storage_type}"
-            + (f" {price.throughput_mbps_per_tib} MB/s/TiB" if price.throughput_mbps_per_tib else "")
-            + ", which no FSx for Lustre file system railyard makes uses",
-            "match deployment_type, storage_type and throughput_mbps_per_tib to a storage tier's, or drop it",
-        )
-        for index, price in enumerate(cost.fsx_lustre)
-        if price.tier not in tiers
-    ]
-    return findings
+    unused: list[tuple[tuple[str | int, ...], str, str]] = []  # (path, message, hint) of each declaration nothing uses
+    pools = f"its Capacity Block pools: {', '.join(sorted(blocks))}" if blocks else "the blueprint has none"
+    for name in cost.capacity_block_quotes:
+        if name not in blocks:
+            message = f"cost.capacity_block_quotes names {name!r}, which is not a Capacity Block pool ({pools})"
+            unused.append((("cost", "capacity_block_quotes", name), message, "key each quote by the name of the pool whose capacity is the block"))
+    for name in cost.instance_usd_per_hour:
+        if name not in types:
+            message = f"cost.instance_usd_per_hour prices {name}, which no pool or system node group runs"
+            unused.append(
+                (
+                    ("cost", "instance_usd_per_hour", name),
+                    message,
+                    f"drop it, or check the name against the types the design runs: {', '.join(sorted(types))}",
+                )
+            )
+    for index, price in enumerate(cost.fsx_lustre):
+        if price.tier not in tiers:
+            throughput = f" {price.throughput_mbps_per_tib} MB/s/TiB" if price.throughput_mbps_per_tib else ""
+            tier = f"{price.deployment_type} {price.storage_type}{throughput}"
+            message = f"cost.fsx_lustre prices {tier}, which no FSx for Lustre file system railyard makes uses"
+            unused.append(
+                (
+                    ("cost", "fsx_lustre", index),
+                    message,
+                    "match deployment_type, storage_type and throughput_mbps_per_tib to a storage tier's, or drop it",
+                )
+            )
+    return [warning("cost.declared-unused", path, message, hint) for path, message, hint in unused]
