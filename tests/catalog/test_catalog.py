@@ -176,7 +176,9 @@ def test_trn2_device_memory_is_the_96_gib_the_neuron_docs_give_not_the_512_ec2_r
 def test_a_memory_correction_the_api_data_no_longer_needs_is_refused(committed, facts):
     stale = copy.deepcopy(facts)
     stale["families"]["trn2"]["accelerator_memory_correction"]["api_reports_mib"] = 123
-    with pytest.raises(CatalogError, match=r"families\.trn2\.accelerator_memory_correction\.api_reports_mib is 123, but EC2 now reports 524288 MiB per Trainium2"):
+    with pytest.raises(
+        CatalogError, match=r"families\.trn2\.accelerator_memory_correction\.api_reports_mib is 123, but EC2 now reports 524288 MiB per Trainium2"
+    ):
         build_catalog(committed, stale)
 
 

@@ -61,7 +61,10 @@ def test_trn2u_accelerator_stands_in_only_because_motos_entry_has_none(moto_entr
 
 def test_every_correction_is_named_here_so_a_new_one_is_reviewed():
     corrected = {
-        name: fact.name for name, instance in load_catalog().items() for fact in instance.facts if fact.name in ("accelerator", "accelerator_memory_mib")
+        name: fact.name
+        for name, instance in load_catalog().items()
+        for fact in instance.facts
+        if fact.name in ("accelerator", "accelerator_memory_mib")
     }
     assert corrected == CORRECTED
 

@@ -92,7 +92,9 @@ def test_an_unknown_price_is_named_never_zero_and_left_out_of_the_totals():
 
 
 def test_declared_prices_and_discounts_price_what_the_tables_cannot(tmp_path):
-    declared = "cost:\n  spot_discount: 0.6\n  on_demand_discount: 0.25\n  instance_usd_per_hour: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:"
+    declared = (
+        "cost:\n  spot_discount: 0.6\n  on_demand_discount: 0.25\n  instance_usd_per_hour: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:"
+    )
     path = edited_copy(EXAMPLES / "dev-g6e.yaml", tmp_path, ("kubernetes:", declared))
     result = validate(str(path))
     assert result.ok, [finding.message for finding in result.findings if finding.severity == "error"]

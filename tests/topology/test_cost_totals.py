@@ -8,11 +8,13 @@ Block of 336 hours (2026-12-01T11:30Z to 2026-12-15T11:30Z) at the table's $41.5
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-from blueprints.catalog.offerings import load_offerings, main as offerings_main
+from blueprints.catalog.offerings import load_offerings
+from blueprints.catalog.offerings import main as offerings_main
 from blueprints.catalog.prices import load_prices
 from railyard.cli import main
 from railyard.pipeline import validate
@@ -101,16 +103,24 @@ def test_a_declared_fsx_lustre_price_prices_the_tier_the_hint_named(tmp_path):
         "add to cost.fsx_lustre: {deployment_type: PERSISTENT_2, storage_type: SSD, throughput_mbps_per_tib: 500, "
         "usd_per_gb_month: <USD per GB-month>}"
     )
-    result = _declared(tmp_path, "  fsx_lustre:\n    - {deployment_type: PERSISTENT_2, storage_type: SSD, throughput_mbps_per_tib: 500, usd_per_gb_month: 0.34}")
+    result = _declared(
+        tmp_path, "  fsx_lustre:\n    - {deployment_type: PERSISTENT_2, storage_type: SSD, throughput_mbps_per_tib: 500, usd_per_gb_month: 0.34}"
+    )
     lustre = _lines(result)["storage:lustre"]
     assert lustre.hourly_usd == pytest.approx(48_000 * 0.34 / 730) and lustre.basis == "48,000 GiB × $0.34/GB-month"
     assert not result.cost.unpriced and result.cost.table()[2][-1][-1] == "every line priced"
-    twice = _declared(tmp_path, "  fsx_lustre:\n    - {deployment_type: SCRATCH_2, usd_per_gb_month: 0.14}\n    - {deployment_type: SCRATCH_2, usd_per_gb_month: 0.15}")
+    twice = _declared(
+        tmp_path,
+        "  fsx_lustre:\n    - {deployment_type: SCRATCH_2, usd_per_gb_month: 0.14}\n    - {deployment_type: SCRATCH_2, usd_per_gb_month: 0.15}",
+    )
     assert [finding.message for finding in twice.findings if finding.code == "cost.declared-price"] == ["fsx_lustre prices SCRATCH_2 SSD twice"]
 
 
 def test_declared_gp3_nat_and_instance_prices_price_a_region_the_tables_lack(tmp_path):
-    declared = "cost:\n  instance_usd_per_hour: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\n  ebs_gp3_usd_per_gb_month: 0.08\n  nat_gateway_usd_per_hour: 0.045\nkubernetes:"
+    declared = (
+        "cost:\n  instance_usd_per_hour: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\n"
+        "  ebs_gp3_usd_per_gb_month: 0.08\n  nat_gateway_usd_per_hour: 0.045\nkubernetes:"
+    )
     result = validate(str(edited_copy(EXAMPLES / "dev-g6e.yaml", tmp_path, ("kubernetes:", declared))))
     assert not result.cost.unpriced
     assert {key: line.source for key, line in _lines(result).items() if key in ("root-volumes", "nat-gateways")} == {
@@ -173,3 +183,20 @@ def test_validate_json_with_unknowns_is_byte_identical_run_to_run(tmp_path, caps
     assert outputs[0] == outputs[1]
     cost = json.loads(outputs[0])["cost"]
     assert cost["upfront_usd"] is None and cost["by_kind_hourly_usd"]["capacity_block"] == pytest.approx(round(BLOCK_HOURLY, 2))
+
+
+def test_every_unpriced_hint_of_every_example_names_a_cost_field_that_exists(tmp_path):
+    from blueprints.models.cost import Cost
+
+    moved = tmp_path / "heterogeneous.yaml"
+    moved.write_text((EXAMPLES / "heterogeneous.yaml").read_text().replace("us-east-2", "us-east-1"))
+    no_window = edited_copy(P5, tmp_path, (WINDOW, ""))
+    named: set[str] = set()
+    for path in [*sorted(EXAMPLES.glob("*.yaml")), moved, no_window]:
+        result = validate(str(path))
+        for line in result.cost.unpriced:
+            fields = re.findall(r"\bcost\.([a-z0-9_]+)", line.hint)
+            assert fields and set(fields) <= set(Cost.model_fields), (path.name, line.hint)
+            named |= set(fields)
+    # The examples reach every kind of gap but a missing spot discount.
+    assert named == {"instance_usd_per_hour", "fsx_lustre", "ebs_gp3_usd_per_gb_month", "nat_gateway_usd_per_hour", "capacity_block_quotes"}
