@@ -84,7 +84,9 @@ class Browser:
                 "Object.fromEntries(Array.from(document.querySelectorAll('[data-figure]'), e => [e.dataset.figure, e.dataset.value]))"
             )
             scroll_width = page.evaluate("document.documentElement.scrollWidth")
-            tables = page.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('table[id]'), t => [t.id, t.getBoundingClientRect().right]))")
+            tables = page.evaluate(
+                "Object.fromEntries(Array.from(document.querySelectorAll('table[id]'), t => [t.id, t.getBoundingClientRect().right]))"
+            )
             if screenshot is not None:
                 page.screenshot(path=str(screenshot), full_page=True)
         finally:

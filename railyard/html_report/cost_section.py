@@ -53,9 +53,10 @@ def _totals(cost: dict[str, Any]) -> str:
     blocks = any(line["kind"] == "capacity_block" for line in cost["lines"])
     known = "unknown" if cost["upfront_usd"] is None else f"{cost['upfront_usd']:,.2f} USD"
     upfront = f"{known} upfront for Capacity Blocks.{leaves('upfront_usd')}" if blocks else "Nothing upfront (no Capacity Blocks)."
+    hourly = f"<span data-figure='cost.hourly_usd' data-value='{cost['hourly_usd']}'>{cost['hourly_usd']:,.2f}</span>"
     return (
-        f"<ul id='cost-total'><li>{html.escape(cost['region'])}: <span data-figure='cost.hourly_usd' data-value='{cost['hourly_usd']}'>"
-        f"{cost['hourly_usd']:,.2f}</span> USD per hour as planned, {cost['hourly_at_max_usd']:,.2f} at max size.{html.escape(leaves('hourly_usd'))}</li>"
+        f"<ul id='cost-total'><li>{html.escape(cost['region'])}: {hourly} USD per hour as planned, "
+        f"{cost['hourly_at_max_usd']:,.2f} at max size.{html.escape(leaves('hourly_usd'))}</li>"
         f"<li>{cost['monthly_usd']:,.2f} USD a month of {cost['hours_per_month']} hours.{html.escape(leaves('monthly_usd'))}</li>"
         f"<li>{html.escape(upfront)}</li>"
         "<li>Usage (data processed and transferred, requests), support and taxes are left out of every total (docs/cost.md).</li></ul>"
@@ -78,7 +79,9 @@ def cost_section(document: dict[str, Any], cell) -> str:
     if cost is None:
         return "<p>Not priced (the blueprint has errors or can't be planned).</p>"
     lines = cost["lines"]
-    by_line = bars_with_unknowns("USD per hour as planned, by line", [line["item"] for line in lines], [line["hourly_usd"] for line in lines], "USD/h")
+    by_line = bars_with_unknowns(
+        "USD per hour as planned, by line", [line["item"] for line in lines], [line["hourly_usd"] for line in lines], "USD/h"
+    )
     by_kind = bars_with_unknowns("USD per hour as planned, by kind", *_by_kind(cost), "USD/h")
     head = "".join(f"<th>{html.escape(header)}</th>" for header in HEADERS)
     columns = "".join(f"<col style='width: {width}%'>" for width in WIDTHS)
