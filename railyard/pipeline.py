@@ -35,6 +35,7 @@ from topology.cluster.spare_placement import standby_findings
 from topology.cluster.subnets import unused_pins
 from topology.cluster.update_room import update_room_findings
 from topology.cost import CostReport, cost_findings, cost_report
+from topology.cost_prices import declared_findings
 
 if TYPE_CHECKING:
     from railyard.online import OnlineReport
@@ -188,7 +189,7 @@ def _validate(path: str | None, stack: str | None, project_dir: str | Path, pack
             stage("pricing the plan")
             tier = plane["tier"] if plane is not None else "standard"
             cost = cost_report(blueprint, node_groups, tier, load_prices(), date.today())
-            findings += [loaded.source_map.place(finding) for finding in cost_findings(cost)]
+            findings += [loaded.source_map.place(finding) for finding in cost_findings(cost) + declared_findings(blueprint, node_groups)]
         if node_groups is not None and pack is not None:
             from railyard.preflight import preflight  # the pack's settings: read only when the CLI asks
 

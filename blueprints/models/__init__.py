@@ -21,6 +21,7 @@ MODEL_CODES: tuple[str, ...] = (
     "capacity.block-window",
     "capacity.block-duration",
     "capacity.group-members",
+    "cost.declared-price",
     "domain.feeds-per-rack",
     "domain.service-rack-budget",
     "domain.racks-half-stated",

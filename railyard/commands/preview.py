@@ -304,10 +304,6 @@ def render(result: PreviewResult) -> str:
         parts.append(f"outputs of {result.layer_stack['stack']}\n" + table(["name", "value"], layer))
     cost = result.validation.cost
     if cost is not None:
-        unpriced = f"; {len(cost.unknown)} line(s) unpriced, not counted" if cost.unknown else ""
-        parts.append(
-            f"cost ({cost.region}): {cost.hourly_usd:,.2f} USD per hour as planned, {cost.hourly_at_max_usd:,.2f} at max size, "
-            f"{cost.monthly_usd:,.2f} a month, {cost.upfront_usd:,.2f} upfront for Capacity Blocks{unpriced} "
-            "(`railyard validate` lists every line; docs/cost.md)"
-        )
+        # Each total says what it leaves out, so a month that omits a block paid upfront never reads as the whole bill.
+        parts.append(f"cost ({cost.region}, USD): " + ". ".join(cost.summary()) + ". (`railyard validate` lists every line; docs/cost.md)")
     return "\n\n".join(parts)

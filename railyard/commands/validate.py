@@ -50,7 +50,7 @@ def run(args) -> int:
         parts.append(f"{title}\n{table(headers, rows)}")
     if result.cost is not None:
         title, headers, rows = result.cost.table()
-        parts.append(f"{title}\n{table(headers, rows)}")
+        parts.append(f"{title}\n{table(headers, rows)}\n" + "\n".join(result.cost.summary()))
     if result.online is not None:
         for title, headers, rows in result.online.tables():
             parts.append(f"{title}\n{table(headers, rows)}")
