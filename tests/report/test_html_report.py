@@ -152,9 +152,10 @@ def test_the_same_blueprint_gives_the_same_bytes():
     assert _built("heterogeneous") == _page("heterogeneous")
 
 
-def test_a_small_fabric_is_drawn_to_scale_and_a_large_one_aggregated():
-    assert 'data-scale="to scale"' in _page("p5-capacity-block")  # 16 hosts on a few dozen switches
-    assert 'data-scale="aggregated"' in _page("rail-131k")  # 16,384 hosts: one box per group of identical ones
+def test_every_example_fabric_is_drawn_grouped_since_none_is_small_enough_to_read_switch_by_switch():
+    # The smallest, heterogeneous's trainium fabric, has 24 switches and 16 hosts with 16 rails: 256 host cables.
+    assert _page("heterogeneous").count('data-scale="grouped"') == 2
+    assert 'data-scale="grouped"' in _page("p5-capacity-block") and 'data-scale="switch by switch"' not in _page("p5-capacity-block")
 
 
 def test_a_fabric_whose_planes_join_above_the_leaves_says_where():
