@@ -20,7 +20,7 @@ from matplotlib import pyplot
 from matplotlib.ticker import PercentFormatter
 
 from blueprints.records import record
-from railyard.html_report.blast_cells import link_loss_text, spares_text
+from railyard.html_report.blast_cells import link_loss_text, percent, spares_text
 from railyard.html_report.charts import BUDGET, OVER, USED, svg
 from topology.blast import KINDS
 
@@ -45,11 +45,6 @@ class BlastBar:
     share: float | None
     state: str
     tolerance: float | None
-
-
-def percent(share: float) -> str:
-    """A share as the page writes it everywhere (chart and table alike): up to two decimals, `6.25%`, `100%`."""
-    return f"{share * 100:,.2f}".rstrip("0").rstrip(".") + "%"
 
 
 def over_tolerance(share: float, tolerance: float) -> bool:
@@ -88,12 +83,17 @@ def _chart(bars: list[BlastBar], spreads: dict[str, str]) -> str:
     for position, bar in enumerate(bars):
         name = f"{bar.pool}-{bar.kind}-{bar.state.replace(' ', '-')}"
         if bar.share is not None:
-            style = (
-                {"color": OVER if bar.state == "over" else USED}
-                if bar.tolerance is not None
-                else {"facecolor": "none", "edgecolor": NOT_CHECKED, "hatch": "///"}
+            checked = bar.tolerance is not None
+            fill = (OVER if bar.state == "over" else USED) if checked else "none"
+            axes.barh(
+                [position],
+                [bar.share],
+                height=0.6,
+                color=fill,
+                edgecolor=fill if checked else NOT_CHECKED,
+                hatch=None if checked else "///",
+                gid=f"bar-{name}",
             )
-            axes.barh([position], [bar.share], height=0.6, gid=f"bar-{name}", **style)
         if bar.tolerance is not None:
             axes.plot([bar.tolerance] * 2, [position - 0.4, position + 0.4], color=BUDGET, linewidth=2, gid=f"tolerance-{bar.pool}-{bar.kind}")
         colour = "#222222" if bar.tolerance is not None else "#777777"

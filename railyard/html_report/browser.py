@@ -22,13 +22,15 @@ class BrowserError(RuntimeError):
 
 @record
 class Loaded:
-    """What the browser saw: console messages and page errors, and counts of the page's main parts."""
+    """What the browser saw: console messages and page errors, counts of the page's main parts, and the ids of the
+    blast-radius chart's bars and tolerance ticks as rendered (`bar-<pool>-<kind>-<state>`, `tolerance-<pool>-<kind>`)."""
 
     console_errors: list[str]
     page_errors: list[str]
     svgs: int
     sections: list[str]
     figures: dict[str, str]
+    drawn: list[str]
 
 
 def chromium_path() -> str:
@@ -69,7 +71,7 @@ class Browser:
         """Open `page_path` from disk with the network blocked, wait for it to load, and read it back."""
         console: list[str] = []
         errors: list[str] = []
-        context = self._browser.new_context(viewport={"width": 1300, "height": 900}, offline=True)
+        context = self._browser.new_context(viewport={"width": 1280, "height": 800}, offline=True)
         try:
             page = context.new_page()
             page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
@@ -80,11 +82,12 @@ class Browser:
             figures = page.evaluate(
                 "Object.fromEntries(Array.from(document.querySelectorAll('[data-figure]'), e => [e.dataset.figure, e.dataset.value]))"
             )
+            drawn = page.evaluate('Array.from(document.querySelectorAll(\'#blast-chart [id^="bar-"], #blast-chart [id^="tolerance-"]\'), e => e.id)')
             if screenshot is not None:
                 page.screenshot(path=str(screenshot), full_page=True)
         finally:
             context.close()
-        return Loaded(console, errors, svgs, sections, figures)
+        return Loaded(console, errors, svgs, sections, figures, drawn)
 
 
 def load(page_path: Path, screenshot: Path | None = None) -> Loaded:

@@ -26,7 +26,10 @@ table { border-collapse: collapse; margin: 0.6rem 0; font-size: 0.85rem; }
 th, td { border: 1px solid #ddd; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .error { color: #b00020; font-weight: 600; } .warning { color: #a15c00; } .info { color: #555; }
-figure { margin: 0.6rem 0; } svg { max-width: 100%; height: auto; }
+figure { margin: 0.6rem 0; } svg { max-width: 100%; height: auto; } figcaption { font-size: 0.85rem; color: #555; }
+summary { cursor: pointer; margin: 0.4rem 0; } #quota-table td:first-child { white-space: nowrap; }
+#findings-table td:nth-child(3), #findings-table td:nth-child(4) { overflow-wrap: anywhere; min-width: 10rem; max-width: 16rem; }
+#findings-table td:nth-child(5), #findings-table td:nth-child(6) { min-width: 16rem; }
 """
 
 
@@ -149,7 +152,8 @@ def _power(figures: dict[str, Any]) -> str:
     )
 
 
-MAX_FEED_BARS = 96  # beyond this, the chart shows each block's most loaded feed
+MAX_FEED_BARS = 32  # beyond this, the chart shows each block's most loaded feed (64 bars run past a laptop's screen)
+FOLDED_ROWS = 24  # a longer table is folded under a <details> line that says what it holds (no script needed)
 
 
 def _feeds(power: dict[str, Any]) -> str:
@@ -173,9 +177,10 @@ def _feeds(power: dict[str, Any]) -> str:
             )
     title = "Load per power feed when its worst neighbour fails (grey: the feed's rating)" + ("" if every else "; each block's most loaded feed")
     chart = bars_against_limits(title, labels, values, limits, "kW")
-    return f'<figure id="feed-chart">{chart}</figure>' + _table(
-        ["zone", "block", "feed", "IT kW, all feeds up", "kW, worst neighbour down", "rating kW"], rows, "feed-table"
-    )
+    table = _table(["zone", "block", "feed", "IT kW, all feeds up", "kW, worst neighbour down", "rating kW"], rows, "feed-table")
+    if len(rows) > FOLDED_ROWS:
+        table = f"<details><summary>Every feed: {len(rows)} rows</summary>{table}</details>"
+    return f'<figure id="feed-chart">{chart}</figure>' + table
 
 
 def _storage(figures: dict[str, Any]) -> str:

@@ -187,3 +187,6 @@ def test_every_example_opens_in_headless_chromium_with_no_error(name, tmp_path: 
     # What the browser read from the rendered page is what the JSON says.
     for path_, value in loaded.figures.items():
         assert json.loads(value) == _from_json(document, path_), path_
+    # The blast-radius chart as rendered: a tolerance tick for exactly the kinds each pool is checked against.
+    ticks = {drawn for drawn in loaded.drawn if drawn.startswith("tolerance-")}
+    assert ticks == {f"tolerance-{entry['pool']}-{kind}" for entry in document.get("blast_radius") or [] for kind in entry["checked"]}

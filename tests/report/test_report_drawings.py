@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from railyard.html_report.blast_section import BlastBar, blast_bars, blast_section, percent
+from railyard.html_report.blast_cells import percent
+from railyard.html_report.blast_section import BlastBar, blast_bars, blast_section
 from railyard.html_report.fabric_model import Box, Edge, grouped, picture_of
 from railyard.html_report.fabric_picture import edge_label
 from railyard.html_report.page import _cell, _table
