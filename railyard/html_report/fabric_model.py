@@ -16,7 +16,6 @@ from typing import Any
 from blueprints.records import record
 from topology.design import FabricDesign
 from topology.expand import expand_fabric
-from topology.fabric import FabricNode
 from topology.layout import RAIL_KINDS
 
 __all__ = ["Box", "Edge", "Picture", "picture_of", "grouped", "TIERS"]
@@ -126,7 +125,7 @@ def _split_rails(fabric: FabricDesign) -> bool:
     return graph["kind"] in RAIL_KINDS and graph["rails"] > 1 and graph["rails"] * graph["tier_planes"]["leaf"] <= MAX_ROW
 
 
-def _group_keys(node: FabricNode, data: dict[str, Any], split: bool) -> list[tuple[tuple[Any, ...], int]]:
+def _group_keys(data: dict[str, Any], split: bool) -> list[tuple[tuple[Any, ...], int]]:
     """The boxes one merged group falls in, with the members each gets (a leaf group of several rails splits by rail)."""
     if data["kind"] == "endpoint":
         return [(("host", data["pool_index"], data["pool"]), data["count"] if data["part"] == 0 else 0)]
@@ -141,12 +140,12 @@ def grouped(fabric: FabricDesign) -> Picture:
     """One box per tier and plane (per rail when it fits), one per pool of hosts; one edge per pair of boxes."""
     graph, split = fabric.graph, _split_rails(fabric)
     counts: dict[tuple[Any, ...], int] = {}
-    for node, data in graph.nodes(data=True):
-        for key, members in _group_keys(node, data, split):
+    for _, data in graph.nodes(data=True):
+        for key, members in _group_keys(data, split):
             counts[key] = counts.get(key, 0) + members
     totals: Totals = {}
     for u, v, data in graph.edges(data=True):
-        ends = [[key for key, _ in _group_keys(node, graph.nodes[node], split)] for node in (u, v)]
+        ends = [[key for key, _ in _group_keys(graph.nodes[node], split)] for node in (u, v)]
         lower, upper = sorted(ends, key=lambda keys: -TIERS.index(_tier(keys[0])))
         # A split leaf group's links are the same on each of its rails (its rails are interchangeable); a rail-only spine
         # sits on one rail, so only the leaves of that rail meet it.

@@ -10,7 +10,7 @@ import pytest
 from railyard.html_report.blast_cells import percent
 from railyard.html_report.blast_section import BlastBar, blast_bars, blast_section
 from railyard.html_report.fabric_model import Box, Edge, grouped, picture_of
-from railyard.html_report.fabric_picture import edge_label
+from railyard.html_report.fabric_picture import edge_label, fabric_svg
 from railyard.html_report.page import _cell, _table
 from railyard.pipeline import validate
 from tests.preview.conftest import ROOT
@@ -207,3 +207,27 @@ def test_every_examples_chart_table_and_verdict_agree(name):
 
 def test_shares_read_the_same_in_the_chart_and_the_table():
     assert [percent(share) for share in (0.0625, 1.0, 0.0, 0.125, 0.0002, 0.252)] == ["6.25%", "100%", "0%", "12.5%", "0.02%", "25.2%"]
+
+
+def _texts(svg: str) -> list[str]:
+    return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+
+
+def test_the_drawing_has_one_line_per_edge_and_one_label_per_box_or_fan():
+    (fabric,) = _fabrics("rail-131k")
+    svg, picture = fabric_svg(fabric)
+    assert svg.count('id="line2d_') == len(picture.edges) == 17
+    texts = _texts(svg)
+    # Box labels are two lines of text each; edge labels one, the 8 identical edges on each side of the leaves sharing one.
+    assert sorted(text for text in texts if "×" in text) == ["262,144 × 200G", "each 32,768 × 200G", "each 32,768 × 200G"]
+    assert {"core", "2,048 switches", "spine", "4,096 switches in 64 pods", "frontier", "16,384 hosts"} <= set(texts)
+    assert texts.count("512 switches") == 8
+
+
+def test_a_small_fabric_is_drawn_as_dots_and_lines_with_a_legend_of_its_tiers():
+    (fabric,) = design(fixtures.rail_two_tier()).fabrics
+    svg, picture = fabric_svg(fabric)
+    assert picture.scale == "switch by switch"
+    assert svg.count('id="line2d_') == len(picture.edges) == 16
+    assert _texts(svg) == ["spine", "leaf", "host"]
+    assert fabric_svg(fabric)[0] == svg  # the same fabric, the same bytes
