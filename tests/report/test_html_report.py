@@ -20,7 +20,6 @@ import pytest
 
 from railyard.cli import main
 from railyard.html_report import build_report
-from railyard.html_report.browser import Browser
 from tests.preview.conftest import ROOT
 from tests.shared import shared
 
@@ -46,13 +45,6 @@ def _json(name: str) -> dict[str, Any]:
         main(["validate", str(ROOT / "blueprints" / "examples" / f"{name}.yaml"), "--json"])
     document: dict[str, Any] = json.loads(out.getvalue())
     return document
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for the module's pages (each page gets a fresh offline context)."""
-    with Browser() as opened:
-        yield opened
 
 
 class _Figures(HTMLParser):

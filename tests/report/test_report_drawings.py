@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from railyard.html_report import build_report
 from railyard.html_report.blast_cells import percent
 from railyard.html_report.blast_section import BlastBar, blast_bars, blast_section
 from railyard.html_report.fabric_model import Box, Edge, grouped, picture_of
@@ -14,7 +15,7 @@ from railyard.html_report.fabric_picture import edge_label, fabric_svg
 from railyard.html_report.page import _cell, _table
 from railyard.pipeline import validate
 from tests.preview.conftest import ROOT
-from tests.report.test_html_report import EXAMPLES, _json, _page
+from tests.report.test_html_report import AT, EXAMPLES, _json, _page
 from tests.topology import fixtures
 from tests.topology.factory import design
 
@@ -231,3 +232,18 @@ def test_a_small_fabric_is_drawn_as_dots_and_lines_with_a_legend_of_its_tiers():
     assert svg.count('id="line2d_') == len(picture.edges) == 16
     assert _texts(svg) == ["spine", "leaf", "host"]
     assert fabric_svg(fabric)[0] == svg  # the same fabric, the same bytes
+
+
+def test_a_pool_over_its_tolerance_gets_a_failed_page_with_its_red_bar_and_verdict(tmp_path, browser):
+    blueprint = tmp_path / "over.yaml"
+    text = (ROOT / "blueprints" / "examples" / "p5-capacity-block.yaml").read_text()
+    blueprint.write_text(text.replace("max_failure_share: 0.1", "max_failure_share: 0.05"))  # its worst rack takes 6.25%
+    page, ok = build_report(str(blueprint), project_dir=ROOT, now=AT)
+    assert not ok and 'data-ok="false"' in page and "FAILED: 1 error(s)" in page
+    assert "<td>topology.blast-radius</td>" in page
+    assert 'data-verdict="over tolerance"' in page and "6.25% &gt; 5% tolerated" in page
+    path = tmp_path / "over.html"
+    path.write_text(page, encoding="utf-8")
+    loaded = browser.load(path)
+    assert loaded.console_errors == [] and loaded.page_errors == []
+    assert {"bar-train-rack-over", "tolerance-train-rack"} <= set(loaded.drawn)
