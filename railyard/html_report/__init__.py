@@ -1,4 +1,4 @@
-"""`railyard report`: the design as one self-contained HTML page (pictures drawn with matplotlib and networkx).
+"""`railyard report`: the design as one self-contained HTML page (pictures drawn with matplotlib).
 
 `build_report(path)` validates the blueprint and takes the design graph
 validation built (whenever the blueprint loaded cleanly, even if a design check

@@ -4,9 +4,10 @@ Grouped, each box names what it stands for and how many, and each edge carries i
 links and their speed (`32,768 × 200G`); an edge's label sits nearer the row with
 more boxes, where the edges fanning out of one box are furthest apart. Switch by
 switch, each switch and host is a dot in its tier's colour and each line one
-cabled pair. networkx's layouts were weighed for the rows and lost to a few lines
-of arithmetic: a tiered fabric reads best as rows in fabric order, which its
-`multipartite_layout` gives only as columns, with no room for labels.
+cabled pair. networkx's `multipartite_layout(align="horizontal")` lays out rows too,
+but at one spacing for every row, so two planes' boxes bunch in the middle under a
+row of eight rails and their edge labels collide; here each row is spread over the
+whole width instead, a few lines of arithmetic (`_positions`).
 """
 
 from __future__ import annotations
