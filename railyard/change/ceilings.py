@@ -19,8 +19,8 @@ A pool, quota or resource one side lacks counts 0 there (a removed pool may grow
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from blueprints.catalog.quotas import load_quotas
 from blueprints.records import record
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from railyard.mocked import PreviewResult
     from railyard.pipeline import Validation
 
+K = TypeVar("K")
 KINDS = ("total", "pool", "service-quota", "queue-quota")
 USD_PER_HOUR = "USD/h"
 # What a ClusterQueue's nominal quota counts per resource; memory, huge pages and ephemeral storage are
@@ -101,7 +102,7 @@ def _pools(validation: Validation) -> dict[str, tuple[int, int, float | None]]:
     return figures
 
 
-def _both(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def _both(before: Mapping[K, Any], after: Mapping[K, Any]) -> list[K]:
     """Keys in the new side's order, then those only the old side has."""
     return list(after) + [key for key in before if key not in after]
 

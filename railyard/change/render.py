@@ -19,6 +19,7 @@ from railyard.change.compare import ResourceChange
 from railyard.change.diff import DiffResult
 from railyard.change.findings_change import CHANGED, NEW
 from railyard.render import finding_block, findings_report, table
+from topology.cost import cents
 
 MAX_VALUE = 48
 STILL = "at the planned size nothing changes: no node added, removed, rolled or replaced, no data lost, no hourly cost moved"
@@ -64,9 +65,10 @@ def _ceiling_rows(result: DiffResult) -> list[list[str]]:
 
 
 def _money(figures: BeforeAfter, count: bool) -> list[str]:
+    """A cost total's cells: a count as it is, dollars rounded to the cent first (as `--json` has them)."""
     if count:
         return figures.cells(lambda value: f"{value:,}", lambda value: f"{value:+,}")
-    return figures.cells(lambda value: f"{value:,.2f}", lambda value: f"{value:+,.2f}")
+    return figures.rounded(cents).cells(lambda value: f"{value:,.2f}", lambda value: f"{value:+,.2f}")
 
 
 def _cost_rows(result: DiffResult) -> list[list[str]]:

@@ -392,15 +392,14 @@ def test_a_new_pool_shows_its_hourly_cost_beside_its_accelerators_in_text_json_a
     expected = f"{2 * 1.861:+,.2f} USD/h ({2 * 1.861 * 730:+,.0f} USD a month of 730 h): pool eval: g6e.xlarge, added"
     text, markdown = text_report(result), markdown_report(result)
     assert "cost: pool:eval" in text and expected in text
-    assert f"| cost: pool:eval | {expected} |" in markdown and "| cost: total |" in markdown
+    assert f"| cost: pool:eval | {expected} |" in markdown and "| USD per hour as planned |" in markdown
     document = result.as_json()
     line = next(line for line in document["cost"]["lines"] if line["key"] == "pool:eval")
     assert line == {
         "key": "pool:eval",
         "item": "pool eval: g6e.xlarge",
-        "old_hourly_usd": None,
-        "new_hourly_usd": 3.72,
-        "delta_hourly_usd": 3.72,
-        "change": "added",
+        "what": "added",
+        "hourly_usd": {"before": 0.0, "after": 3.72, "change": 3.72},
     }
-    assert document["cost"]["delta_hourly_usd"] == pytest.approx(round(result.cost.hourly_delta_usd, 2))
+    volumes = next(line for line in document["cost"]["lines"] if line["key"] == "root-volumes")
+    assert volumes["hourly_usd"] == {"before": None, "after": None, "change": None}  # unpriced on both sides: unknown, not zero
