@@ -371,18 +371,8 @@ def test_a_cluster_deployed_before_pins_adopts_them_with_nothing_replaced(tmp_pa
     assert {key: str(cidr) for key, cidr in blueprint.cloud.subnet_cidrs.items()} == recorded["subnets"]["blueprints/examples/p5-capacity-block.yaml"]
 
 
-def test_a_new_pool_shows_its_hourly_cost_beside_its_accelerators_in_text_json_and_markdown(tmp_path):
-    # dev-g6e runs in us-west-2, where railyard's On-Demand table has no rates: both sides declare them.
-    priced = ("kubernetes:", "cost:\n  instance_hourly_usd: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:")
-    pool = (
-        "  - name: eval\n    instance_type: g6e.xlarge\n    role: dev\n"
-        "    nodes: {min: 0, max: 2, desired: 2}\n    placement:\n      domains: [usw2a]\n"
-    )
-    (tmp_path / "old").mkdir()
-    (tmp_path / "new").mkdir()
-    old = edited_copy(DEV, tmp_path / "old", priced)
-    new = edited_copy(DEV, tmp_path / "new", priced, ("storage:\n  - ", pool + "storage:\n  - "))
-    result = _diff(old, new)
+def test_a_new_pool_shows_its_hourly_cost_beside_its_accelerators_in_text_json_and_markdown(dev_with_a_new_priced_pool):
+    result = _diff(*dev_with_a_new_priced_pool)
     added = [delta for delta in result.cost.deltas if delta.key == "pool:eval"]
     assert len(added) == 1 and added[0].what == "added" and added[0].delta_usd == pytest.approx(2 * 1.861)
     # Two more nodes also add two 200 GiB root volumes, which railyard can't price in us-west-2: an unknown

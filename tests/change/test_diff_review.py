@@ -132,18 +132,8 @@ def test_the_text_and_markdown_show_the_ceilings_that_moved_with_before_after_an
     assert "7 other ceiling(s) unchanged (`--json` lists every one)" in text
 
 
-def test_cost_totals_are_before_after_and_change_in_text_markdown_and_json(tmp_path):
-    # dev-g6e runs in us-west-2, where railyard's On-Demand table has no rates: both sides declare them.
-    priced = ("kubernetes:", "cost:\n  instance_hourly_usd: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:")
-    pool = (
-        "  - name: eval\n    instance_type: g6e.xlarge\n    role: dev\n"
-        "    nodes: {min: 0, max: 2, desired: 2}\n    placement:\n      domains: [usw2a]\n"
-    )
-    (tmp_path / "old").mkdir()
-    (tmp_path / "new").mkdir()
-    old = edited_copy(DEV, tmp_path / "old", priced)
-    new = edited_copy(DEV, tmp_path / "new", priced, ("storage:\n  - ", pool + "storage:\n  - "))
-    result = _diff(old, new)
+def test_cost_totals_are_before_after_and_change_in_text_markdown_and_json(dev_with_a_new_priced_pool):
+    result = _diff(*dev_with_a_new_priced_pool)
     # As planned: one g6e.xlarge, two m7i.xlarge system nodes and the control plane; the new pool adds two g6e.xlarge.
     before = 1.861 + 2 * 0.2016 + 0.10
     totals = result.as_json()["cost"]["totals"]
