@@ -227,3 +227,26 @@ def test_every_quota_says_what_it_counts():
     assert quotas["L-8F1B9C74"].label == "Lustre Persistent_2 storage capacity (L-8F1B9C74), GiB"
     assert quotas["L-BD136A63"].label == "Nodes per managed node group (L-BD136A63), nodes"
     assert all(quota.unit and quota.label.endswith(f"({code}), {quota.unit}") for code, quota in quotas.items())
+
+
+HYPERPOD = EXAMPLES / "hyperpod-eks-odcr.yaml"
+
+
+def test_shrinking_a_reserved_pool_shows_the_unused_reservation_as_new_and_the_quota_need_as_changed(tmp_path):
+    # 16 p5.48xlarge on a 16-instance reservation group, cut to 12: four reserved instances are paid for and never used.
+    new = edited_copy(HYPERPOD, tmp_path, ("    nodes: 16\n", "    nodes: 12\n"))
+    result = _diff(HYPERPOD, new)
+    assert [(finding.code, finding.severity, finding.message) for finding in result.new_side.added] == [
+        (
+            "capacity.reservation-unused",
+            "warning",
+            "reservation cr-0a9b8c7d6e5f40001+cr-0a9b8c7d6e5f40002 holds 16 instances, but pool 'accelerated' can grow to only 12: "
+            "4 reserved instances are paid for and never launched",
+        )
+    ]
+    # The P vCPU note is the same check at the same place with a new figure: changed, not new and resolved.
+    assert [(finding.code, "needs 2304" in finding.message) for finding in result.new_side.changed] == [("quota.per-account", True)]
+    assert result.new_side.resolved == ()
+    # us-west-2 has no prices in railyard's table: the spend row says how many lines it leaves out.
+    (spend,) = [row for row in result.ceilings if row.key == "hourly_at_max_usd"]
+    assert spend.label == "whole design: spend at max, USD/h (priced lines; 5 unpriced on the new side, left out)"
