@@ -31,12 +31,14 @@ def _value(value: Any) -> str:
 
 
 def change_lines(change: ResourceChange) -> list[str]:
-    """What changed in one resource, one line per input: `path: old -> new (effect)`."""
+    """What changed in one resource, one line per input: `path: old -> new (effect)`, and how many more values
+    under the same path changed (list items share a path: a ClusterQueue's quotas, which the ceilings label)."""
     lines = []
     for item in change.inputs:
         source = item.via.rsplit("::", 1)[-1]
         what = f"{item.path}: follows {source}" if item.via else f"{item.path}: {_value(item.old)} -> {_value(item.new)}"
-        lines.append(f"{what} ({item.effect.kind})")
+        more = f"; {item.more} more value(s) at this path changed too" if item.more else ""
+        lines.append(f"{what} ({item.effect.kind}{more})")
     return lines
 
 

@@ -105,6 +105,12 @@ def test_every_quota_needed_at_max_is_a_labelled_row_with_the_new_sides_status(r
         "Kueue queue serve-fleet, pool serve: memory nominal quota, MiB": (480 * 393216, 900 * 393216, None, None),
         "Kueue queue serve-fleet, pool serve: ephemeral-storage nominal quota, GiB": (480 * 3539, 900 * 3539, None, None),
     }
+    # The ClusterQueue's input lists its quotas by one wire path: the resource table shows the first (cpu) and counts
+    # the others, which the ceilings above label one by one.
+    (queue,) = [change for change in result.changes if change.type == "kubernetes:kueue.x-k8s.io/v1beta2:ClusterQueue"]
+    assert [(item.path, item.old, item.new, item.more) for item in queue.inputs] == [
+        ("spec.resourceGroups.flavors.resources.nominalQuota", "23040", "43200", 3)
+    ]
     unchanged = {row.key for row in result.ceilings if row.kind == "service-quota" and not row.figures.moved}
     assert unchanged == {
         "quota:L-6D54EA21",
