@@ -151,12 +151,16 @@ def markdown_report(result: DiffResult) -> str:
     """The pull-request comment: a verdict, impact, ceilings, cost totals, the findings, and the resource changes folded."""
     counts = summarize(result.findings)
     verdict = "blocked" if not result.ok else "ok"
-    side = f" Findings: {result.new_side.summary()}." if result.new_side is not None and result.compared else ""
+    tally = f"{counts['error']} error(s), {counts['warning']} warning(s)"
+    if result.compared:
+        side = f" Findings: {result.new_side.summary()}." if result.new_side is not None else ""
+        opening = f"{_summary(result)}.{side} The change itself: {tally}."
+    else:
+        opening = f"Not compared: a side is invalid ({tally})."
     out = [
         f"### railyard diff: `{result.old.label}` → `{result.new.label}`: {verdict}",
         "",
-        f"{_summary(result) if result.compared else 'not compared: a side has errors'}.{side} The change itself: {counts['error']} error(s), "
-        f"{counts['warning']} warning(s). Replace table: {result.table.described}.",
+        f"{opening} Replace table: {result.table.described}.",
         "",
     ]
     rows = _impact_rows(result)

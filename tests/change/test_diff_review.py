@@ -256,3 +256,13 @@ def test_shrinking_a_reserved_pool_shows_the_unused_reservation_as_new_and_the_q
     # us-west-2 has no prices in railyard's table: the spend row says how many lines it leaves out.
     (spend,) = [row for row in result.ceilings if row.key == "hourly_at_max_usd"]
     assert spend.label == "whole design: spend at max, USD/h (priced lines; 5 unpriced on the new side, left out)"
+
+
+def test_an_invalid_new_side_is_not_compared_and_its_error_counts_as_new(tmp_path):
+    p5 = EXAMPLES / "p5-capacity-block.yaml"
+    new = edited_copy(p5, tmp_path, ("deployment_type: PERSISTENT_2", "deployment_type: PERSISTENT_1"))
+    result = _diff(p5, new)
+    assert not result.compared and result.ceilings == () and result.cost is None
+    assert "fsx.feature-unsupported" in {finding.code for finding in result.new_side.added if finding.severity == "error"}
+    errors = sum(1 for finding in result.findings if finding.severity == "error")
+    assert markdown_report(result).splitlines()[2].startswith(f"Not compared: a side is invalid ({errors} error(s), ")
