@@ -52,7 +52,7 @@ class InputChange:
 
     def as_json(self) -> dict:
         """The change's `--json` entry (a flowed change has `via` and `cause` instead of values; `more` when some)."""
-        document = {"path": self.path, "effect": self.effect.kind, "rule": self.effect.entry}
+        document: dict[str, Any] = {"path": self.path, "effect": self.effect.kind, "rule": self.effect.entry}
         if self.via:
             document.update(via=self.via, cause=self.cause)
         else:
