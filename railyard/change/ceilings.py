@@ -117,7 +117,7 @@ def _pool_rows(old: Validation, new: Validation) -> Iterable[Ceiling]:
     yield Ceiling("total", "max_nodes", "all pools: max nodes", "nodes", BeforeAfter(_sum(before, 0), _sum(after, 0)))
     yield Ceiling("total", "max_accelerators", "all pools: max accelerators", "accelerators", BeforeAfter(_sum(before, 1), _sum(after, 1)))
     spend = [None if side.cost is None else side.cost.hourly_at_max_usd for side in (old, new)]
-    unpriced = len(new.cost.unknown) if new.cost is not None else 0
+    unpriced = len(new.cost.left_out()["hourly_at_max_usd"]) if new.cost is not None else 0
     label = "whole design: spend at max, USD/h (priced lines" + (f"; {unpriced} unpriced on the new side, left out)" if unpriced else ")")
     yield Ceiling("total", "hourly_at_max_usd", label, USD_PER_HOUR, BeforeAfter(*spend))
     gone = (0, 0, 0.0)  # a pool one side lacks grows to nothing there, and costs nothing

@@ -80,14 +80,15 @@ class CostChange:
 
     def totals(self) -> list[tuple[str, str, BeforeAfter]]:
         """(key, what it is, figures) for both reports' totals, over their priced lines: per hour and a month as
-        planned, upfront for Capacity Blocks, and how many lines are unpriced (left out of the others)."""
+        planned, upfront for Capacity Blocks (unknown where no block's upfront is), and how many lines have a figure
+        unpriced (left out of the others; `CostReport.unpriced`)."""
         blocks = any(line.kind == "capacity_block" for report in (self.old, self.new) for line in report.lines)
         month = f"USD a month as planned ({self.new.hours_per_month} h" + ("; Capacity Blocks left out, paid upfront)" if blocks else ")")
         return [
             ("hourly_usd", "USD per hour as planned", BeforeAfter(self.old.hourly_usd, self.new.hourly_usd)),
             ("monthly_usd", month, BeforeAfter(self.old.monthly_usd, self.new.monthly_usd)),
             ("upfront_usd", "USD upfront for Capacity Blocks", BeforeAfter(self.old.upfront_usd, self.new.upfront_usd)),
-            ("unpriced_lines", "lines unpriced, left out of the totals", BeforeAfter(len(self.old.unknown), len(self.new.unknown))),
+            ("unpriced_lines", "lines unpriced, left out of the totals", BeforeAfter(len(self.old.unpriced), len(self.new.unpriced))),
         ]
 
     def as_json(self) -> dict[str, Any]:

@@ -29,6 +29,9 @@ class Loaded:
     svgs: int
     sections: list[str]
     figures: dict[str, str]
+    # The page's width as laid out (`scrollWidth`), and each identified table's right edge, in CSS pixels.
+    scroll_width: int = 0
+    table_right_px: dict[str, float] | None = None
 
 
 def chromium_path() -> str:
@@ -65,11 +68,11 @@ class Browser:
         finally:
             self._playwright.stop()
 
-    def load(self, page_path: Path, screenshot: Path | None = None) -> Loaded:
-        """Open `page_path` from disk with the network blocked, wait for it to load, and read it back."""
+    def load(self, page_path: Path, screenshot: Path | None = None, width: int = 1300) -> Loaded:
+        """Open `page_path` from disk in a window `width` CSS pixels wide, with the network blocked, wait for it to load, and read it back."""
         console: list[str] = []
         errors: list[str] = []
-        context = self._browser.new_context(viewport={"width": 1300, "height": 900}, offline=True)
+        context = self._browser.new_context(viewport={"width": width, "height": 900}, offline=True)
         try:
             page = context.new_page()
             page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
@@ -80,11 +83,15 @@ class Browser:
             figures = page.evaluate(
                 "Object.fromEntries(Array.from(document.querySelectorAll('[data-figure]'), e => [e.dataset.figure, e.dataset.value]))"
             )
+            scroll_width = page.evaluate("document.documentElement.scrollWidth")
+            tables = page.evaluate(
+                "Object.fromEntries(Array.from(document.querySelectorAll('table[id]'), t => [t.id, t.getBoundingClientRect().right]))"
+            )
             if screenshot is not None:
                 page.screenshot(path=str(screenshot), full_page=True)
         finally:
             context.close()
-        return Loaded(console, errors, svgs, sections, figures)
+        return Loaded(console, errors, svgs, sections, figures, scroll_width, tables)
 
 
 def load(page_path: Path, screenshot: Path | None = None) -> Loaded:

@@ -274,7 +274,7 @@ def render_page(document: dict[str, Any], design: Design | None, decisions: tupl
     sections += [
         f'<section id="placement"><h2>Placement decisions</h2>{_placements(decisions)}</section>',
         f'<section id="quotas"><h2>Quota plan</h2>{_quotas(document)}</section>',
-        f'<section id="cost"><h2>Cost</h2>{cost_section(document, _cell, _table)}</section>',
+        f'<section id="cost"><h2>Cost</h2>{cost_section(document, _cell)}</section>',
         f'<section id="findings"><h2>Findings</h2>{_findings(document)}</section>',
     ]
     body = "\n".join(sections)

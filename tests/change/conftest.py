@@ -48,7 +48,7 @@ def dev_with_a_new_priced_pool(tmp_path) -> tuple[Path, Path]:
     dev-g6e runs in us-west-2, where railyard's On-Demand table has no rates: both sides declare them
     (g6e.xlarge 1.861 and m7i.xlarge 0.2016 USD an hour).
     """
-    priced = ("kubernetes:", "cost:\n  instance_hourly_usd: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:")
+    priced = ("kubernetes:", "cost:\n  instance_usd_per_hour: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:")
     pool = (
         "  - name: eval\n    instance_type: g6e.xlarge\n    role: dev\n"
         "    nodes: {min: 0, max: 2, desired: 2}\n    placement:\n      domains: [usw2a]\n"

@@ -40,7 +40,7 @@ HALF_FLEET = (
     ("nodes: {min: 480, max: 960, desired: 720}", "nodes: {min: 240, max: 480, desired: 360}"),
     (
         "kubernetes:\n  layer_stack",
-        f"cost:\n  instance_hourly_usd: {{g6e.12xlarge: {G6E_12XL_USD}, m7i.xlarge: {SYSTEM_USD}}}\nkubernetes:\n  layer_stack",
+        f"cost:\n  instance_usd_per_hour: {{g6e.12xlarge: {G6E_12XL_USD}, m7i.xlarge: {SYSTEM_USD}}}\nkubernetes:\n  layer_stack",
     ),
 )
 RAISED = ("max: 480,", "max: 900,")

@@ -186,3 +186,33 @@ def test_every_example_opens_in_headless_chromium_with_no_error(name, tmp_path: 
     # What the browser read from the rendered page is what the JSON says.
     for path_, value in loaded.figures.items():
         assert json.loads(value) == _from_json(document, path_), path_
+
+
+def test_the_cost_table_of_the_largest_example_fits_a_laptops_1280_px_window(tmp_path: Path, browser):
+    path = tmp_path / "rail-131k.html"
+    path.write_text(_page("rail-131k"), encoding="utf-8")
+    loaded = browser.load(path, width=1280)
+    assert loaded.table_right_px is not None and loaded.table_right_px["cost-table"] <= 1280
+    assert loaded.scroll_width <= 1280
+
+
+def _cost_figure(page: str, identifier: str) -> str:
+    return page.split(f'<figure id="{identifier}">', 1)[1].split("</figure>", 1)[0]
+
+
+def test_an_unpriced_line_is_drawn_and_written_as_unknown_never_as_a_zero_bar():
+    page, cost = _page("p5-capacity-block"), _json("p5-capacity-block")["cost"]
+    # Six lines: five priced, each labelled with its figure; the file system's price is unknown and drawn as such.
+    by_line = _cost_figure(page, "cost-by-line")
+    assert by_line.count("unknown (unpriced)") == 1
+    assert [line["hourly_usd"] for line in cost["lines"]].count(None) == 1
+    assert all(f"{line['hourly_usd']:,.2f}" in by_line for line in cost["lines"] if line["hourly_usd"] is not None)
+    assert "storage (+1 unpriced)" in _cost_figure(page, "cost-by-kind")
+    assert page.count(">unknown</td>") == 2  # the file system's USD/h and USD/h at max
+    assert "It leaves out pool train: p5.48xlarge (a Capacity Block is paid upfront for its window" in page
+
+
+def test_a_kind_with_no_priced_line_is_unknown_in_the_json_and_on_the_page():
+    cost = _json("dev-g6e")["cost"]  # us-west-2: the pool, system nodes, volumes and gateways are unpriced
+    assert cost["by_kind_hourly_usd"] == {"on_demand": None, "system": None, "storage": None, "network": None, "control_plane": 0.1}
+    assert _cost_figure(_page("dev-g6e"), "cost-by-kind").count("unknown (unpriced)") == 4
