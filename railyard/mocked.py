@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 from pulumi.runtime import mocks, rpc, settings
@@ -41,6 +41,9 @@ from railyard.pipeline import Validation, validate
 from railyard.program import Deployment, deployment_of, plan_validated, run_program
 from railyard.progress import stage
 from topology.cluster.placement_groups import PlacementDecision
+
+if TYPE_CHECKING:
+    from components.plan.compile import CompilePlan
 
 PROJECT = "railyard"
 PREVIEW_STACK = "preview"
@@ -112,6 +115,8 @@ class PreviewResult:
     placements: tuple[PlacementDecision, ...] = ()
     stack: str = PREVIEW_STACK
     layer_stack: dict | None = None
+    # The compile plan the program ran on (None when a finding stopped it): `railyard diff` reads its Kueue quotas.
+    plan: CompilePlan | None = None
 
     @property
     def ok(self) -> bool:
@@ -375,7 +380,7 @@ def _preview(path: str | None, stack: str | None, project_dir: str | Path, accou
         cluster_stack = deployment.cluster_stack.rsplit("/", 1)[-1]
         _, cluster_outputs = _isolated(plan, cluster_stack, Deployment(), roles)
         resources, outputs = _isolated(plan, stack_name, deployment, roles, cluster_outputs)
-        return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name)
+        return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name, plan=plan)
     stage(f"running the Pulumi program under mocks (stack {stack_name})")
     resources, outputs = _isolated(plan, stack_name, deployment, roles)
     layer = None
@@ -385,4 +390,4 @@ def _preview(path: str | None, stack: str | None, project_dir: str | Path, accou
         layer_resources, layer_outputs = _isolated(plan, layer_stack, Deployment(deployment.identity, stack_name), roles, outputs)
         resources = resources + layer_resources  # the cluster's stack first, each in URN order
         layer = {"stack": layer_stack, "outputs": layer_outputs}
-    return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name, layer)
+    return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name, layer, plan)
