@@ -143,5 +143,7 @@ def _check(before: str, after: str, keys: Sequence[str], pins: Mapping[str, str 
     node = new
     for key in [*keys, PINS_KEY]:
         node = node.get(key) if isinstance(node, dict) else None
-    if node != {key: dict(pin) if isinstance(pin, Mapping) else pin for key, pin in pins.items()} or _without_pins(old, keys) != _without_pins(new, keys):
+    if node != {key: dict(pin) if isinstance(pin, Mapping) else pin for key, pin in pins.items()} or _without_pins(old, keys) != _without_pins(
+        new, keys
+    ):
         raise LockWriteError("the file's layout could not be edited safely in place; paste the pins by hand")

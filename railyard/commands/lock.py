@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from railyard.address_lock import LockWriteError, pins_block, zoned_pins, set_pins
+from railyard.address_lock import LockWriteError, pins_block, set_pins, zoned_pins
 from railyard.commands.arguments import add_file_arguments
 from railyard.pipeline import validate
 from railyard.render import findings_report
