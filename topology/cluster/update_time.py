@@ -68,8 +68,9 @@ class UpdateTime:
 
     def arithmetic(self) -> str:
         """The update figure and how it is made, in one line (for `diff`'s roll report and the docs)."""
+        nodes = f"{self.per_wave} node{'s' if self.per_wave != 1 else ''}"
         return (
-            f"{self.waves} waves of up to {self.per_wave} node{'s' if self.per_wave != 1 else ''} x {self.wave_minutes} min (launch and join {LAUNCH_AND_JOIN_MINUTES}, "
+            f"{self.waves} waves of up to {nodes} x {self.wave_minutes} min (launch and join {LAUNCH_AND_JOIN_MINUTES}, "
             f"cordon wait {CORDON_WAIT_MINUTES}, drain {DRAIN_MINUTES}) + {PROVIDER_DEFAULT_MINUTES} = {self.update_minutes} min"
         )
 
