@@ -30,6 +30,7 @@ timeout only stops Pulumi waiting, it never slows EKS.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from blueprints.records import record
@@ -75,10 +76,23 @@ class UpdateTime:
         )
 
 
+def waves_of(nodes: int, percent: int) -> int:
+    """How many waves EKS rolls a group of `nodes` in (at least one)."""
+    return max(1, math.ceil(nodes / nodes_per_wave(nodes, percent)))
+
+
+@functools.cache
 def update_time(max_size: int, percent: int) -> UpdateTime:
-    """The waves and timeouts of a node group of at most `max_size` nodes rolling `percent`% at a time."""
+    """The waves and timeouts of a node group of at most `max_size` nodes rolling `percent`% at a time.
+
+    EKS takes its percentage of the group's size when it rolls, which may sit
+    below the maximum, and fewer nodes can take more waves (10 nodes roll in
+    10 waves of 1, 11 in 6 of 2). The waves counted are the most any size from
+    one node to the maximum takes (a few thousand sizes at most: EKS's
+    nodes-per-group quota).
+    """
     per_wave = nodes_per_wave(max_size, percent)
-    waves = math.ceil(max_size / per_wave)
+    waves = max(waves_of(nodes, percent) for nodes in range(1, max(max_size, 1) + 1))
     return UpdateTime(
         nodes=max_size,
         per_wave=per_wave,

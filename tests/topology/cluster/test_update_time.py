@@ -2,7 +2,7 @@
 
 import pytest
 
-from topology.cluster.update_time import nodes_per_wave, update_time
+from topology.cluster.update_time import nodes_per_wave, update_time, waves_of
 
 
 @pytest.mark.parametrize(
@@ -10,6 +10,7 @@ from topology.cluster.update_time import nodes_per_wave, update_time
     [
         (1, 1, 1, 75, 91, 75),
         (8, 1, 8, 180, 308, 180),
+        (11, 2, 10, 210, 370, 210),
         (64, 7, 10, 210, 370, 210),
         (1024, 100, 11, 225, 401, 225),
         (5000, 100, 50, 810, 1610, 810),
@@ -28,3 +29,12 @@ def test_a_wave_is_rounded_up_and_held_between_one_and_a_hundred_nodes():
 
 def test_the_arithmetic_reads_as_the_figure_it_gives():
     assert update_time(1024, 10).arithmetic() == ("11 waves of up to 100 nodes x 31 min (launch and join 15, cordon wait 1, drain 15) + 60 = 401 min")
+
+
+def test_the_waves_counted_are_the_most_any_size_up_to_the_maximum_takes():
+    # EKS takes its percentage of the size the group has when it rolls: a group below its maximum may take more waves.
+    for percent in (10, 33):
+        worst = 0
+        for largest in range(1, 1201):
+            worst = max(worst, waves_of(largest, percent))
+            assert update_time(largest, percent).waves == worst, (percent, largest)
