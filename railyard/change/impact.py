@@ -6,8 +6,9 @@
   percentage rounded up, at most 100 nodes; default one node), after launching
   up to twice its zones or `maxUnavailable` new nodes first, unless the group
   updates with the `MINIMAL` strategy (EKS user guide, "Understand each phase
-  of node updates"). A change to `scalingConfig.desiredSize` resizes it in
-  place. A replaced group is deleted before its replacement is created
+  of node updates"); the roll says how long Pulumi waits for each group (its
+  customTimeouts, `topology.cluster.update_time`) and why. A change to
+  `scalingConfig.desiredSize` resizes it in place. A replaced group is deleted before its replacement is created
   (railyard sets deleteBeforeReplace, since the name is fixed): all its
   accelerators are out until the new group is up.
 * **State.** Replacing or deleting an FSx for Lustre file system, an S3
