@@ -111,10 +111,12 @@ class NodePool(pulumi.ComponentResource):
                 or None,
                 tags=named_tags(args.tags, group.name),
                 # A node group keeps its name, and a reservation has no room for a second copy. EKS's scheduled
-                # actions own a Capacity Block group's desired size; Pulumi must not set it back.
+                # actions own a Capacity Block group's desired size; Pulumi must not set it back. A large group rolls
+                # for longer than the provider's 60-minute wait: wait for its waves (topology.cluster.update_time).
                 opts=child_of(
                     self,
                     delete_before_replace=True,
+                    custom_timeouts=pulumi.CustomTimeouts(**group.update_time.custom_timeouts()),
                     depends_on=list(args.after) or None,
                     ignore_changes=["scalingConfig.desiredSize"] if group.desired_owned_by_eks else None,
                 ),

@@ -87,6 +87,8 @@ class PreviewResource:
     property_dependencies: dict = field(default_factory=dict, hash=False)
     ignore_changes: tuple[str, ...] = ()
     protect: bool = False
+    # The engine's customTimeouts option (`create`, `update`, `delete`, Go durations); empty when the program sets none.
+    custom_timeouts: dict = field(default_factory=dict, hash=False)
     # What the mocks answered (inputs plus made-up outputs such as a launch template's latestVersion); not in `--json`.
     outputs: dict = field(default_factory=dict, hash=False, compare=False)
 
@@ -97,7 +99,10 @@ class PreviewResource:
 
     def as_json(self) -> dict:
         """The resource's `--json` entry."""
-        return {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent, "inputs": self.inputs}
+        document = {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent, "inputs": self.inputs}
+        if self.custom_timeouts:
+            document["customTimeouts"] = self.custom_timeouts
+        return document
 
 
 @record(frozen=False)
@@ -187,10 +192,19 @@ class RecordingMonitor(mocks.MockMonitor):
                     tuple(request.ignoreChanges),
                     # RegisterResourceRequest.protect is optional (proto3): unset means the engine's default, unprotected.
                     bool(request.protect),
+                    _timeouts(request),
                     _plain(self.resources[response.urn].state) if response.urn in self.resources else {},
                 )
             )
         return response
+
+
+def _timeouts(request) -> dict[str, str]:
+    """The request's customTimeouts, the operations it sets only (the engine treats an empty one as the provider's default)."""
+    if not request.HasField("customTimeouts"):
+        return {}
+    timeouts = request.customTimeouts
+    return {name: getattr(timeouts, name) for name in ("create", "update", "delete") if getattr(timeouts, name)}
 
 
 def _digest(type_token: str, name: str, length: int) -> str:

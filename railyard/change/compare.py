@@ -11,6 +11,12 @@ in a real deployment:
 * an in-place update recomputes the outputs the table lists for it (a launch
   template's `latestVersion`), so every input that reads the resource changes.
 
+An input the table marks optional and computed that goes from a value to
+none is no change: the provider keeps the value AWS has (the SDK's
+`diffString`: "if removed && schema.Computed { return nil }"), so a node
+group that drops `amiType` and `version` for a custom AMI is updated in place,
+not replaced (`railyard.change.node_group_steps` says what EKS makes of that).
+
 The mocked ids are the same on both sides (they depend on type and name only),
 which is why this propagation is explicit rather than seen in the inputs.
 """
@@ -160,8 +166,14 @@ def compare(old: list[PreviewResource], new: list[PreviewResource], table: Repla
             assert present is not None
             changes[urn] = ResourceChange(present.urn, present.type, present.name, CREATE if was is None else DELETE, was, now)
             continue
+        rules = table.rules(now.type)
         changed = changed_inputs(was.inputs, now.inputs).items()
-        inputs = [InputChange(path, a, b, _effect(table, now.type, path), more=more) for path, (a, b, more) in changed]
+        # An optional-and-computed input dropped from the config makes no diff: the provider keeps what it has.
+        inputs = [
+            InputChange(path, a, b, _effect(table, now.type, path), more=more)
+            for path, (a, b, more) in changed
+            if not (b is None and a is not None and rules is not None and rules.dropped_is_no_change(path))
+        ]
         if inputs:
             changes[urn] = ResourceChange(now.urn, now.type, now.name, _action(inputs), was, now, inputs)
     _propagate(changes, before, after, table)

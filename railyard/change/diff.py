@@ -26,6 +26,7 @@ from railyard.change.compare import ResourceChange, compare
 from railyard.change.cost import CostChange, cost_change
 from railyard.change.findings_change import FindingsChange, findings_change
 from railyard.change.impact import Impact, impacts
+from railyard.change.node_group_steps import ami_switches, held_groups_created
 from railyard.change.replace_table import ReplaceTable, load_table
 from railyard.change.upgrade import settle_adopted_versions, upgrade_order, version_findings
 from railyard.progress import stage
@@ -150,6 +151,7 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
     found, findings = impacts(changes, before.validation, after.validation, after.resources)
     found += upgrade_order(changes, before.validation, after.validation, after.resources)
     findings += version_findings(before.validation, after.validation)
+    findings += held_groups_created(changes, after.validation, after.resources) + ami_switches(changes, after.validation)
     if before.stack != after.stack:
         findings.append(
             info(

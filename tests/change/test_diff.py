@@ -368,7 +368,9 @@ def test_a_cluster_deployed_before_pins_adopts_them_with_nothing_replaced(tmp_pa
 
     blueprint = load_blueprint(str(copy)).blueprint
     assert blueprint is not None
-    assert {key: str(cidr) for key, cidr in blueprint.cloud.subnet_cidrs.items()} == recorded["subnets"]["blueprints/examples/p5-capacity-block.yaml"]
+    assert {key: str(cidr) for key, cidr in blueprint.cloud.pinned_ranges.items()} == recorded["subnets"][
+        "blueprints/examples/p5-capacity-block.yaml"
+    ]
 
 
 def test_a_new_pool_shows_its_hourly_cost_beside_its_accelerators_in_text_json_and_markdown(dev_with_a_new_priced_pool):
