@@ -106,7 +106,8 @@ class NodePool(pulumi.ComponentResource):
                 ),
                 launch_template=aws.eks.NodeGroupLaunchTemplateArgs(id=template.id, version=template.latest_version.apply(str)),
                 labels=dict(group.labels),
-                node_repair_config=aws.eks.NodeGroupNodeRepairConfigArgs(enabled=True) if args.auto_repair else None,
+                # Sent either way: the input is optional and computed, so leaving it out keeps what EKS has (repair on).
+                node_repair_config=aws.eks.NodeGroupNodeRepairConfigArgs(enabled=args.auto_repair),
                 taints=[aws.eks.NodeGroupTaintArgs(key=taint.key, value=taint.value or None, effect=taint.eks_effect) for taint in group.taints]
                 or None,
                 tags=named_tags(args.tags, group.name),
