@@ -6,7 +6,7 @@ What is judged, and why:
   so one run reads 52.98 or 123.34 GB/s depending only on where the sweep began
   (awsome-distributed-training and EKS Blueprints, two p5.48xlarge each; acceptance-conformance.md F2/F4);
 - the transport NCCL used (`Using network ...` in an `NCCL_DEBUG=INFO` log): the aws-ofi-nccl
-  plugin names itself `Libfabric` (`AWS Libfabric` before v1.9); `Socket` is NCCL's TCP fallback,
+  plugin names itself `Libfabric` (older releases print `AWS Libfabric`); `Socket` is NCCL's TCP fallback,
   which runs, slowly, and hides a node without EFA; a provider other than `efa` in aws-ofi-nccl's
   `Selected Provider is ...` line is the same fault one layer down;
 - the algorithm: only `NCCL_ALGO=Ring` measures the network. On two nodes NCCL's default (Tree,

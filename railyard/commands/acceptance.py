@@ -50,6 +50,7 @@ def run(args) -> int:
     """Compile what is needed from the blueprint, run the action, print, and return the exit status."""
     from acceptance import Expectation, ExpectationError, check_folder
     from acceptance.nccl import judge
+    from railyard.expectations import ExpectationNeeds
 
     try:
         if args.action == "check" and args.expect:
@@ -61,7 +62,7 @@ def run(args) -> int:
             if args.action == "judge":
                 return _judge(args, blueprint, judge)
             expectation = _expectation(args, blueprint)
-    except (ExpectationError, ValueError) as exc:
+    except (ExpectationError, ExpectationNeeds) as exc:
         print(f"railyard acceptance {args.action}: {exc}", file=sys.stderr)
         return 2
     if args.action == "expect":
@@ -84,11 +85,12 @@ def _read(path: str) -> str:
 
 def _blueprint(args):
     """The validated blueprint, or None after printing its errors (a design with errors is no yardstick)."""
+    from railyard.expectations import ExpectationNeeds
     from railyard.pipeline import validate
     from railyard.render import findings_report
 
     if not args.pool:
-        raise ValueError("--pool is required with a blueprint (or give `check` an --expect file)")
+        raise ExpectationNeeds("--pool is required with a blueprint (or give `check` an --expect file)")
     result = validate(args.file, args.stack, args.project_dir)
     if not result.ok or result.load.blueprint is None:
         print(findings_report(result.findings, result.load.source_map), file=sys.stderr)
