@@ -36,49 +36,32 @@ def test_eight_gpus_assembled_from_the_capture_pass_a_p5_48xlarge_expectation(tm
     assert {check.name: check.observed for check in report.checks}["efa.devices"] == "32 EFA devices"
 
 
-def _drop_gpu(gpus):
-    del gpus[7]
+def test_a_gpu_missing_fails_the_count(tmp_path):
+    def drop_the_last(gpus):
+        del gpus[7]
+
+    report = check_folder(P5, p5_folder(tmp_path, drop_the_last))
+    assert report.failed == ("gpu.count",)
+    assert [c.observed for c in report.checks if c.name == "gpu.count"] == ["7 attached, 7 listed"]
 
 
+# One element of one GPU of the real capture changed: (GPU, element, new text, the check that must fail, what it must say it saw).
 FAULTS = {
-    "a GPU missing": (_drop_gpu, "gpu.count", "7 attached, 7 listed"),
-    "ECC off": (lambda gpus: set_text(gpus[3], "ecc_mode/current_ecc", "Disabled"), "gpu.ecc", f"GPU 3 ({BUS_IDS[3]}): ECC disabled"),
-    "a pending row remap": (
-        lambda gpus: set_text(gpus[5], "remapped_rows/remapped_row_pending", "Yes"),
-        "gpu.row-remap",
-        f"GPU 5 ({BUS_IDS[5]}): row remap pending",
-    ),
-    "an uncorrected ECC error": (
-        lambda gpus: set_text(gpus[0], "ecc_errors/volatile/dram_uncorrectable", "2"),
-        "gpu.uncorrected-ecc",
-        f"GPU 0 ({BUS_IDS[0]}): 2 uncorrected errors",
-    ),
-    "a lowered power limit": (
-        lambda gpus: set_text(gpus[2], "gpu_power_readings/current_power_limit", "500.00 W"),
-        "gpu.power-limit",
-        f"GPU 2 ({BUS_IDS[2]}): 500 W",
-    ),
-    "PCIe at x8": (
-        lambda gpus: set_text(gpus[6], "pci/pci_gpu_link_info/link_widths/current_link_width", "8x"),
-        "gpu.pcie",
-        f"GPU 6 ({BUS_IDS[6]}): gen 5 x8",
-    ),
-    "an H200 among H100s": (lambda gpus: set_text(gpus[1], "product_name", "NVIDIA H200"), "gpu.model", f"GPU 1 ({BUS_IDS[1]}): NVIDIA H200"),
+    "ECC off": (3, "ecc_mode/current_ecc", "Disabled", "gpu.ecc", "ECC disabled"),
+    "a pending row remap": (5, "remapped_rows/remapped_row_pending", "Yes", "gpu.row-remap", "row remap pending"),
+    "an uncorrected ECC error": (0, "ecc_errors/volatile/dram_uncorrectable", "2", "gpu.uncorrected-ecc", "2 uncorrected errors"),
+    "a lowered power limit": (2, "gpu_power_readings/current_power_limit", "500.00 W", "gpu.power-limit", "500 W"),
+    "PCIe at x8": (6, "pci/pci_gpu_link_info/link_widths/current_link_width", "8x", "gpu.pcie", "gen 5 x8"),
+    "an H200 among H100s": (1, "product_name", "NVIDIA H200", "gpu.model", "NVIDIA H200"),
 }
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
-def test_each_fault_in_nvidia_smi_fails_exactly_its_check(tmp_path, fault):
-    change, name, observed = FAULTS[fault]
-    report = check_folder(P5, p5_folder(tmp_path, change))
+def test_each_fault_in_nvidia_smi_fails_exactly_its_check_naming_the_gpu(tmp_path, fault):
+    gpu, path, value, name, seen = FAULTS[fault]
+    report = check_folder(P5, p5_folder(tmp_path, lambda gpus: set_text(gpus[gpu], path, value)))
     assert report.failed == (name,)
-    assert next(check.observed for check in report.checks if check.name == name) == observed
-
-
-def _edit(folder: Path, file: str, old: str, new: str, count: int = 1) -> None:
-    text = (folder / file).read_text(encoding="utf-8")
-    assert old in text
-    (folder / file).write_text(text.replace(old, new, count), encoding="utf-8")
+    assert next(check.observed for check in report.checks if check.name == name) == f"GPU {gpu} ({BUS_IDS[gpu]}): {seen}"
 
 
 def test_two_nvlinks_down_fail_the_nvlink_check_naming_the_gpu(tmp_path):
