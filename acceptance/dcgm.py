@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from acceptance.expectation import Expectation
-from acceptance.report import Checks
+from acceptance.report import Checks, printed
 
 ROOTS = ("DCGM Diagnostic", "DCGM GPU Diagnostic")
 
@@ -60,7 +60,7 @@ def dcgm_checks(expectation: Expectation, text: str, checks: Checks) -> None:
             raise ValueError("no JSON object")
         rows, error = _results(document)
     except ValueError as exc:
-        checks.add("gpu.dcgm-diag", False, expected, f"unreadable: {exc}")
+        checks.add("gpu.dcgm-diag", False, expected, f"unreadable ({exc}); it printed {printed(text)}")
         return
     failing = [row for row in rows if row[2].lower() in ("fail", "warn")]
     bad = [f"{test} on {entity}: {status}{f' ({warning})' if warning else ''}" for test, entity, status, warning in failing]

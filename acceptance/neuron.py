@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from acceptance.expectation import Expectation
-from acceptance.report import Checks
+from acceptance.report import Checks, printed
 
 
 def parse_neuron_ls(text: str) -> list[tuple[int, int]]:
@@ -33,7 +33,7 @@ def neuron_checks(expectation: Expectation, text: str, checks: Checks) -> None:
     try:
         devices = parse_neuron_ls(text)
     except ValueError as exc:
-        checks.add("neuron.devices", False, f"{expectation.accelerator_count} Neuron devices", f"unreadable: {exc}")
+        checks.add("neuron.devices", False, f"{expectation.accelerator_count} Neuron devices", f"unreadable ({exc}); it printed {printed(text)}")
         return
     wanted = expectation.accelerator_count
     checks.add("neuron.devices", len(devices) == wanted, f"{wanted} Neuron devices", f"{len(devices)} devices")

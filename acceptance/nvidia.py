@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from acceptance.expectation import Expectation
-from acceptance.report import Checks
+from acceptance.report import Checks, printed
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def gpu_checks(expectation: Expectation, xml_text: str, checks: Checks) -> None:
     try:
         attached, gpus = parse_gpus(xml_text)
     except ValueError as exc:
-        checks.add("gpu.inventory", False, "an nvidia-smi -q -x document", str(exc))
+        checks.add("gpu.inventory", False, "an nvidia-smi -q -x document", f"{exc}; it printed {printed(xml_text)}")
         return
     indexed = list(enumerate(gpus))
     count = expectation.accelerator_count

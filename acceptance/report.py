@@ -52,6 +52,12 @@ class Report:
         return "\n".join([*lines, verdict])
 
 
+def printed(text: str) -> str:
+    """What a command printed, in a few words for a report: its first non-empty line, cut at 120 characters."""
+    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return repr(line[:120]) if line else "nothing"
+
+
 @dataclass
 class Checks:
     """Collects the checks of one source file as they are made, and those left out with the reason."""

@@ -219,3 +219,27 @@ def test_python_dash_m_acceptance_exits_0_accepted_1_rejected_2_unreadable(tmp_p
     assert (accepted.returncode, json.loads(accepted.stdout)["passed"]) == (0, True)
     assert (rejected.returncode, rejected.stdout.splitlines()[-1]) == (1, "REJECTED (1 failed: evidence.dmesg.txt)")
     assert (unreadable.returncode, unreadable.stderr.strip()) == (2, f"{tmp_path / 'nowhere'}: no such folder")
+
+
+NO_DRIVER = (
+    "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
+    "Make sure that the latest NVIDIA driver is installed and running.\n"
+)
+
+
+def test_nvidia_smi_without_a_driver_fails_the_inventory_quoting_what_it_printed(tmp_path):
+    folder = real_folder(tmp_path)
+    (folder / "nvidia-smi-q.xml").write_text(NO_DRIVER, encoding="utf-8")
+    report = check_folder(one_h100(), folder)
+    assert report.failed == ("gpu.inventory",)
+    said = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is"
+    assert report.checks[0].observed == f'not XML (syntax error: line 1, column 0); it printed "{said}"'
+
+
+def test_a_dcgmi_error_instead_of_json_fails_the_diagnostic_quoting_it(tmp_path):
+    folder = p5_folder(tmp_path)
+    (folder / "dcgmi-diag.json").write_text("Error: unable to establish a connection to the specified host: localhost\n", encoding="utf-8")
+    report = check_folder(P5, folder)
+    assert report.failed == ("gpu.dcgm-diag",)
+    seen = [c.observed for c in report.checks if c.name == "gpu.dcgm-diag"]
+    assert seen == ["unreadable (no JSON object); it printed 'Error: unable to establish a connection to the specified host: localhost'"]
