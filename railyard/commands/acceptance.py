@@ -54,7 +54,10 @@ def run(args) -> int:
 
     try:
         if args.action == "check" and args.expect:
-            expectation = Expectation.from_json(_read(args.expect))
+            try:
+                expectation = Expectation.from_json(_read(args.expect))
+            except ExpectationError as exc:
+                raise SourceError(f"not a usable expectation: {exc}", args.expect) from None
         else:
             blueprint = _blueprint(args)
             if blueprint is None:

@@ -109,3 +109,10 @@ def test_railyard_acceptance_judge_holds_a_run_to_the_pools_line(capsys, log, st
 def test_railyard_acceptance_without_a_pool_is_an_input_error(capsys):
     assert main(["acceptance", "expect", str(EXAMPLES / "p5-capacity-block.yaml")]) == 2
     assert capsys.readouterr().err == "railyard acceptance expect: --pool is required with a blueprint (or give `check` an --expect file)\n"
+
+
+def test_a_bad_expectation_file_is_reported_with_its_path_and_the_field(tmp_path, capsys):
+    bad = tmp_path / "expectation.json"
+    bad.write_text('{"pool": "p", "instance_type": "t", "efa_device": 32}', encoding="utf-8")
+    assert main(["acceptance", "check", "--expect", str(bad), "--from", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith(f"{bad}: not a usable expectation: unknown field(s) ['efa_device']; allowed: [")
