@@ -17,7 +17,9 @@ One code path, two inputs: `python -m acceptance record` runs the commands on th
 writes the folder; `python -m acceptance check` judges a folder, on the node or anywhere
 later (`railyard acceptance check --from DIR` calls the same code). Every check says what it
 expected, what it saw and from which command; a file the level needs that is missing is a
-failed check, never a pass.
+failed check, never a pass. With `--publish NODE` the verdict goes on the node as the
+`railyard.dev/Accepted` condition and a JSON annotation, and `--lift-taint` removes the
+acceptance taint from a node that passed (`acceptance/kube.py`).
 
 Why a package of its own, at the top of the repository and not under `railyard/` or
 `components/`: it runs on the node, in a privileged pod whose script someone must approve,

@@ -4,6 +4,11 @@
     python -m acceptance check  --expect expectation.json --from /var/lib/railyard/evidence [--json]
     python -m acceptance run    --expect expectation.json --into DIR [--json]   # record, then check
 
+With `--publish NODE` (in a pod: `--publish "$NODE_NAME"` from the downward API) the verdict is
+written on the node as the `railyard.dev/Accepted` condition and the `railyard.dev/acceptance`
+annotation; `--lift-taint` also removes the `railyard.dev/acceptance` taint from a node that
+passed (leave it off where node-readiness-controller lifts it). See acceptance/kube.py.
+
 Exit status: 0 when the node is accepted, 1 when a check failed, 2 when the expectation or the
 folder can't be read.
 """
@@ -16,6 +21,7 @@ from pathlib import Path
 
 from acceptance.evidence import record
 from acceptance.expectation import Expectation, ExpectationError
+from acceptance.kube import ApiError, NodeApi, publish
 from acceptance.run import check_folder
 
 
@@ -31,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--expect", required=True, metavar="FILE", help="the expectation JSON")
         command.add_argument(folder_flag, dest="folder", required=True, metavar="DIR", help="the evidence folder")
         command.add_argument("--json", action="store_true", help="print the report as JSON")
+        if action != "record":
+            command.add_argument("--publish", metavar="NODE", help="write the verdict on this node (in-cluster service account)")
+            command.add_argument("--lift-taint", action="store_true", help="with --publish: remove the acceptance taint when the node passed")
     return parser
 
 
@@ -56,6 +65,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     report = check_folder(expectation, folder)
     print(report.as_json() if args.json else report.as_text())
+    if args.publish:
+        try:
+            lifted = publish(report, args.publish, NodeApi.in_cluster(), args.lift_taint)
+        except (ApiError, OSError) as exc:
+            print(f"can't publish the verdict on node {args.publish}: {exc}", file=sys.stderr)
+            return 2
+        print(f"published on node {args.publish}{'; taint lifted' if lifted else ''}", file=sys.stderr)
     return 0 if report.passed else 1
 
 
