@@ -92,7 +92,15 @@ def pool_expectation(blueprint: Blueprint, catalog: Catalog, pool: str, level: s
         cores = accelerator.total_neuron_cores
         sources["neuron_cores"] = f"EC2 NeuronInfo: {accelerator.neuron_cores} NeuronCores per device"
         return Expectation(
-            pool, spec.name, level, "neuron", accelerator.count, accelerator.model, efa_devices=efa, neuron_cores=cores, sources=sources
+            pool=pool,
+            instance_type=spec.name,
+            level=level,
+            accelerator_kind="neuron",
+            accelerator_count=accelerator.count,
+            accelerator_model=accelerator.model,
+            efa_devices=efa,
+            neuron_cores=cores,
+            sources=sources,
         )
     # A one-GPU size of an NVLink family (p5.4xlarge) has no peer GPU for a link to reach: no NVLink is expected there.
     links = NVLINKS_PER_GPU.get(spec.family) if accelerator.count > 1 else None
