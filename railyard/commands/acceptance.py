@@ -1,6 +1,7 @@
 """`railyard acceptance expect|check|judge`: hold a node, or a fabric test, to what its pool was designed to be.
 
     railyard acceptance expect BLUEPRINT --pool P [--level L]           the expectation JSON a node is held to
+    railyard acceptance expect BLUEPRINT --write DIR [--level L]        one `<pool>.json` per pool with something to check
     railyard acceptance check  BLUEPRINT --pool P --from DIR [--json]   judge a node's recorded evidence
     railyard acceptance check  --expect FILE --from DIR [--json]        the same, with an expectation already compiled
     railyard acceptance judge  LOG BLUEPRINT --pool P [--fraction K]    judge an nccl-tests run (table and NCCL log)
@@ -41,6 +42,7 @@ def add_arguments(parser) -> None:
         action.add_argument(
             "--level", choices=list(LEVELS), default="standard", help="how deep: inventory (reads only), quick..exhaustive = DCGM r1..r4"
         )
+    expect.add_argument("--write", metavar="DIR", help="write `<pool>.json` into DIR for the pool (or, without --pool, every pool)")
     check.add_argument("--from", dest="evidence", required=True, metavar="DIR", help="the folder of recorded outputs")
     check.add_argument("--expect", metavar="FILE", help="an expectation JSON instead of a blueprint and pool")
     judge.add_argument("--fraction", type=float, default=None, help="the share of the node's EFA bandwidth a Ring run must reach (default 0.8)")
@@ -64,6 +66,8 @@ def run(args) -> int:
                 return 1
             if args.action == "judge":
                 return _judge(args, blueprint, judge)
+            if args.action == "expect" and args.write:
+                return _write(args, blueprint)
             expectation = _expectation(args, blueprint)
     except (ExpectationError, ExpectationNeeds) as exc:
         print(f"railyard acceptance {args.action}: {exc}", file=sys.stderr)
@@ -92,7 +96,7 @@ def _blueprint(args):
     from railyard.pipeline import validate
     from railyard.render import findings_report
 
-    if not args.pool:
+    if not args.pool and not getattr(args, "write", None):
         raise ExpectationNeeds("--pool is required with a blueprint (or give `check` an --expect file)")
     result = validate(args.file, args.stack, args.project_dir)
     if not result.ok or result.load.blueprint is None:
@@ -107,6 +111,23 @@ def _expectation(args, blueprint):
     from railyard.expectations import pool_expectation
 
     return pool_expectation(blueprint, load_catalog(), args.pool, args.level)
+
+
+def _write(args, blueprint) -> int:
+    """Write each pool's expectation as `<pool>.json` (sorted keys: the same blueprint gives the same bytes)."""
+    from blueprints.catalog import load_catalog
+    from railyard.expectations import pool_expectation
+
+    folder, catalog = Path(args.write), load_catalog()
+    folder.mkdir(parents=True, exist_ok=True)
+    for pool in [args.pool] if args.pool else [pool.name for pool in blueprint.pools]:
+        expectation = pool_expectation(blueprint, catalog, pool, args.level)
+        if expectation.accelerator_kind is None and not expectation.efa_devices:
+            print(f"{pool}: no accelerator and no EFA device, nothing for acceptance to check; no file written", file=sys.stderr)
+            continue
+        (folder / f"{pool}.json").write_text(json.dumps(expectation.as_dict(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {folder / f'{pool}.json'}", file=sys.stderr)
+    return 0
 
 
 def _judge(args, blueprint, judge) -> int:

@@ -116,3 +116,13 @@ def test_a_bad_expectation_file_is_reported_with_its_path_and_the_field(tmp_path
     bad.write_text('{"pool": "p", "instance_type": "t", "efa_device": 32}', encoding="utf-8")
     assert main(["acceptance", "check", "--expect", str(bad), "--from", str(tmp_path)]) == 2
     assert capsys.readouterr().err.startswith(f"{bad}: not a usable expectation: unknown field(s) ['efa_device']; allowed: [")
+
+
+def test_expect_write_gives_one_file_per_pool_the_same_bytes_each_time(tmp_path, capsys):
+    blueprint = str(EXAMPLES / "heterogeneous.yaml")
+    assert main(["acceptance", "expect", blueprint, "--write", str(tmp_path / "a")]) == 0
+    assert main(["acceptance", "expect", blueprint, "--write", str(tmp_path / "b"), "--level", "standard"]) == 0
+    written = sorted(path.name for path in (tmp_path / "a").iterdir())
+    assert written == ["h200.json", "serve.json", "trainium.json"]
+    assert [(tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes() for name in written] == [True] * 3
+    assert Expectation.from_json((tmp_path / "a" / "h200.json").read_text()) == pool_expectation(_blueprint("heterogeneous"), load_catalog(), "h200")
