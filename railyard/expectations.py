@@ -23,11 +23,11 @@ default algorithm, above the p5 line of 320 GB/s, as a sanity check must.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 
 from acceptance import Expectation
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
+from blueprints.records import record
 from topology.cluster.interfaces import InterfaceSpec
 from topology.cluster.node_groups import plan_node_groups
 
@@ -131,7 +131,7 @@ def pool_expectation(blueprint: Blueprint, catalog: Catalog, pool: str, level: s
     )
 
 
-@dataclass(frozen=True)
+@record
 class FabricLine:
     """The pass line of a pool's fabric test: the node's EFA bandwidth, the fraction asked of it, and the line in GB/s."""
 
