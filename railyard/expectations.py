@@ -23,6 +23,8 @@ default algorithm, above the p5 line of 320 GB/s, as a sanity check must.
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
+from typing import Any
 
 from acceptance import Expectation
 from blueprints.catalog import Catalog, InstanceType
@@ -84,24 +86,22 @@ def pool_expectation(blueprint: Blueprint, catalog: Catalog, pool: str, level: s
     spec, interfaces = _pool_interfaces(blueprint, catalog, pool)
     efa = sum(1 for interface in interfaces if interface.is_efa)
     sources = {"instance_type": "the blueprint", "efa_devices": f"the plan's launch-template interfaces: {efa} EFA on {spec.name}"}
+    node = Expectation(pool=pool, instance_type=spec.name, level=level, efa_devices=efa, sources=sources)
     accelerator = spec.accelerator
     if accelerator is None:
-        return Expectation(pool=pool, instance_type=spec.name, level=level, efa_devices=efa, sources=sources)
+        return node
     sources["accelerator_count"] = f"EC2 DescribeInstanceTypes: {accelerator.count} x {accelerator.model}, {accelerator.memory_mib} MiB each"
     if accelerator.kind == "neuron":
-        cores = accelerator.total_neuron_cores
         sources["neuron_cores"] = f"EC2 NeuronInfo: {accelerator.neuron_cores} NeuronCores per device"
-        return Expectation(
-            pool=pool,
-            instance_type=spec.name,
-            level=level,
-            accelerator_kind="neuron",
-            accelerator_count=accelerator.count,
-            accelerator_model=accelerator.model,
-            efa_devices=efa,
-            neuron_cores=cores,
-            sources=sources,
-        )
+        cores = accelerator.total_neuron_cores
+        return replace(node, accelerator_kind="neuron", accelerator_count=accelerator.count, accelerator_model=accelerator.model, neuron_cores=cores)
+    return replace(node, accelerator_kind="gpu", accelerator_count=accelerator.count, **_gpu_figures(spec, sources))
+
+
+def _gpu_figures(spec: InstanceType, sources: dict[str, str]) -> dict[str, Any]:
+    """The GPU fields of an expectation (model word, memory floor, ECC, power, PCIe, NVLinks), each source added to `sources`."""
+    accelerator = spec.accelerator
+    assert accelerator is not None
     # A one-GPU size of an NVLink family (p5.4xlarge) has no peer GPU for a link to reach: no NVLink is expected there.
     links = NVLINKS_PER_GPU.get(spec.family) if accelerator.count > 1 else None
     pcie = PCIE.get(accelerator.model)
@@ -113,22 +113,15 @@ def pool_expectation(blueprint: Blueprint, catalog: Catalog, pool: str, level: s
         sources["nvlinks_per_gpu"] = links[1]
     if pcie is not None:
         sources["pcie"] = pcie[2]
-    return Expectation(
-        pool=pool,
-        instance_type=spec.name,
-        level=level,
-        accelerator_kind="gpu",
-        accelerator_count=accelerator.count,
-        accelerator_model=PRODUCT_WORD.get(accelerator.model, accelerator.model),
-        memory_mib_min=int(accelerator.memory_mib * MEMORY_FLOOR),
-        ecc=True if accelerator.model in HBM_MODELS else None,
-        power_limit_w=spec.tdp_watts,
-        pcie_generation=pcie[0] if pcie else None,
-        pcie_width=pcie[1] if pcie else None,
-        nvlinks_per_gpu=links[0] if links else None,
-        efa_devices=efa,
-        sources=sources,
-    )
+    return {
+        "accelerator_model": PRODUCT_WORD.get(accelerator.model, accelerator.model),
+        "memory_mib_min": int(accelerator.memory_mib * MEMORY_FLOOR),
+        "ecc": True if accelerator.model in HBM_MODELS else None,
+        "power_limit_w": spec.tdp_watts,
+        "pcie_generation": pcie[0] if pcie else None,
+        "pcie_width": pcie[1] if pcie else None,
+        "nvlinks_per_gpu": links[0] if links else None,
+    }
 
 
 @record
