@@ -10,7 +10,11 @@ What the checker writes, with the narrowest rights that allow it (a ClusterRole 
 - when the node passed and the checker is the one to lift the gate: the taint
   `railyard.dev/acceptance` removed, by a JSON patch that first tests the node's
   `resourceVersion`, so a taint another controller changed meanwhile is never overwritten (on a
-  conflict it reads the node again, three times at most). Where node-readiness-controller holds the
+  conflict it reads the node again, three times at most). The same patch turns the node's label
+  `railyard.dev/acceptance` from `pending` to `passed`: the checker's DaemonSet selects `pending`
+  nodes only, so its pod leaves the node it accepted and gives back the GPUs and EFA devices it
+  held for the checks (the DaemonSet controller deletes pods from nodes its affinity no longer
+  selects). Where node-readiness-controller holds the
   gate, its `NodeReadinessRule` lifts the taint from the condition and the checker leaves it.
 
 The client speaks to the API server the way every in-cluster client does: the service account's
@@ -36,6 +40,9 @@ from acceptance.report import Report
 CONDITION = "railyard.dev/Accepted"
 ANNOTATION = "railyard.dev/acceptance"
 TAINT_KEY = "railyard.dev/acceptance"
+LABEL = "railyard.dev/acceptance"
+# A JSON patch path escapes "/" in a key as "~1" (RFC 6901).
+LABEL_PATH = "/metadata/labels/" + LABEL.replace("~", "~0").replace("/", "~1")
 ACCOUNT = Path("/var/run/secrets/kubernetes.io/serviceaccount")
 
 
@@ -105,6 +112,8 @@ def publish(report: Report, node: str, api: NodeApi, lift_taint: bool, now: date
             return False
         version = current["metadata"]["resourceVersion"]
         patch = [{"op": "test", "path": "/metadata/resourceVersion", "value": version}, {"op": "replace", "path": "/spec/taints", "value": kept}]
+        if (current["metadata"].get("labels") or {}).get(LABEL) == "pending":
+            patch.append({"op": "replace", "path": LABEL_PATH, "value": "passed"})
         try:
             api.request("PATCH", path, patch, "application/json-patch+json")
             return True

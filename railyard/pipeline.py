@@ -8,29 +8,33 @@ placed at its file and line.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import field
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blueprints.catalog import load_catalog
+from blueprints.catalog import Catalog, load_catalog
 from blueprints.catalog.prices import load_prices
 from blueprints.findings import Finding, error, has_errors, sort_findings, summarize
 from blueprints.loader import LoadResult, Overrides, load_blueprint
+from blueprints.models import Blueprint
 from blueprints.records import record
 from blueprints.source import SourceError
 from railyard.collector import fewer_collections
 from railyard.progress import stage
 from railyard.stack import read_stack
 from topology import DesignReport, check_design
+from topology.acceptance_cost import acceptance_cost_findings, acceptance_costs
 from topology.cluster import PlanError, plan_cluster
+from topology.cluster.acceptance import plan_gates
 from topology.cluster.addons import addon_findings
 from topology.cluster.kubernetes_checks import check_kubernetes, plannable
-from topology.cluster.node_groups import plan_node_groups
+from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 from topology.cluster.pod_limits import pod_limit_findings
 from topology.cluster.quotas import QuotaNeed, quota_findings, quota_plan
 from topology.cluster.scale import cluster_size_findings, scale_findings
+from topology.cluster.scheduling import node_groups as scheduled_node_groups
 from topology.cluster.spare_placement import standby_findings
 from topology.cluster.subnets import moved_pins, unused_pins
 from topology.cluster.update_room import update_room_findings
@@ -190,11 +194,20 @@ def _validate(path: str | None, stack: str | None, project_dir: str | Path, pack
             tier = plane["tier"] if plane is not None else "standard"
             cost = cost_report(blueprint, node_groups, tier, load_prices(), date.today())
             findings += [loaded.source_map.place(finding) for finding in cost_findings(cost) + declared_findings(blueprint, node_groups)]
+            findings += [loaded.source_map.place(finding) for finding in _acceptance_findings(blueprint, catalog, node_groups)]
         if node_groups is not None and pack is not None:
             from railyard.preflight import preflight  # the pack's settings: read only when the CLI asks
 
             findings += [loaded.source_map.place(finding) for finding in preflight(blueprint, node_groups, catalog, pack.config)]
     return Validation(file, stack, loaded, design, sort_findings(findings), needs, plane, cost)
+
+
+def _acceptance_findings(blueprint: Blueprint, catalog: Catalog, node_groups: Sequence[NodeGroupPlan]) -> list[Finding]:
+    """What each gated pool's acceptance costs (`topology.acceptance_cost`); nothing when no pool has `acceptance`."""
+    if all(pool.acceptance is None for pool in blueprint.pools):
+        return []
+    gates = plan_gates(blueprint, scheduled_node_groups(blueprint, catalog, node_groups))
+    return acceptance_cost_findings(blueprint, gates, acceptance_costs(blueprint, gates, load_prices()))
 
 
 def check_quotas(blueprint, catalog, node_groups) -> tuple[list[QuotaNeed], list[Finding], dict | None]:

@@ -20,6 +20,7 @@ endpoint, kubeconfig, OIDC provider, the node-group plans and the file systems.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import field
 from datetime import UTC, datetime
@@ -44,6 +45,7 @@ from components.placement import Placement, PlacementArgs
 from components.plan.compile import CompilePlan, PlanError, plan_blueprint
 from components.plan.kubeconfig import DeployerIdentity, render_kubeconfig
 from components.storage import ClassNetwork, FileSystemHandle, Storage, StorageArgs
+from railyard.checker_bundle import checker_bundle
 from railyard.pipeline import Validation, validate
 from railyard.render import findings_report
 from railyard.stack import read_stack
@@ -91,11 +93,17 @@ def plan_validated(validation: Validation, now: datetime | None = None) -> tuple
     if not validation.ok:
         return None, findings
     try:
-        return plan_blueprint(validation.blueprint, load_catalog(), now), findings
+        catalog = load_catalog()
+        plan = plan_blueprint(validation.blueprint, catalog, now)
     except PlanError as exc:
         return None, findings + [
             validation.load.source_map.place(error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"))
         ]
+    gates = plan.kubernetes.layout.gates
+    if gates:
+        bundle = checker_bundle(validation.blueprint, catalog, gates)
+        plan = dataclasses.replace(plan, kubernetes=dataclasses.replace(plan.kubernetes, acceptance=bundle))
+    return plan, findings
 
 
 @record

@@ -4,6 +4,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Discriminator, Field, StringConstraints, Tag, model_validator
 
+from blueprints.models.acceptance import Acceptance
 from blueprints.models.base import Model, Name, from_defaults, no_entries, no_items, violation
 from blueprints.models.capacity import CapacitySource, InstanceTypeName
 
@@ -158,6 +159,13 @@ class Pool(Model):
         default=None,
         description="A custom Amazon Linux 2023 AMI with nodeadm (built from the EKS AMI); none = EKS's AMI for the accelerator. "
         "EKS bootstraps no custom AMI: railyard writes the node's whole NodeConfig, labels and taints included.",
+    )
+
+    acceptance: Acceptance | None = Field(
+        default=None,
+        description="Gate each new node on the design before it takes work (docs/acceptance.md): the nodes start tainted "
+        "`railyard.dev/acceptance=pending:NoSchedule` and a checker DaemonSet lifts the taint from a node that passes. "
+        "None = no gate (the default); a stack file can set it per environment.",
     )
 
     @model_validator(mode="after")

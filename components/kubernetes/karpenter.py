@@ -44,7 +44,7 @@ from components.kubernetes.releases import ReleasePlan, emit_release
 from components.plan.lustre_efa import boot_part
 from components.plan.tags import cluster_tags
 from components.plan.user_data import mime_user_data
-from topology.cluster.labels import INSTANCE_TYPE_LABEL, ZONE_LABEL
+from topology.cluster.labels import ACCEPTANCE_KEY, INSTANCE_TYPE_LABEL, ZONE_LABEL
 from topology.cluster.node_groups import ROOT_DEVICE, NodeGroupPlan
 from topology.cluster.scheduling import ZONE_ID_LABEL
 
@@ -83,8 +83,14 @@ class NodeClassPlan:
             "requirements": requirements,
             "expireAfter": "Never" if training else "720h",
         }
-        if group.taints:
-            template_spec["taints"] = [{"key": taint.key, "value": taint.value, "effect": taint.effect} for taint in group.taints]
+        # The acceptance taint is a startup taint: Karpenter launches nodes for pods that don't tolerate it, and expects a
+        # DaemonSet to remove it (karpenter.sh NodePool docs, `startupTaints`), which the acceptance checker does.
+        taints = [{"key": taint.key, "value": taint.value, "effect": taint.effect} for taint in group.taints if taint.key != ACCEPTANCE_KEY]
+        startup = [{"key": taint.key, "value": taint.value, "effect": taint.effect} for taint in group.taints if taint.key == ACCEPTANCE_KEY]
+        if taints:
+            template_spec["taints"] = taints
+        if startup:
+            template_spec["startupTaints"] = startup
         disruption = (
             {"consolidationPolicy": "WhenEmpty", "consolidateAfter": "10m"}
             if training

@@ -17,6 +17,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from blueprints.records import record
+from components.kubernetes.acceptance import AcceptanceGates
 from components.kubernetes.device_plugins import DevicePlugins
 from components.kubernetes.karpenter import KarpenterNodes, KarpenterWiring
 from components.kubernetes.kueue import KueueScheduling
@@ -86,6 +87,11 @@ class KubernetesLayer(pulumi.ComponentResource):
             if args.karpenter is None:
                 raise ValueError("the plan has Karpenter pools: pass the cluster stack's KarpenterWiring")
             self.karpenter = KarpenterNodes(f"{name}-karpenter", self.plan.karpenter, args.karpenter, self.provider, child, system)
+        self.acceptance = None
+        if self.plan.layout.gates:
+            if self.plan.acceptance is None:
+                raise ValueError("the plan gates pools on acceptance: give it the checker bundle (railyard.checker_bundle)")
+            self.acceptance = AcceptanceGates(f"{name}-acceptance", self.plan.layout.gates, self.plan.acceptance, self.provider, child)
         self.kueue = KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child, system) if self.plan.kueue is not None else None
         self.register_outputs(
             {

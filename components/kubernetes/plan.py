@@ -14,6 +14,7 @@ from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.records import record
 from blueprints.rules.names import cluster_name
+from components.kubernetes.acceptance import AcceptanceBundle
 from components.kubernetes.device_plugins import plugin_releases
 from components.kubernetes.karpenter import KarpenterPlan, plan_karpenter
 from components.kubernetes.kueue import KUEUE_RELEASE
@@ -34,6 +35,8 @@ class KubernetesPlan:
     metrics: MetricsPlan = MetricsPlan()
     # The Karpenter controller and its node classes, when a pool uses Karpenter.
     karpenter: KarpenterPlan | None = None
+    # What the acceptance checkers of gated pools carry (`railyard.checker_bundle`); None: no pool is gated.
+    acceptance: AcceptanceBundle | None = None
 
     @property
     def kueue(self):

@@ -97,6 +97,16 @@ def test_a_passed_node_gets_the_condition_the_annotation_and_its_taint_lifted(se
     ]
 
 
+def test_a_passed_node_labelled_pending_is_relabelled_passed_in_the_same_patch_so_the_checker_pod_leaves(server, tmp_path, monkeypatch):
+    monkeypatch.setitem(NODE["metadata"], "labels", {"railyard.dev/acceptance": "pending", "railyard.dev/pool": "train"})
+    assert publish(_report(tmp_path, passed=True), "ip-10-0-0-1", server.api, lift_taint=True, now=NOW)
+    assert server.requests[-1][3] == [
+        {"op": "test", "path": "/metadata/resourceVersion", "value": "7"},
+        {"op": "replace", "path": "/spec/taints", "value": [{"key": "nvidia.com/gpu", "effect": "NoSchedule"}]},
+        {"op": "replace", "path": "/metadata/labels/railyard.dev~1acceptance", "value": "passed"},
+    ]
+
+
 def test_a_failed_node_keeps_its_taint_and_says_which_checks_failed(server, tmp_path):
     assert not publish(_report(tmp_path, passed=False), "ip-10-0-0-1", server.api, lift_taint=True, now=NOW)
     assert [request[:2] for request in server.requests] == [("PATCH", "/api/v1/nodes/ip-10-0-0-1/status"), ("PATCH", "/api/v1/nodes/ip-10-0-0-1")]

@@ -2,7 +2,8 @@
 
 `lay_out_kubernetes` is the one place the layer's decisions are made: which
 node groups exist (`scheduling.node_groups`), where each device plugin and
-the FSx node plugin run, and Kueue's Topologies, flavors and quotas. The
+the FSx node plugin run, Kueue's Topologies, flavors and quotas, and the acceptance
+checkers of gated pools. The
 cross-layer check (`kubernetes_checks`) proves this layout; the compiler
 (`components.kubernetes`) renders and emits it, and never decides again.
 """
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.records import record
+from topology.cluster.acceptance import AcceptanceGate, plan_gates
 from topology.cluster.device_plugins import PluginPlacement, place_device_plugins
 from topology.cluster.health import ExporterPlacement, place_exporters
 from topology.cluster.kueue import KueuePlan, plan_kueue
@@ -32,6 +34,7 @@ class KubernetesLayout:
     kueue: KueuePlan | None
     workload_namespace: str = "default"
     exporters: tuple[ExporterPlacement, ...] = ()
+    gates: tuple[AcceptanceGate, ...] = ()
 
 
 def lay_out_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None) -> KubernetesLayout:
@@ -44,4 +47,5 @@ def lay_out_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence
         kueue=plan_kueue(blueprint, views),
         workload_namespace=blueprint.kubernetes.workload_namespace,
         exporters=place_exporters(blueprint, views),
+        gates=plan_gates(blueprint, views),
     )

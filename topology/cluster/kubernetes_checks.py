@@ -23,6 +23,8 @@ from blueprints.catalog.system_types import load_system_types
 from blueprints.findings import Finding, Path, error
 from blueprints.models import Blueprint
 from blueprints.records import record
+from topology.cluster.acceptance import CODES as ACCEPTANCE_CODES
+from topology.cluster.acceptance import gate_findings
 from topology.cluster.device_plugins import PluginPlacement, needs
 from topology.cluster.health import CODES as HEALTH_CODES
 from topology.cluster.health import health_findings
@@ -374,6 +376,11 @@ def check_health(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Fin
     return health_findings(blueprint, layout.nodes)
 
 
+def check_acceptance(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
+    """The acceptance gate can open: what must run first tolerates its taint, the level fits (`topology.cluster.acceptance`)."""
+    return gate_findings(blueprint, layout.nodes, layout.gates, layout.exporters, layout.mounts)
+
+
 RULES: tuple[Rule, ...] = (
     Rule("coverage", ("k8s.missing-plugin", "k8s.unused-plugin", "k8s.unknown-pool"), check_coverage),
     Rule("labels", ("k8s.label-not-set",), check_labels),
@@ -381,6 +388,7 @@ RULES: tuple[Rule, ...] = (
     Rule("quota", ("k8s.quota-mismatch",), check_quota),
     Rule("flavor-pools", ("k8s.unknown-pool", "k8s.standby-flavor"), check_flavor_pools),
     Rule("health", HEALTH_CODES, check_health),
+    Rule("acceptance", ACCEPTANCE_CODES, check_acceptance),
 )
 CODES: tuple[str, ...] = tuple(dict.fromkeys(code for rule in RULES for code in rule.codes))
 

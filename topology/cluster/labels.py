@@ -46,6 +46,11 @@ NEURON_TAINT_KEY = "aws.amazon.com/neuron"
 # Hot spares (pools[].standby_for) run no job until an operator brings one into service: their nodes carry
 # this NoSchedule taint, valued with the pool they stand in for, and Kueue gives their pool no quota.
 STANDBY_TAINT_KEY = "railyard.dev/standby-for"
+# A pool with `acceptance` starts its nodes under this taint, and labelled with it as `pending`: the checker DaemonSet
+# selects pending nodes and, on a pass, lifts the taint and relabels the node `passed` (acceptance/kube.py), so its pod
+# leaves and gives the node's devices back. Jobs never tolerate it; the node add-ons and device plugins must.
+ACCEPTANCE_KEY = "railyard.dev/acceptance"
+ACCEPTANCE_PENDING = "pending"
 
 
 @record
@@ -60,6 +65,9 @@ class NodeTaint:
     def eks_effect(self) -> str:
         """The EKS API's effect name (`NO_SCHEDULE`)."""
         return {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}[self.effect]
+
+
+ACCEPTANCE_TAINT = NodeTaint(ACCEPTANCE_KEY, ACCEPTANCE_PENDING, "NoSchedule")
 
 
 def accelerator_slug(spec: InstanceType) -> str:
@@ -91,11 +99,14 @@ def node_labels(pool: Pool, spec: InstanceType, domain: str, efa: bool) -> dict[
     )
     if spec.accelerator is not None and spec.accelerator.vendor == "nvidia":
         labels[NVIDIA_PRESENT_LABEL] = "true"
+    if pool.acceptance is not None:
+        labels[ACCEPTANCE_KEY] = ACCEPTANCE_PENDING
     return dict(sorted(labels.items()))
 
 
 def node_taints(pool: Pool, spec: InstanceType) -> list[NodeTaint]:
-    """The taints on a pool's nodes: the accelerator's own key first, a standby pool's `railyard.dev/standby-for`, then the pool's.
+    """The taints on a pool's nodes: the accelerator's own key first, a standby pool's `railyard.dev/standby-for`, then the
+    pool's, and last a gated pool's `railyard.dev/acceptance=pending` (last, so turning the gate on moves no other taint).
 
     GPU nodes carry `nvidia.com/gpu`, Neuron nodes `aws.amazon.com/neuron`
     (NoSchedule), the convention EKS's ExtendedResourceToleration admission
@@ -110,4 +121,6 @@ def node_taints(pool: Pool, spec: InstanceType) -> list[NodeTaint]:
     for taint in pool.taints:
         if all(taint.key != existing.key for existing in taints):
             taints.append(NodeTaint(taint.key, taint.value, taint.effect))
+    if pool.acceptance is not None and all(existing.key != ACCEPTANCE_KEY for existing in taints):
+        taints.append(ACCEPTANCE_TAINT)
     return taints

@@ -238,8 +238,12 @@ def test_registry_names_every_code_once():
         "k8s.quota-mismatch",
         "k8s.standby-flavor",
         "k8s.no-health-signal",
+        "acceptance.untolerated",
+        "acceptance.level-conflict",
+        "acceptance.timeout-short",
+        "acceptance.too-many-taints",
     )
-    assert [rule.name for rule in RULES] == ["coverage", "labels", "taints", "quota", "flavor-pools", "health"]
+    assert [rule.name for rule in RULES] == ["coverage", "labels", "taints", "quota", "flavor-pools", "health", "acceptance"]
 
 
 def test_check_is_skipped_not_crashed_when_the_node_groups_cant_be_planned():

@@ -1,0 +1,214 @@
+"""The acceptance gate, emitted: the checker's package and expectations, its rights, and one DaemonSet per gated pool.
+
+`topology.cluster.acceptance.plan_gates` decided where each checker runs; here that becomes objects:
+
+- ConfigMap `railyard-acceptance-checker`: the `acceptance` package's source (standard library only, a few
+  hundred lines a reviewer reads in one sitting), and ConfigMap `railyard-acceptance-<pool>`: the pool's
+  expectation JSON (`railyard acceptance expect`), so a change to one pool touches that pool's objects only;
+- ServiceAccount, ClusterRole and ClusterRoleBinding `railyard-acceptance`: `get` and `patch` on `nodes`,
+  `patch` on `nodes/status`, nothing else. RBAC's `resourceNames` can't name "the node this pod runs on" (a
+  ClusterRole is written before any node exists), so the rights reach every node; one role for all pools,
+  since a role per pool would grant exactly the same verbs on the same resource;
+- DaemonSet `railyard-acceptance-<pool>` in kube-system, on the pool's nodes labelled `pending`, tolerating their
+  taints. NVIDIA pools at a DCGM level run the diagnostic first, in an init container from NVIDIA's DCGM image
+  (it holds `dcgmi` and the diagnostic plugins; the checker's Python image does not), writing
+  `dcgmi-diag.json` into the shared evidence folder; the checker then records the rest and judges the whole
+  folder, publishes the verdict and, on a pass, lifts the taint and relabels the node `passed`, which takes
+  the DaemonSet's pod off it. The container then sleeps, so a failed node keeps its pod and its verdict
+  without rerunning the diagnostic in a loop.
+
+Why privileged, and no device requests: a checker that requested `nvidia.com/gpu: 8` or
+`vpc.amazonaws.com/efa: 32` would stay Pending on the very node it exists to catch (seven GPUs
+advertised, 31 EFA devices), and hold those devices for as long as its pod lives. Privileged, the runtime
+gives it the node's device nodes as they are (the NVIDIA runtime adds `nvidia-smi` and the driver's
+libraries for `NVIDIA_VISIBLE_DEVICES=all`), `dmesg` reads the kernel log (CAP_SYSLOG), and DCGM can load
+the GPUs. It shares no host namespace, mounts the host only for `/opt/amazon/efa` (read-only: `fi_info`,
+from the EFA installer on EKS's accelerated AMIs), and its root filesystem is read-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from blueprints.catalog.pins import load_pins
+from blueprints.records import record
+from topology.cluster.acceptance import AcceptanceGate
+
+NAME = "railyard-acceptance"
+NAMESPACE = "kube-system"
+CHECKER_CONFIG = f"{NAME}-checker"
+ROOT = "/opt/railyard"
+EVIDENCE = "/var/lib/railyard/evidence"
+EFA_HOME = "/opt/amazon/efa"
+# fi_info from the host's EFA installer, neuron-ls where the Neuron image installs aws-neuronx-tools, then the usual.
+SEARCH_PATH = f"{EFA_HOME}/bin:/opt/aws/neuron/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# The reads (nvidia-smi, fi_info, neuron-ls, dmesg) take seconds; a checker still running after this is stuck.
+CHECKER_MINUTES = 10
+RULES = (
+    {"apiGroups": [""], "resources": ["nodes"], "verbs": ["get", "patch"]},
+    {"apiGroups": [""], "resources": ["nodes/status"], "verbs": ["patch"]},
+)
+
+
+@record
+class AcceptanceBundle:
+    """What the checkers carry, compiled by `railyard` (the only stage that reads the `acceptance` package).
+
+    `package` maps each ConfigMap key (`acceptance.run.py`) to a source file of the package; `expectations`
+    each gated pool to its expectation JSON; `diagnostics` each gated NVIDIA pool at a DCGM level to the
+    `dcgmi diag` arguments its expectation runs (acceptance.evidence.commands), so the init container
+    runs exactly what the checker would.
+    """
+
+    package: Mapping[str, str]
+    expectations: Mapping[str, str]
+    diagnostics: Mapping[str, tuple[str, ...]]
+
+
+def _items(keys: Sequence[str]) -> list[dict[str, str]]:
+    """ConfigMap keys (`acceptance.kube.py`) projected to their paths (`acceptance/kube.py`)."""
+    return [{"key": key, "path": key.replace(".", "/", key.count(".") - 1)} for key in sorted(keys)]
+
+
+def _shell(*lines: str) -> list[str]:
+    return ["/bin/sh", "-c", "\n".join(lines)]
+
+
+def checker_script(gate: AcceptanceGate) -> list[str]:
+    """The checker's command: run and publish within the time limit; on a timeout judge what was recorded; then sleep."""
+    expect = f"{ROOT}/expect/{gate.pool}.json"
+    return _shell(
+        f'timeout {CHECKER_MINUTES}m python3 -m acceptance run --expect {expect} --into {EVIDENCE} --publish "$NODE_NAME" --lift-taint',
+        "status=$?",
+        # 124: `timeout` stopped it; what was recorded is judged (missing evidence fails) and published, the taint kept.
+        f'if [ "$status" -eq 124 ]; then python3 -m acceptance check --expect {expect} --from {EVIDENCE} --publish "$NODE_NAME"; fi',
+        "exec sleep infinity",
+    )
+
+
+def diagnostic_script(gate: AcceptanceGate, argv: Sequence[str]) -> list[str]:
+    """The DCGM init container's command: the diagnostic within the pool's timeout, its JSON into the evidence folder.
+
+    It always exits 0: a failed or timed-out diagnostic is evidence for the checker to judge and publish, not a
+    reason for the kubelet to restart the pod.
+    """
+    return _shell(f"timeout {gate.timeout_minutes}m {' '.join(argv)} > {EVIDENCE}/dcgmi-diag.json 2>&1 || true")
+
+
+def _mounts(efa: bool) -> list[dict[str, Any]]:
+    mounts = [{"name": "checker", "mountPath": ROOT, "readOnly": True}, {"name": "evidence", "mountPath": EVIDENCE}]
+    if efa:
+        mounts.append({"name": "efa", "mountPath": EFA_HOME, "readOnly": True})
+    return mounts
+
+
+def _volumes(gate: AcceptanceGate, package: Sequence[str]) -> list[dict[str, Any]]:
+    sources = [
+        {"configMap": {"name": CHECKER_CONFIG, "items": _items(package)}},
+        {"configMap": {"name": f"{NAME}-{gate.pool}", "items": [{"key": f"{gate.pool}.json", "path": f"expect/{gate.pool}.json"}]}},
+    ]
+    volumes: list[dict[str, Any]] = [
+        {"name": "checker", "projected": {"sources": sources, "defaultMode": 0o444}},
+        {"name": "evidence", "emptyDir": {"sizeLimit": "64Mi"}},
+    ]
+    if gate.efa:
+        volumes.append({"name": "efa", "hostPath": {"path": EFA_HOME, "type": "Directory"}})
+    return volumes
+
+
+PRIVILEGED = {"privileged": True, "readOnlyRootFilesystem": True}
+RESOURCES = {"requests": {"cpu": "100m", "memory": "128Mi"}, "limits": {"memory": "512Mi"}}
+
+
+def pod_spec(gate: AcceptanceGate, bundle: AcceptanceBundle) -> dict[str, Any]:
+    """The checker pod of one gated pool: placed by the gate, the DCGM diagnostic first where the level runs one."""
+    pins = load_pins()
+    env: list[dict[str, Any]] = [
+        {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}},
+        {"name": "PYTHONPATH", "value": ROOT},
+        {"name": "PATH", "value": SEARCH_PATH},
+    ]
+    if gate.vendor == "nvidia":
+        env += [{"name": "NVIDIA_VISIBLE_DEVICES", "value": "all"}, {"name": "NVIDIA_DRIVER_CAPABILITIES", "value": "utility"}]
+    image = pins.image("neuron_monitor" if gate.vendor == "aws" else "acceptance_checker").reference
+    checker = {
+        "name": "checker",
+        "image": image,
+        "command": checker_script(gate),
+        "env": env,
+        "securityContext": PRIVILEGED,
+        "resources": RESOURCES,
+        "volumeMounts": _mounts(gate.efa),
+    }
+    spec: dict[str, Any] = {
+        "serviceAccountName": NAME,
+        "priorityClassName": "system-node-critical",
+        "affinity": gate.placement.affinity(),
+        "tolerations": gate.placement.tolerations_k8s(),
+        "containers": [checker],
+        "volumes": _volumes(gate, sorted(bundle.package)),
+    }
+    argv = bundle.diagnostics.get(gate.pool)
+    if argv:
+        diagnostic = {
+            "name": "dcgm-diag",
+            "image": pins.image("dcgm").reference,
+            "command": diagnostic_script(gate, argv),
+            "env": [{"name": "NVIDIA_VISIBLE_DEVICES", "value": "all"}],
+            "securityContext": PRIVILEGED,
+            "resources": RESOURCES,
+            "volumeMounts": [{"name": "evidence", "mountPath": EVIDENCE}],
+        }
+        spec["initContainers"] = [diagnostic]
+    return spec
+
+
+def daemon_set(gate: AcceptanceGate, bundle: AcceptanceBundle) -> dict[str, Any]:
+    """The DaemonSet spec of one gated pool's checker."""
+    labels = {"app.kubernetes.io/name": NAME, "railyard.dev/pool": gate.pool}
+    return {"selector": {"matchLabels": labels}, "template": {"metadata": {"labels": labels}, "spec": pod_spec(gate, bundle)}}
+
+
+class AcceptanceGates(pulumi.ComponentResource):
+    """The checkers of one cluster's gated pools (`railyard:kubernetes:AcceptanceGates`)."""
+
+    def __init__(
+        self,
+        name: str,
+        gates: Sequence[AcceptanceGate],
+        bundle: AcceptanceBundle,
+        provider: pulumi.ProviderResource,
+        opts: pulumi.ResourceOptions | None = None,
+    ):
+        super().__init__("railyard:kubernetes:AcceptanceGates", name, None, opts)
+        child = pulumi.ResourceOptions(parent=self, provider=provider)
+        meta = k8s.meta.v1.ObjectMetaArgs
+
+        account = k8s.core.v1.ServiceAccount(f"{name}-account", metadata=meta(name=NAME, namespace=NAMESPACE), opts=child)
+        role = k8s.rbac.v1.ClusterRole(f"{name}-role", metadata=meta(name=NAME), rules=[dict(rule) for rule in RULES], opts=child)
+        subject = {"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}
+        ref = {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": NAME}
+        binding = k8s.rbac.v1.ClusterRoleBinding(f"{name}-binding", metadata=meta(name=NAME), role_ref=ref, subjects=[subject], opts=child)
+        package = k8s.core.v1.ConfigMap(
+            f"{name}-checker", metadata=meta(name=CHECKER_CONFIG, namespace=NAMESPACE), data=dict(sorted(bundle.package.items())), opts=child
+        )
+        after = pulumi.ResourceOptions(parent=self, provider=provider, depends_on=[account, role, binding, package])
+        self.daemon_sets = {}
+        for gate in gates:
+            expectation = k8s.core.v1.ConfigMap(
+                f"{name}-{gate.pool}-expectation",
+                metadata=meta(name=f"{NAME}-{gate.pool}", namespace=NAMESPACE),
+                data={f"{gate.pool}.json": bundle.expectations[gate.pool]},
+                opts=child,
+            )
+            self.daemon_sets[gate.pool] = k8s.apps.v1.DaemonSet(
+                f"{name}-{gate.pool}",
+                metadata=meta(name=f"{NAME}-{gate.pool}", namespace=NAMESPACE),
+                spec=daemon_set(gate, bundle),
+                opts=pulumi.ResourceOptions.merge(after, pulumi.ResourceOptions(depends_on=[expectation])),
+            )
+        self.register_outputs({"pools": sorted(self.daemon_sets)})

@@ -1,0 +1,39 @@
+"""What the acceptance checkers carry into the cluster, compiled here because only `railyard` may read the `acceptance` package.
+
+`checker_bundle` gives the compiler (`components.kubernetes.acceptance`) the package's source, each
+gated pool's expectation (the same JSON `railyard acceptance expect` prints) and the `dcgmi diag`
+command that expectation runs, so the DaemonSet's init container runs exactly what the checker would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from importlib import resources
+
+import acceptance
+from acceptance.evidence import DCGM, commands
+from blueprints.catalog import Catalog
+from blueprints.models import Blueprint
+from components.kubernetes.acceptance import AcceptanceBundle
+from railyard.expectations import pool_expectation
+from topology.cluster.acceptance import AcceptanceGate
+
+
+def package_sources() -> dict[str, str]:
+    """The `acceptance` package's modules as ConfigMap data: `acceptance.<module>.py` -> source (the example evidence left out)."""
+    modules = sorted(path for path in resources.files(acceptance).iterdir() if path.name.endswith(".py"))
+    return {f"acceptance.{path.name}": path.read_text(encoding="utf-8") for path in modules}
+
+
+def checker_bundle(blueprint: Blueprint, catalog: Catalog, gates: Sequence[AcceptanceGate]) -> AcceptanceBundle:
+    """The package, each gated pool's expectation at its level, and each gated NVIDIA pool's DCGM diagnostic command."""
+    expectations: dict[str, str] = {}
+    diagnostics: dict[str, tuple[str, ...]] = {}
+    for gate in gates:
+        expectation = pool_expectation(blueprint, catalog, gate.pool, gate.level)
+        expectations[gate.pool] = json.dumps(expectation.as_dict(), indent=2, sort_keys=True) + "\n"
+        for command in commands(expectation):
+            if command.file == DCGM:
+                diagnostics[gate.pool] = command.argv
+    return AcceptanceBundle(package_sources(), expectations, diagnostics)
