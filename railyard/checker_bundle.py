@@ -22,7 +22,7 @@ from topology.cluster.acceptance import AcceptanceGate
 
 def package_sources() -> dict[str, str]:
     """The `acceptance` package's modules as ConfigMap data: `acceptance.<module>.py` -> source (the example evidence left out)."""
-    modules = sorted(path for path in resources.files(acceptance).iterdir() if path.name.endswith(".py"))
+    modules = sorted((path for path in resources.files(acceptance).iterdir() if path.name.endswith(".py")), key=lambda path: path.name)
     return {f"acceptance.{path.name}": path.read_text(encoding="utf-8") for path in modules}
 
 

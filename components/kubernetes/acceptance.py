@@ -100,7 +100,7 @@ def diagnostic_script(gate: AcceptanceGate, argv: Sequence[str]) -> list[str]:
 
 
 def _mounts(efa: bool) -> list[dict[str, Any]]:
-    mounts = [{"name": "checker", "mountPath": ROOT, "readOnly": True}, {"name": "evidence", "mountPath": EVIDENCE}]
+    mounts: list[dict[str, Any]] = [{"name": "checker", "mountPath": ROOT, "readOnly": True}, {"name": "evidence", "mountPath": EVIDENCE}]
     if efa:
         mounts.append({"name": "efa", "mountPath": EFA_HOME, "readOnly": True})
     return mounts
