@@ -19,7 +19,7 @@ from railyard.change.upgrade import CODES as UPGRADE_DIFF_CODES
 from railyard.online import existing, images, names, offerings, quotas, reservations
 from railyard.online import findings as online_findings
 from topology import CODES as TOPOLOGY_CODES
-from topology import cost
+from topology import acceptance_cost, cost
 from topology.cluster.addons import CODES as ADDON_CODES
 from topology.cluster.kubernetes_checks import RULES as KUBERNETES_RULES
 from topology.cluster.pod_limits import CODES as POD_LIMIT_CODES
@@ -64,6 +64,7 @@ def every_check() -> list[Check]:
     checks += [Check("check", code, "topology.cluster.addons") for code in ADDON_CODES]
     checks += [Check("check", code, "topology.cluster.pod_limits") for code in POD_LIMIT_CODES]
     checks += [Check("check", code, cost.__name__) for code in cost.CODES]
+    checks += [Check("check", code, acceptance_cost.__name__) for code in acceptance_cost.CODES]
     checks += [Check("online", code, module.__name__) for module in ONLINE_MODULES for code in module.CODES]
     checks += [Check("diff", code, "railyard.change.impact") for code in DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.subnets") for code in SUBNET_DIFF_CODES]

@@ -42,6 +42,7 @@ MODEL_CODES: tuple[str, ...] = (
     "pool.node-range",
     "pool.node-count",
     "pool.share-without-standby",
+    "pool.acceptance-burn-in",
     "pool.root-volume-iops",
     "pool.root-volume-throughput",
     "k8s.duplicate-plugin",

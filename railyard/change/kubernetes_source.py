@@ -16,6 +16,7 @@ from pathlib import Path
 
 from railyard.change.go_source import Group, Package, flat, map_entries, tokens
 
+_DATA_FIELDS = re.compile(r"clients\.Is(ConfigMap|Secret)\(obj\)[^{]*\{\s*props = append\(props, properties\{([^}]*)\}")
 _HELM_FIELDS = re.compile(r"forceNewFields\s*:=\s*\[\]string\{([^}]*)\}")
 HELM_RELEASE = ("helm.sh", "v3", "Release")
 
@@ -75,6 +76,10 @@ def force_new(root: Path) -> dict[tuple[str, str, str], list[str]]:
     helm = _HELM_FIELDS.search((directory / "helm_release.go").read_text(encoding="utf-8"))
     found[HELM_RELEASE] = sorted(_strings(tokens(helm.group(1)))) if helm else []
     found[("*", "*", "*")] = metadata
+    # ConfigMaps and Secrets are replaced on a data change unless the provider's enableConfigMapMutable /
+    # enableSecretMutable is set (railyard sets neither): forceNewProperties adds their data fields outside the table.
+    for kind, fields in _DATA_FIELDS.findall((directory / "diff.go").read_text(encoding="utf-8")):
+        found[("core", "v1", kind)] = sorted(set(metadata + _strings(tokens(fields))))
     return found
 
 

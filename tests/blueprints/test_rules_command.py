@@ -12,7 +12,7 @@ from railyard.cli import main
 
 STAGE_PACKAGES = ("blueprints", "topology", "components", "railyard")
 CODE = re.compile(
-    r'"((?:yaml|schema|cloud|capacity|domain|fabric|pool|k8s|override|names|ref|efa|fsx|placement|topology|power|storage|compile|endpoint|quota|scale|network|online|addon|change|cost)\.[a-z][a-z-]*)"'
+    r'"((?:yaml|schema|cloud|capacity|domain|fabric|pool|k8s|override|names|ref|efa|fsx|placement|topology|power|storage|compile|endpoint|quota|scale|network|online|addon|change|cost|acceptance)\.[a-z][a-z-]*)"'
 )
 
 

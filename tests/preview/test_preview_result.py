@@ -18,6 +18,7 @@ COMPONENT_TYPES = {
     "railyard:storage:Storage",
     "railyard:kubernetes:KubernetesLayer",
     "railyard:kubernetes:DevicePlugins",
+    "railyard:kubernetes:AcceptanceGates",
     "railyard:kubernetes:ClusterStorage",
     "railyard:kubernetes:AcceleratorMetrics",
     "railyard:kubernetes:KueueScheduling",
@@ -38,11 +39,12 @@ def test_every_resource_is_parented_to_a_component_named_after_it(p5, hetero, de
 
 
 def _keys(value):
-    """Every mapping key at any depth, skipping user data (tags and labels), whose keys are the user's."""
+    """Every mapping key at any depth, skipping user data (tags and labels, whose keys are the user's, and a ConfigMap's
+    data, whose keys are file names)."""
     if isinstance(value, dict):
         for key, item in value.items():
             yield key
-            if key not in ("tags", "labels"):
+            if key not in ("tags", "labels", "data"):
                 yield from _keys(item)
     elif isinstance(value, list):
         for item in value:
