@@ -5,6 +5,8 @@
     railyard acceptance check  BLUEPRINT --pool P --from DIR [--json]   judge a node's recorded evidence
     railyard acceptance check  --expect FILE --from DIR [--json]        the same, with an expectation already compiled
     railyard acceptance judge  LOG BLUEPRINT --pool P [--fraction K]    judge an nccl-tests run (table and NCCL log)
+    railyard acceptance fabric BLUEPRINT --pool P [--nodes N] [--scope node|layer3|pool]
+                                                                        the nccl-tests MPIJobs (default and Ring) for the pool
 
 The checking itself is the node checker's (`acceptance/`, standard library only), the code that
 runs on the node; this command compiles the expectation and the fabric line from the blueprint
@@ -34,7 +36,10 @@ def add_arguments(parser) -> None:
     check = actions.add_parser("check", help="judge a folder of recorded command outputs (one file per command)")
     judge = actions.add_parser("judge", help="judge an nccl-tests log: bus bandwidth at >= 1 GiB and the transport NCCL used")
     judge.add_argument("log", help="the nccl-tests output with NCCL_DEBUG=INFO")
-    for action in (expect, check, judge):
+    fabric = actions.add_parser("fabric", help="print the pool's nccl-tests MPIJobs (default algorithm and Ring), as YAML")
+    fabric.add_argument("--nodes", type=int, default=None, help="workers, one per node (default: 2, or 1 with --scope node)")
+    fabric.add_argument("--scope", choices=["node", "layer3", "pool"], default="pool", help="where Kueue must keep the workers")
+    for action in (expect, check, judge, fabric):
         add_file_arguments(action)
         action.add_argument("--pool", help="the pool whose design is the yardstick")
         action.add_argument("--json", action="store_true", help="print JSON")
@@ -66,6 +71,8 @@ def run(args) -> int:
                 return 1
             if args.action == "judge":
                 return _judge(args, blueprint, judge)
+            if args.action == "fabric":
+                return _fabric(args, blueprint)
             if args.action == "expect" and args.write:
                 return _write(args, blueprint)
             expectation = _expectation(args, blueprint)
@@ -81,6 +88,18 @@ def run(args) -> int:
     report = check_folder(expectation, folder)
     print(report.as_json() if args.json else report.as_text())
     return 0 if report.passed else 1
+
+
+def _fabric(args, blueprint) -> int:
+    """Print the pool's two MPIJobs as one YAML stream (`kubectl apply -f -` reads it)."""
+    import yaml
+
+    from blueprints.catalog import load_catalog
+    from railyard.fabric_job import fabric_jobs
+
+    jobs = fabric_jobs(blueprint, load_catalog(), args.pool, args.nodes, args.scope)
+    print(json.dumps(jobs, indent=2) if args.json else yaml.safe_dump_all(jobs, sort_keys=False), end="" if not args.json else "\n")
+    return 0
 
 
 def _read(path: str) -> str:
