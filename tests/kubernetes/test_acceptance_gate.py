@@ -205,3 +205,23 @@ def test_a_neuron_gate_runs_no_dcgm_and_uses_the_neuron_image():
     assert (inf.dcgm_level, inf.minutes) == (None, 1.0)
     pod = daemon_set(inf, AcceptanceBundle({"acceptance.run.py": ""}, {"inf": "{}"}, {}))["template"]["spec"]
     assert "initContainers" not in pod and pod["containers"][0]["image"].startswith("public.ecr.aws/neuron/neuron-monitor:")
+
+
+def test_a_stack_file_sets_the_level_per_environment(tmp_path):
+    from railyard.pipeline import validate
+
+    stack = tmp_path / "Pulumi.staging.yaml"
+    stack.write_text(
+        "config:\n"
+        f"  railyard:blueprint: {EXAMPLES / 'p5-capacity-block.yaml'}\n"
+        "  railyard:overrides:\n"
+        "    pools:\n"
+        "      - name: train\n"
+        "        acceptance: {level: quick, timeout_minutes: 20}\n",
+        encoding="utf-8",
+    )
+    result = validate(None, "staging", tmp_path)
+    assert result.ok
+    assert result.blueprint.pools[0].acceptance == Acceptance(level="quick", timeout_minutes=20)
+    (cost,) = [finding for finding in result.findings if finding.code == "acceptance.cost"]
+    assert "level quick (DCGM r1, up to 2 min per node)" in cost.message
