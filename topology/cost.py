@@ -203,13 +203,14 @@ class CostReport:
             for line in self.lines
         ]
         unpriced = len(self.unpriced)
+        blocks = any(line.kind == "capacity_block" for line in self.lines)
         rows.append(
             [
                 "total of the priced lines",
                 "",
                 _money(self.hourly_usd),
                 _money(self.hourly_at_max_usd),
-                _money(self.upfront_usd, blank=True),
+                _money(self.upfront_usd, blank=not blocks),  # with blocks and no upfront known: "unknown", never blank
                 f"{unpriced} line(s) unpriced, not in these totals" if unpriced else "every line priced",
             ]
         )
@@ -385,6 +386,9 @@ def _control_plane_line(blueprint: Blueprint, tier: str, pricer: Pricer, today: 
     version = blueprint.kubernetes.version
     entry = load_pins().eks_version(version)
     support = "extended" if entry is not None and today > entry.end_of_standard else "standard"
+    # The date that decided it, so a figure that differs on another day (validate --at) says why.
+    until = "" if entry is None else f" (until {entry.end_of_standard})"
+    until = f" (standard support ended {entry.end_of_standard})" if entry is not None and support == "extended" else until
     key, item, path = "control-plane", f"EKS control plane (Kubernetes {version}, {support} support, {tier})", ("kubernetes", "version")
     base = pricer.prices.control_plane(pricer.region, support)
     extra = pricer.prices.provisioned_control_plane(pricer.region, tier)
@@ -392,12 +396,13 @@ def _control_plane_line(blueprint: Blueprint, tier: str, pricer: Pricer, today: 
         gap = Gap(f"no EKS price for {support} support and tier {tier}", "add the price to blueprints/catalog/service_prices.yaml (docs/cost.md)")
         return _unpriced(key, item, "control_plane", path, "1 cluster", gap)
     hourly = base.usd + extra.usd
-    basis = f"{rate(base)} {support} support" + (f" + {rate(extra)} {tier}" if extra.usd else "")
+    basis = f"{rate(base)} {support} support{until}" + (f" + {rate(extra)} {tier}" if extra.usd else "")
     return CostLine(key, item, "control_plane", path, hourly, hourly, basis, base.source if not extra.usd else f"{base.source}; {extra.source}")
 
 
 def cost_report(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan], control_plane_tier: str, prices: PriceTable, today: date) -> CostReport:
-    """Price a checked design's plan (its node groups) as of `today` (which decides the control plane's support)."""
+    """Price a checked design's plan (its node groups) as of `today` (which decides the control plane's support; `validate --at`
+    sets it, so the same blueprint and day give the same figures)."""
     pricer = Pricer(blueprint, prices)
     hours = prices.hours_per_month
     by_pool: dict[str, list[NodeGroupPlan]] = {}

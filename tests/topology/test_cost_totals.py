@@ -73,6 +73,7 @@ def test_a_capacity_block_without_a_window_has_an_unknown_upfront_named_never_ze
     assert [line.key for line in result.cost.unpriced] == ["pool:train", "storage:lustre"]
     rows = result.cost.table()[2]
     assert rows[0][4] == "unknown" and rows[-1][-1] == "2 line(s) unpriced, not in these totals"
+    assert rows[-1][4] == "unknown"  # the total's upfront too: blank would read as nothing upfront
     assert result.cost.summary()[2] == "upfront: unknown for Capacity Blocks; leaves out pool train: p5.48xlarge (upfront unknown)"
     finding = next(finding for finding in result.findings if finding.code == "cost.price-unknown" and finding.path == ("pools", 0, "capacity"))
     assert finding.message == f"pool train: p5.48xlarge: {block.upfront_unknown}; the upfront total leaves it out" and finding.hint == block.hint
