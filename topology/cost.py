@@ -368,7 +368,7 @@ def _lustre_lines(blueprint: Blueprint, pricer: Pricer, hours: int) -> list[Cost
 
 
 def _nat_line(blueprint: Blueprint, pricer: Pricer) -> CostLine | None:
-    """One NAT gateway per zone, unless the VPC exists already (its gateways aren't railyard's)."""
+    """One NAT gateway per zone with its public IPv4 address, unless the VPC exists already (its gateways aren't railyard's)."""
     if blueprint.cloud.existing_vpc is not None:
         return None
     zones = len(blueprint.cloud.availability_zones)
@@ -377,8 +377,14 @@ def _nat_line(blueprint: Blueprint, pricer: Pricer) -> CostLine | None:
     if price is None:
         gap = Gap(f"no NAT gateway price for {pricer.region} in railyard's table", "declare cost.nat_gateway_usd_per_hour (USD per gateway-hour)")
         return _unpriced(key, item, "network", path, f"{zones} gateways", gap)
-    basis = f"{zones} × {rate(price)} (data processed left out)"
-    return CostLine(key, item, "network", path, zones * price.usd, zones * price.usd, basis, price.source)
+    address = pricer.prices.service("public_ipv4_address_hour", pricer.region)
+    if address is None:
+        gap = Gap(f"no public IPv4 address price for {pricer.region} in railyard's table", "add it to blueprints/catalog/service_prices.yaml")
+        return _unpriced(key, item, "network", path, f"{zones} gateways", gap)
+    # Each gateway holds one Elastic IP (components/network.py), billed per public IPv4 address-hour since 2024-02-01.
+    hourly = zones * (price.usd + address.usd)
+    basis = f"{zones} × {rate(price)} + {zones} public IPv4 × {rate(address)} (data processed left out)"
+    return CostLine(key, item, "network", path, hourly, hourly, basis, f"{price.source}; {address.source}")
 
 
 def _control_plane_line(blueprint: Blueprint, tier: str, pricer: Pricer, today: date) -> CostLine:
