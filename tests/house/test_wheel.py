@@ -41,6 +41,7 @@ WHEEL = f"railyard-{__version__}-py3-none-any.whl"
 NOT_SHIPPED = {
     # The Go source `python -m blueprints.catalog.prices` generates prices.json from; the JSON ships.
     "blueprints/catalog/sources/karpenter_pricing_aws.go",
+    "blueprints/catalog/sources/karpenter_pricing_aws_us_gov.go",
     # The hand-kept source of api_constraints.json, read only by its generator; the JSON ships.
     "policies/data/api_constraints.source.yaml",
 }

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from blueprints.catalog import load_catalog
+from blueprints.catalog.ec2_sources import PriceSourceError, parse_karpenter_table
 from blueprints.catalog.pins import load_pins
-from blueprints.catalog.prices import PriceSourceError, generate, load_prices, parse_karpenter_table
+from blueprints.catalog.prices import generate, load_prices
 from railyard.cli import main
 from railyard.pipeline import validate
 from tests.yaml_text import edited_copy
@@ -133,8 +134,17 @@ def test_the_price_table_is_current_and_regenerates_byte_identically():
     committed = (Path(__file__).resolve().parents[2] / "blueprints" / "catalog" / "prices.json").read_text()
     assert generate() == committed == generate()
     document = json.loads(committed)
-    source = document["ec2_on_demand"]["source"]
+    ec2 = document["ec2_on_demand"]
+    # Each region's rows name their source: Karpenter's us-east-1 table, and its GovCloud one.
+    assert ec2["region_source"] == {
+        "us-east-1": "karpenter:karpenter_pricing_aws.go",
+        "us-gov-east-1": "karpenter:karpenter_pricing_aws_us_gov.go",
+        "us-gov-west-1": "karpenter:karpenter_pricing_aws_us_gov.go",
+    }
+    source = ec2["sources"]["karpenter:karpenter_pricing_aws.go"]
     assert source["generated_at"] == "2026-07-20T13:44:30Z" and len(source["commit"]) == 40
+    assert ec2["sources"]["karpenter:karpenter_pricing_aws_us_gov.go"]["generated_at"] == "2026-07-20T13:44:38Z"
+    assert set(ec2["prices"]) == set(ec2["region_source"])
     for entry in document["services"].values():
         for row in entry.get("prices", [entry]):
             merged = {**entry, **row}
