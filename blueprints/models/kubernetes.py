@@ -20,6 +20,13 @@ from blueprints.models.base import Cidr, Model, Name, check_secondary_blocks, fr
 from blueprints.models.pools import LabelKey, LabelValue
 
 HOSTNAME_LEVEL = "kubernetes.io/hostname"
+# What `railyard explain` says for the code `check_secondary_blocks` raises with a code it is handed.
+EXPLAIN = {
+    "network.pod-cidr-size": {
+        "meaning": "a pod CIDR (networking.pod_cidrs) is not a /16 to /28, the sizes a VPC's secondary CIDR block may have",
+        "fix": "split it into /16 blocks, such as 100.64.0.0/16 and 100.65.0.0/16",
+    },
+}
 PolicyArn = Annotated[
     str,
     StringConstraints(pattern=r"^arn:aws[a-z-]*:iam::(aws|[0-9]{12}):policy/[A-Za-z0-9+=,.@_/-]{1,512}$"),

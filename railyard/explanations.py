@@ -1,0 +1,320 @@
+"""What each finding code means, why it matters, how to fix it and where it comes from: `railyard explain`.
+
+Nothing here restates a rule. The knowledge already lives at each check, and this module reads it there:
+
+* **meaning**: the docstring of the function that raises the code (rules document their functions), then the
+  finding's own message as the check words it, with its figures left as `<placeholders>`;
+* **why**: the docstring of the module that owns the code (each rule module says why its rule exists);
+* **fix**: the hint the finding carries, in the same template form;
+* **source**: what that module's docstring and comments cite (URLs, botocore models, research and docs files);
+* **owner**: the module (and function) that raises it.
+
+Where a check builds its wording at run time and the source holds no readable template, the module states the
+code's meaning and fix next to its `CODES` in an `EXPLAIN` mapping (`{code: {"meaning": ..., "fix": ...}}`);
+`tests/blueprints/test_explain_command.py` holds every code `railyard rules` lists to a meaning, a fix and an
+owner. Policies of the pack bring their own metadata (title, fix, module docstring).
+
+The source is read with `ast` from the installed package's own `.py` files (they ship in the wheel); a
+documentation file or a table typed here was weighed and lost: both drift from the checks they describe.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import importlib
+import inspect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# The finding builders and where their message and hint sit: (message index, hint index) among the positional
+# arguments; `Finding(code, severity, path, message, hint)` and `violation(code, message, hint)` differ from
+# `error(code, path, message, hint)`.
+BUILDERS = {"error": (2, 3), "warning": (2, 3), "info": (2, 3), "Finding": (3, 4), "violation": (1, 2)}
+STAGE_PACKAGES = ("blueprints", "topology", "railyard")
+# What a docstring or comment cites: a URL, a botocore model, or a file of research, docs or data.
+CITATION = re.compile(
+    r"https?://[^\s)>\]`'\"]+"
+    r"|botocore[’']?s? [\w-]+ (?:model|endpoint data|data)(?: \([^)]*\))?"
+    r"|(?:Amazon |AWS )?(?:EKS|EC2|VPC|S3|FSx|IAM|Kubernetes)?[\w -]{0,30}(?:User|Developer|API|Best Practices) Guide(?:[,:] [^.;)\n]+)?"
+    r"|pulumi-(?:aws|kubernetes) [^.;)\n]*docstrings?"
+    r"|(?:\.\./)?[\w/-]*[\w-]+\.(?:md|json|yaml)(?: (?:section )?\d[\w.]*)?"
+)
+WORDS = re.compile(r"[A-Za-z]{3,}")
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One code's explanation: the fields `railyard explain` prints, in that order."""
+
+    code: str
+    stage: str
+    meaning: str
+    why: str
+    fix: str
+    source: tuple[str, ...]
+    owner: str
+    messages: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, object]:
+        """The `explain --json` object (stable keys)."""
+        return {
+            "code": self.code,
+            "stage": self.stage,
+            "meaning": self.meaning,
+            "messages": list(self.messages),
+            "why": self.why,
+            "fix": self.fix,
+            "source": list(self.source),
+            "owner": self.owner,
+        }
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """Where a code is raised: the module, the enclosing function and its docstring, the message and hint templates."""
+
+    module: str
+    function: str
+    doc: str
+    message: str
+    hint: str
+
+
+def _name(node: ast.expr) -> str:
+    """A readable placeholder name for an expression inside an f-string (`pool.fabric` -> `fabric`)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript):
+        return _name(node.value)
+    if isinstance(node, ast.BoolOp):  # `names or 'none'`
+        return _name(node.values[0])
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "join" and node.args:
+            return _name(node.args[0])
+        return _name(node.func) if node.args == [] else _name(node.args[0])
+    return "value"
+
+
+def template(node: ast.expr | None, constants: dict[str, str]) -> str:
+    """The text an expression builds, with each computed part as `<name>`; "" when it is no readable text."""
+    if node is None:
+        return ""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for value in node.values:
+            parts.append(template(value, constants) if isinstance(value, ast.Constant) else f"<{_name(value.value)}>")  # type: ignore[attr-defined]
+        return "".join(parts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        # Inside a sum, an unknown part is a placeholder: the words around it still read.
+        return _part(node.left, constants) + _part(node.right, constants)
+    if isinstance(node, ast.IfExp):
+        return template(node.body, constants)
+    if isinstance(node, ast.Name):
+        return constants.get(node.id, "")
+    return ""
+
+
+def _part(node: ast.expr, constants: dict[str, str]) -> str:
+    return template(node, constants) or f"<{_name(node).strip('_').lower()}>"
+
+
+def readable(text: str, words: int = 2) -> bool:
+    """Whether a template says something in `words` words or more, placeholders aside (a hint may be one verb)."""
+    return len(WORDS.findall(re.sub(r"<[^>]*>", "", text))) >= words
+
+
+def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    if index < len(call.args):
+        return call.args[index]
+    return next((item.value for item in call.keywords if item.arg == keyword), None)
+
+
+def _builder(call: ast.Call) -> tuple[int, int] | None:
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return BUILDERS.get(name)
+
+
+@functools.cache
+def _package_files() -> tuple[tuple[str, str], ...]:
+    """(module name, source text) of every module of the stages, read from the installed package."""
+    found = []
+    for package in STAGE_PACKAGES:
+        root = Path(importlib.import_module(package).__file__ or "").parent
+        for path in sorted(root.rglob("*.py")):
+            relative = path.relative_to(root.parent).with_suffix("")
+            found.append((".".join(relative.parts).removesuffix(".__init__"), path.read_text(encoding="utf-8")))
+    return tuple(found)
+
+
+def _constants(tree: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """The string constants a module or function body assigns first (a hint is sometimes one: `WAYS_OUT`)."""
+    found: dict[str, str] = {}
+    nodes = tree.body if isinstance(tree, ast.Module) else [node for node in ast.walk(tree) if isinstance(node, ast.Assign)]
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            text = template(node.value, {})
+            if text:
+                found.setdefault(node.targets[0].id, text)
+    return found
+
+
+def _functions(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.Call]]:
+    """Each call inside each function (the innermost function that holds it)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            inner = {id(call) for child in ast.walk(node) if child is not node and isinstance(child, ast.FunctionDef) for call in ast.walk(child)}
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and id(call) not in inner:
+                    yield node, call
+
+
+@functools.cache
+def call_sites(codes: frozenset[str]) -> dict[str, tuple[CallSite, ...]]:
+    """Every place the stages raise one of `codes` (written as a literal), by code, in source order."""
+    sites: dict[str, list[CallSite]] = {}
+    for module, text in _package_files():
+        if not any(f'"{code}"' in text for code in codes):
+            continue
+        tree = ast.parse(text)
+        module_constants = _constants(tree)
+        for function, call in _functions(tree):
+            # A message or hint built into a local first (`message = f"..."`) reads as the text it was given.
+            constants = module_constants | _constants(function)
+            if not call.args or not isinstance(call.args[0], ast.Constant) or call.args[0].value not in codes:
+                continue
+            where = _builder(call)
+            if where is None:
+                # A builder chosen at run time (`finding = error if declared else warning`): the texts after the code.
+                texts = [text for text in (template(argument, constants) for argument in call.args[1:]) if readable(text)] + ["", ""]
+                message, hint = texts[0], texts[1]
+            else:
+                message = template(_argument(call, where[0], "message"), constants)
+                hint = template(_argument(call, where[1], "hint"), constants)
+            doc = ast.get_docstring(function) or ""
+            sites.setdefault(call.args[0].value, []).append(CallSite(module, function.name, doc, message, hint))
+    return {code: tuple(found) for code, found in sites.items()}
+
+
+def first_paragraph(doc: str) -> str:
+    """A docstring's first paragraph on one line."""
+    return " ".join(doc.strip().split("\n\n", 1)[0].split())
+
+
+def body(doc: str) -> str:
+    """A docstring after its summary paragraph, paragraphs kept, lines joined (the reasoning modules give)."""
+    rest = doc.strip().split("\n\n")[1:]
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in rest)
+
+
+def citations(text: str) -> tuple[str, ...]:
+    """What a module's text cites, each once, in order."""
+    return tuple(dict.fromkeys(" ".join(match.group(0).split()).rstrip(".,") for match in CITATION.finditer(text)))
+
+
+def module_text(name: str) -> str:
+    """The source of an importable module (docstring and comments are where citations live)."""
+    return inspect.getsource(importlib.import_module(name))
+
+
+def _module_of(owner: str) -> str:
+    """The importable module an owner entry of `railyard rules` names (`topology.cluster.kubernetes_checks (labels)`)."""
+    return owner.split(" ", 1)[0]
+
+
+def stated(modules: tuple[str, ...], code: str) -> dict[str, str]:
+    """What a module states for `code` in its `EXPLAIN` mapping, from the first module that states anything."""
+    for name in modules:
+        entry = getattr(importlib.import_module(name), "EXPLAIN", {}).get(code)
+        if entry:
+            return dict(entry)
+    return {}
+
+
+def _codes_by_place(sites: dict[str, tuple[CallSite, ...]]) -> dict[tuple[str, str], set[str]]:
+    """The codes each function raises, by (module, function), and each module's by (module, "")."""
+    places: dict[tuple[str, str], set[str]] = {}
+    for code, found in sites.items():
+        for site in found:
+            places.setdefault((site.module, site.function), set()).add(code)
+            places.setdefault((site.module, ""), set()).add(code)
+    return places
+
+
+def explain_check(stage: str, code: str, owner: str, sites: dict[str, tuple[CallSite, ...]]) -> Explanation:
+    """Assemble one finding code's explanation from where it is raised (`call_sites`) and the module that owns it."""
+    here = sites.get(code, ())
+    quoted = [name for name, text in _package_files() if f'"{code}"' in text]
+    modules = tuple(dict.fromkeys([site.module for site in here] + quoted + [_module_of(owner)]))
+    own = stated(modules, code)
+    messages = tuple(dict.fromkeys(site.message for site in here if readable(site.message)))
+    # A function's docstring explains the code when the function raises this code alone or names it; a function
+    # that raises several (one tier's FSx rules) is described better by the finding's own words.
+    raised = _codes_by_place(sites)
+    specific = [
+        first_paragraph(site.doc)
+        for site in here
+        if site.doc
+        and (
+            code in site.doc
+            # A rule module's `check` docstring describes the whole rule: it explains a code only of a one-code module.
+            or (raised[(site.module, site.function)] == {code} and (site.function != "check" or len(raised[(site.module, "")]) == 1))
+        )
+    ]
+    general = [first_paragraph(site.doc) for site in here if site.doc]
+    meaning = own.get("meaning") or next(iter(specific), "") or next(iter(messages), "") or next(iter(general), "")
+    hints = [site.hint for site in here if readable(site.hint, words=1)]
+    doc = inspect.getdoc(importlib.import_module(modules[0])) or ""
+    why = own.get("why") or body(doc) or first_paragraph(doc)
+    source = tuple(dict.fromkeys(cited for name in modules for cited in citations(module_text(name))))
+    where = f"{here[0].module}.{here[0].function}" if here else modules[0]
+    return Explanation(code, stage, meaning, why, own.get("fix") or next(iter(hints), ""), source, where, messages[:4])
+
+
+def explain_policy(rule: Any, module: str) -> Explanation:
+    """One policy's explanation from its metadata (title, fix) and its module's docstring."""
+    doc = inspect.getdoc(importlib.import_module(module)) or ""
+    summary = first_paragraph(doc).split(": ", 1)[-1]
+    meaning = f"{summary[:1].upper()}{summary[1:]}" if summary else f"{rule.title}."
+    why = body(doc) or meaning
+    enforcement = rule.enforcement
+    stage = f"police ({enforcement})"
+    return Explanation(rule.id, stage, meaning, why, rule.fix, citations(module_text(module)), module)
+
+
+def policy_explanations() -> dict[str, Explanation]:
+    """Every policy of the pack, explained (needs the `policies` extra: `require_policy_pack` says so first)."""
+    from railyard.extras import require_policy_pack
+
+    require_policy_pack("explaining the policy pack's rules")
+    import pkgutil
+
+    from policies import rules
+
+    found = {}
+    for info in pkgutil.walk_packages(rules.__path__, prefix=f"{rules.__name__}."):
+        module = importlib.import_module(info.name)
+        rule = getattr(module, "RULE", None)
+        if rule is not None:
+            found[rule.id] = explain_policy(rule, info.name)
+    return found
+
+
+def check_explanations() -> dict[str, list[Explanation]]:
+    """Every finding code `railyard rules` lists, explained; a code two rules raise has an explanation from each."""
+    from railyard.checks import every_check
+
+    checks = every_check()
+    sites = call_sites(frozenset(check.code for check in checks))
+    found: dict[str, list[Explanation]] = {}
+    for check in checks:
+        found.setdefault(check.code, []).append(explain_check(check.stage, check.code, check.owner, sites))
+    return found
