@@ -26,9 +26,10 @@ import importlib
 import inspect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from blueprints.records import record
 
 # The finding builders and where their message and hint sit: (message index, hint index) among the positional
 # arguments; `Finding(code, severity, path, message, hint)` and `violation(code, message, hint)` differ from
@@ -46,7 +47,7 @@ CITATION = re.compile(
 WORDS = re.compile(r"[A-Za-z]{3,}")
 
 
-@dataclass(frozen=True)
+@record
 class Explanation:
     """One code's explanation: the fields `railyard explain` prints, in that order."""
 
@@ -73,7 +74,7 @@ class Explanation:
         }
 
 
-@dataclass(frozen=True)
+@record
 class CallSite:
     """Where a code is raised: the module, the enclosing function and its docstring, the message and hint templates."""
 
@@ -101,6 +102,15 @@ def _name(node: ast.expr) -> str:
     return "value"
 
 
+def _placeholder(node: ast.expr, constants: dict[str, str]) -> str:
+    """What an f-string's `{...}` reads as: a module constant's value, a fixed word, or `<name>`."""
+    if isinstance(node, ast.Name) and node.id.isupper() and node.id in constants:
+        return constants[node.id]
+    if isinstance(node, ast.IfExp) and isinstance(node.body, ast.Constant) and isinstance(node.orelse, ast.Constant):
+        return str(node.orelse.value)  # `zone{'s' if many else ''}`: the plain form
+    return f"<{_name(node)}>"
+
+
 def template(node: ast.expr | None, constants: dict[str, str]) -> str:
     """The text an expression builds, with each computed part as `<name>`; "" when it is no readable text."""
     if node is None:
@@ -110,7 +120,7 @@ def template(node: ast.expr | None, constants: dict[str, str]) -> str:
     if isinstance(node, ast.JoinedStr):
         parts = []
         for value in node.values:
-            parts.append(template(value, constants) if isinstance(value, ast.Constant) else f"<{_name(value.value)}>")  # type: ignore[attr-defined]
+            parts.append(template(value, constants) if isinstance(value, ast.Constant) else _placeholder(value.value, constants))  # type: ignore[attr-defined]
         return "".join(parts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         # Inside a sum, an unknown part is a placeholder: the words around it still read.
@@ -155,15 +165,28 @@ def _package_files() -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
-def _constants(tree: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
-    """The string constants a module or function body assigns first (a hint is sometimes one: `WAYS_OUT`)."""
+def _constants(tree: ast.Module) -> dict[str, str]:
+    """The module's string and number constants (a hint is sometimes one: `WAYS_OUT`; a limit often is)."""
     found: dict[str, str] = {}
-    nodes = tree.body if isinstance(tree, ast.Module) else [node for node in ast.walk(tree) if isinstance(node, ast.Assign)]
-    for node in nodes:
+    for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            number = isinstance(value, ast.Constant) and isinstance(value.value, int | float) and not isinstance(value.value, bool)
+            text = f"{value.value:,}" if number else template(value, {})  # type: ignore[union-attr]
+            if text:
+                found[node.targets[0].id] = text
+    return found
+
+
+def _locals_before(function: ast.FunctionDef | ast.AsyncFunctionDef, line: int) -> dict[str, str]:
+    """The strings a function's locals were last given before `line`."""
+    found: dict[str, str] = {}
+    assignments = [node for node in ast.walk(function) if isinstance(node, ast.Assign) and node.lineno < line]
+    for node in sorted(assignments, key=lambda node: node.lineno):
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             text = template(node.value, {})
             if text:
-                found.setdefault(node.targets[0].id, text)
+                found[node.targets[0].id] = text
     return found
 
 
@@ -187,8 +210,8 @@ def call_sites(codes: frozenset[str]) -> dict[str, tuple[CallSite, ...]]:
         tree = ast.parse(text)
         module_constants = _constants(tree)
         for function, call in _functions(tree):
-            # A message or hint built into a local first (`message = f"..."`) reads as the text it was given.
-            constants = module_constants | _constants(function)
+            # A message or hint built into a local first (`message = f"..."`) reads as the text it was last given.
+            constants = module_constants | _locals_before(function, call.lineno)
             if not call.args or not isinstance(call.args[0], ast.Constant) or call.args[0].value not in codes:
                 continue
             where = _builder(call)
@@ -249,6 +272,22 @@ def _codes_by_place(sites: dict[str, tuple[CallSite, ...]]) -> dict[tuple[str, s
     return places
 
 
+def _describes(site: CallSite, code: str, raised: dict[tuple[str, str], set[str]]) -> bool:
+    """Whether the docstring of the function raising `code` explains it better than the finding's own words.
+
+    It does when it names the code, or when the function raises this code alone and exists to raise it: a rule
+    module's `check` of one code, or a `*_findings` helper. Other functions' docstrings describe what the function
+    computes (sizing a fabric, previewing a stack), not the finding.
+    """
+    if code in site.doc:
+        return True
+    if raised[(site.module, site.function)] != {code}:
+        return False
+    if site.function == "check":
+        return len(raised[(site.module, "")]) == 1
+    return site.function.rstrip("s").endswith(("finding", "note"))
+
+
 def explain_check(stage: str, code: str, owner: str, sites: dict[str, tuple[CallSite, ...]]) -> Explanation:
     """Assemble one finding code's explanation from where it is raised (`call_sites`) and the module that owns it."""
     here = sites.get(code, ())
@@ -256,19 +295,8 @@ def explain_check(stage: str, code: str, owner: str, sites: dict[str, tuple[Call
     modules = tuple(dict.fromkeys([site.module for site in here] + quoted + [_module_of(owner)]))
     own = stated(modules, code)
     messages = tuple(dict.fromkeys(site.message for site in here if readable(site.message)))
-    # A function's docstring explains the code when the function raises this code alone or names it; a function
-    # that raises several (one tier's FSx rules) is described better by the finding's own words.
     raised = _codes_by_place(sites)
-    specific = [
-        first_paragraph(site.doc)
-        for site in here
-        if site.doc
-        and (
-            code in site.doc
-            # A rule module's `check` docstring describes the whole rule: it explains a code only of a one-code module.
-            or (raised[(site.module, site.function)] == {code} and (site.function != "check" or len(raised[(site.module, "")]) == 1))
-        )
-    ]
+    specific = [first_paragraph(site.doc) for site in here if site.doc and _describes(site, code, raised)]
     general = [first_paragraph(site.doc) for site in here if site.doc]
     meaning = own.get("meaning") or next(iter(specific), "") or next(iter(messages), "") or next(iter(general), "")
     hints = [site.hint for site in here if readable(site.hint, words=1)]
@@ -308,13 +336,14 @@ def policy_explanations() -> dict[str, Explanation]:
     return found
 
 
-def check_explanations() -> dict[str, list[Explanation]]:
-    """Every finding code `railyard rules` lists, explained; a code two rules raise has an explanation from each."""
+def check_explanations(only: str | None = None) -> dict[str, list[Explanation]]:
+    """Every finding code `railyard rules` lists (or only `only`), explained; a code two rules raise is explained by each."""
     from railyard.checks import every_check
 
     checks = every_check()
     sites = call_sites(frozenset(check.code for check in checks))
     found: dict[str, list[Explanation]] = {}
     for check in checks:
-        found.setdefault(check.code, []).append(explain_check(check.stage, check.code, check.owner, sites))
+        if only is None or check.code == only:
+            found.setdefault(check.code, []).append(explain_check(check.stage, check.code, check.owner, sites))
     return found

@@ -22,18 +22,25 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _known(code: str):
-    """The explanations of every code, and those of `code` (empty when unknown); the pack's only when it is needed."""
+def explanations_of(code: str):
+    """The explanations of `code` (a policy's only when it is asked for: the pack loads its own SDK), and the codes
+    that exist, for a "did you mean" when it is none of them."""
     # Imported here: explaining reads every stage's registry and source, which no other command needs.
+    from railyard.checks import every_check
     from railyard.explanations import check_explanations, policy_explanations
 
-    known = {code: list(found) for code, found in check_explanations().items()}
+    checks = sorted({check.code for check in every_check()})
+    for candidate in (code, code.lower()):
+        if candidate in checks:
+            return check_explanations(only=candidate)[candidate], checks
     try:
-        known |= {policy: [found] for policy, found in policy_explanations().items()}
+        policies = policy_explanations()
     except MissingExtra:
         if POLICY_ID.match(code):
             raise  # a policy id asked for without the pack: say which extra explains it
-    return known
+        policies = {}
+    found = policies.get(code.upper())
+    return ([found] if found else []), checks + sorted(policies)
 
 
 def _paragraphs(title: str, text: str) -> list[str]:
@@ -52,20 +59,19 @@ def render(explanation) -> str:
         lines += [f"  - {message}" for message in explanation.messages]
     lines += [""] + _paragraphs("Why it matters", explanation.why)
     lines += [""] + _paragraphs("How to fix it", explanation.fix)
-    lines += ["", "Source"] + ([f"  - {cited}" for cited in explanation.source] or [f"  the checks in {explanation.owner}"])
+    lines += ["", "Source"] + ([f"  - {cited}" for cited in explanation.source] or [f"  no document cited: the check itself, in {explanation.owner}"])
     return "\n".join(lines)
 
 
 def run(args) -> int:
     """Print the explanation, or exit 2 with the closest codes for one that doesn't exist."""
-    known = _known(args.code)
-    code = args.code if args.code in known else args.code.upper() if args.code.upper() in known else args.code.lower()
-    if code not in known:
-        close = difflib.get_close_matches(args.code, sorted(known), n=3, cutoff=0.5)
+    found, known = explanations_of(args.code)
+    if not found:
+        close = difflib.get_close_matches(args.code, known, n=3, cutoff=0.5)
         suggestion = f"did you mean {', '.join(close)}? " if close else ""
         print(f"railyard explain: no finding code or policy '{args.code}'; {suggestion}`railyard rules` lists them all", file=sys.stderr)
         return 2
-    found = known[code]
+    code = found[0].code
     if args.json:
         print(json.dumps({"code": code, "explanations": [item.as_json() for item in found]}, indent=2, sort_keys=True))
         return 0

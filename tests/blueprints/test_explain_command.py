@@ -78,3 +78,23 @@ def test_an_unknown_code_exits_two_with_the_closest_codes(capsys):
     assert captured.out == ""
     assert captured.err.startswith("railyard explain: no finding code or policy 'fsx.capacity-stp'; did you mean fsx.capacity-step,")
     assert captured.err.rstrip().endswith("`railyard rules` lists them all")
+
+
+def test_a_message_reads_with_the_local_it_was_last_given_and_the_module_limits_it_quotes():
+    checks = check_explanations()
+    (may_replace,) = checks["change.may-replace-state"]
+    assert may_replace.meaning == "<name> may be replaced (<reasons>): the provider decides when it diffs, and a replacement loses <lost>"
+    (block,) = checks["capacity.block-too-large"]
+    assert block.meaning == "instance_count <instance_count> exceeds the Capacity Block maximum of 64 instances per block"
+    (zone,) = checks["cloud.unknown-zone"]
+    assert zone.meaning == "availability zone '<zone>' does not exist in <region>, whose zones are <known>"
+
+
+def test_without_the_policy_extra_a_policy_id_names_the_extra_and_finding_codes_still_explain(monkeypatch, capsys):
+    monkeypatch.setattr("railyard.extras.find_spec", lambda module: None)
+    assert main(["explain", "SEC003"]) == 2
+    assert "pip install 'railyard[policies]'" in capsys.readouterr().err
+    assert main(["explain", "fsx.capacity-step"]) == 0
+    assert capsys.readouterr().out.startswith("fsx.capacity-step  (load; raised by blueprints.rules.fsx.check)\n")
+    assert main(["explain", "SEC03"]) == 2
+    assert "did you mean" not in capsys.readouterr().err
