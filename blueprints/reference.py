@@ -74,7 +74,7 @@ def _cell(text: str) -> str:
 
 
 def _code(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    text = value if isinstance(value, str) and value else json.dumps(value, sort_keys=True)  # the empty string as ""
     return f"`{text}`"
 
 

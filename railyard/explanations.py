@@ -40,9 +40,9 @@ STAGE_PACKAGES = ("blueprints", "topology", "railyard")
 CITATION = re.compile(
     r"https?://[^\s)>\]`'\"]+"
     r"|botocore[’']?s? [\w-]+ (?:model|endpoint data|data)(?: \([^)]*\))?"
-    r"|(?:Amazon |AWS )?(?:EKS|EC2|VPC|S3|FSx|IAM|Kubernetes)?[\w -]{0,30}(?:User|Developer|API|Best Practices) Guide(?:[,:] [^.;)\n]+)?"
+    r"|\b[A-Z][\w-]*(?: [\w-]+){0,3}? (?i:(?:user|developer|api|best[- ]practices) guide)(?:[,:]\s+[^.;)\n\"]+)?"
     r"|pulumi-(?:aws|kubernetes) [^.;)\n]*docstrings?"
-    r"|(?:\.\./)?[\w/-]*[\w-]+\.(?:md|json|yaml)(?: (?:section )?\d[\w.]*)?"
+    r"|(?:\.\./)?[\w/-]*[\w-]+(?:\.[\w-]+)*\.(?:md|json|yaml)(?: (?:section )?\d[\w.]*)?"
 )
 WORDS = re.compile(r"[A-Za-z]{3,}")
 
@@ -171,8 +171,10 @@ def _constants(tree: ast.Module) -> dict[str, str]:
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             value = node.value
-            number = isinstance(value, ast.Constant) and isinstance(value.value, int | float) and not isinstance(value.value, bool)
-            text = f"{value.value:,}" if number else template(value, {})  # type: ignore[union-attr]
+            if isinstance(value, ast.Constant) and isinstance(value.value, int | float) and not isinstance(value.value, bool):
+                text = f"{value.value:,}"
+            else:
+                text = template(value, {})
             if text:
                 found[node.targets[0].id] = text
     return found

@@ -2,7 +2,8 @@
 
 The examples are read as package data (`importlib.resources`), the way a user who installed the wheel has them:
 pyproject.toml's [tool.setuptools.package-data] ships blueprints/examples/*.yaml. The starter lives here as
-text, so it ships with the module that writes it.
+text, so it ships with the module that writes it. Exit status 2 when nothing is written: the file exists (and no
+--force), the example is unknown, or the path can't be written.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ SUMMARY_WIDTH = 110
 
 STARTER = """\
 # A starter blueprint: one small GPU pool in an EKS cluster of its own VPC. `railyard validate railyard.yaml`
-# checks it offline; `railyard explain CODE` says what a finding means; docs/reference.md lists every field.
+# checks it offline; `railyard explain CODE` says what a finding means; docs/reference.md in railyard's
+# repository lists every field.
 # `railyard init --list` names the shipped examples (EFA fabrics, Capacity Blocks, FSx for Lustre, Trainium).
 version: 1
 metadata:
@@ -94,7 +96,11 @@ def _write(path: Path, text: str, force: bool, what: str) -> int:
     if path.exists() and not force:
         print(f"railyard init: {path} exists; pass --force to overwrite it, or --output PATH to write elsewhere", file=sys.stderr)
         return 2
-    path.write_text(text, encoding="utf-8")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:  # a folder that doesn't exist, a directory named like the file, no permission
+        print(f"railyard init: can't write {path}: {exc.strerror}", file=sys.stderr)
+        return 2
     print(f"wrote {what} to {path}; next: railyard validate {path}")
     return 0
 

@@ -38,6 +38,10 @@ def test_sources_are_what_the_owning_module_cites():
     (region,) = checks["cloud.unknown-region"]
     assert region.source == ("botocore's endpoint data",)
     assert policy_explanations()["SEC003"].source == ("aws-facts.md 3.1", "pulumi-aws `kms_key_id` docstring")
+    # A guide cited over a line break, and a file name with dots in it.
+    (endpoint,) = checks["endpoint.unreachable"]
+    assert endpoint.source == ("EKS user guide, cluster-endpoint", "docs/endpoint-access.md")
+    assert "karpenter.sh_nodepools.yaml" in policy_explanations()["GOV002"].source
 
 
 def test_a_code_whose_wording_is_built_at_run_time_is_explained_where_it_is_raised():

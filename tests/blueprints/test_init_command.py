@@ -56,3 +56,9 @@ def test_an_unknown_example_exits_two_with_the_closest_names(tmp_path, monkeypat
     assert main(["init", "dev-g6"]) == 2
     assert capsys.readouterr().err == "railyard init: no example 'dev-g6'; did you mean dev-g6e? `railyard init --list` names them\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_path_that_cant_be_written_exits_two_without_a_traceback(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "--output", "missing/railyard.yaml"]) == 2
+    assert capsys.readouterr().err == "railyard init: can't write missing/railyard.yaml: No such file or directory\n"
