@@ -293,6 +293,10 @@ def _describes(site: CallSite, code: str, raised: dict[tuple[str, str], set[str]
 def explain_check(stage: str, code: str, owner: str, sites: dict[str, tuple[CallSite, ...]]) -> Explanation:
     """Assemble one finding code's explanation from where it is raised (`call_sites`) and the module that owns it."""
     here = sites.get(code, ())
+    # A code two rules raise (`k8s.unknown-pool`): the owner's rule (`... (flavor-pools)`) puts its own function first.
+    rule = owner.partition(" (")[2].rstrip(")").replace("-", "_")
+    if rule:
+        here = tuple(sorted(here, key=lambda site: rule not in site.function))
     quoted = [name for name, text in _package_files() if f'"{code}"' in text]
     modules = tuple(dict.fromkeys([site.module for site in here] + quoted + [_module_of(owner)]))
     own = stated(modules, code)

@@ -8,7 +8,7 @@ import json
 from policies.registry import RULES as POLICY_RULES
 from railyard.checks import every_check
 from railyard.cli import main
-from railyard.explanations import check_explanations, policy_explanations, template
+from railyard.explanations import check_explanations, policy_explanations, readable, template
 
 
 def test_every_listed_code_and_policy_has_a_meaning_a_fix_and_an_owner():
@@ -20,11 +20,15 @@ def test_every_listed_code_and_policy_has_a_meaning_a_fix_and_an_owner():
     assert len(explained) == len(every_check()) + len(POLICY_RULES)
     empty = [(item.code, field) for item in explained for field in ("meaning", "why", "fix", "owner") if not getattr(item, field).strip()]
     assert empty == []
+    # Words, not only placeholders: a meaning says something in two words or more, a fix in one verb at least.
+    assert [item.code for item in explained if not (readable(item.meaning) and readable(item.fix, words=1))] == []
 
 
-def test_a_code_raised_by_two_checks_is_explained_by_both():
-    owners = [item.owner for item in check_explanations()["k8s.unknown-pool"]]
-    assert len(owners) == 2 and all(owner.startswith("topology.cluster.kubernetes_checks.") for owner in owners)
+def test_a_code_raised_by_two_rules_is_explained_by_each_from_its_own_function():
+    coverage, flavors = check_explanations()["k8s.unknown-pool"]
+    assert (coverage.owner, flavors.owner) == ("topology.cluster.kubernetes_checks._unused", "topology.cluster.kubernetes_checks.check_flavor_pools")
+    assert coverage.fix == "use names from `pools[].name`" and flavors.fix == "use a name from `pools[].name`"
+    assert flavors.messages[0] == "kueue.flavors[<index>] names pool '<pool>', which the blueprint doesn't have (pools: <names>)"
 
 
 def test_sources_are_what_the_owning_module_cites():
