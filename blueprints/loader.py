@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from blueprints.catalog import Catalog, load_catalog
+from blueprints.device_defaults import with_device_plugins
 from blueprints.findings import Finding, Path, has_errors, sort_findings
 from blueprints.models import Blueprint
 from blueprints.models.pools import Pool
@@ -95,7 +96,7 @@ def validate_data(data: object, source_map: SourceMap, file: str, catalog: Catal
         got = "an empty document" if data is None else f"a {type(data).__name__}"
         raise SourceError(f"a blueprint is a YAML mapping (version, metadata, cloud, ...), but {file} holds {got}", file, 1, 1)
     try:
-        blueprint = Blueprint.model_validate(data)
+        blueprint = with_device_plugins(Blueprint.model_validate(data), catalog)
     except ValidationError as exc:
         findings = findings_from_validation(exc, Blueprint, data) + _partial_rules(data, catalog)
         placed = [source_map.place(finding) for finding in findings]

@@ -3,7 +3,9 @@
 The decisions themselves (and their reasons) come from
 `topology.cluster.placement_groups`; this component only emits the groups and hands
 their names to the launch templates. A decision of "none" emits nothing but
-still travels, with its reason, into the preview and the stack outputs.
+still travels, with its reason, into the preview and the stack outputs; a
+hot spare's decision that shares its served pool's group emits nothing either,
+and its key names the served pool's group.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ class PlacementArgs:
 
 
 class Placement(pulumi.ComponentResource):
-    """Placement groups by decision key (`pool-zone`); `group_names` lists only the keys that got one."""
+    """Placement groups by decision key (`pool-zone`); `group_names` lists only the keys whose nodes launch into one."""
 
     group_names: dict[str, pulumi.Output[str]]
 
@@ -36,7 +38,7 @@ class Placement(pulumi.ComponentResource):
         self.decisions = args.decisions
         self.group_names = {}
         for decision in args.decisions:
-            if decision.strategy is None:
+            if decision.strategy is None or decision.shares_group_of is not None:
                 continue
             group_name = f"{name}-{decision.key}"
             group = aws.ec2.PlacementGroup(
@@ -48,4 +50,8 @@ class Placement(pulumi.ComponentResource):
                 opts=child_of(self),
             )
             self.group_names[decision.key] = group.name
+        for decision in args.decisions:
+            # A hot spare launches into its served pool's group: its key names that group, and no group of its own is made.
+            if decision.shares_group_of is not None and decision.shares_group_of in self.group_names:
+                self.group_names[decision.key] = self.group_names[decision.shares_group_of]
         self.register_outputs({"groupNames": self.group_names, "decisions": [decision.as_json() for decision in args.decisions]})

@@ -24,6 +24,7 @@ from topology.cluster.kubernetes_checks import RULES as KUBERNETES_RULES
 from topology.cluster.pod_limits import CODES as POD_LIMIT_CODES
 from topology.cluster.quotas import CODES as QUOTA_CODES
 from topology.cluster.scale import CODES as SCALE_CODES
+from topology.cluster.spare_placement import CODES as SPARE_PLACEMENT_CODES
 from topology.cluster.update_room import CODES as UPDATE_ROOM_CODES
 
 # `validate --online`'s checks (they import no AWS SDK until a call is made).
@@ -57,6 +58,7 @@ def every_check() -> list[Check]:
     checks += [Check("check", code, "topology.cluster.plan") for code in PLAN_CODES]
     checks += [Check("check", code, "topology.cluster.quotas") for code in QUOTA_CODES]
     checks += [Check("check", code, "topology.cluster.scale") for code in SCALE_CODES]
+    checks += [Check("check", code, "topology.cluster.spare_placement") for code in SPARE_PLACEMENT_CODES]
     checks += [Check("check", code, "topology.cluster.update_room") for code in UPDATE_ROOM_CODES]
     checks += [Check("check", code, "topology.cluster.addons") for code in ADDON_CODES]
     checks += [Check("check", code, "topology.cluster.pod_limits") for code in POD_LIMIT_CODES]

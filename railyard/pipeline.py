@@ -8,10 +8,11 @@ placed at its file and line.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from blueprints.catalog import load_catalog
 from blueprints.catalog.prices import load_prices
@@ -30,9 +31,11 @@ from topology.cluster.node_groups import plan_node_groups
 from topology.cluster.pod_limits import pod_limit_findings
 from topology.cluster.quotas import QuotaNeed, quota_findings, quota_plan
 from topology.cluster.scale import cluster_size_findings, scale_findings
+from topology.cluster.spare_placement import standby_findings
 from topology.cluster.subnets import unused_pins
 from topology.cluster.update_room import update_room_findings
 from topology.cost import CostReport, cost_findings, cost_report
+from topology.cost_prices import declared_findings
 
 if TYPE_CHECKING:
     from railyard.online import OnlineReport
@@ -143,13 +146,21 @@ def resolve_input(path: str | None, stack: str | None, project_dir: str | Path =
     return chosen, settings.overrides
 
 
-def validate(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".") -> Validation:
-    """Load and check a blueprint; raises `SourceError` only for unreadable input."""
+@record
+class Pack:
+    """Ask for the policy pack's verdict on what the blueprint decides (`railyard.preflight`), under `config`
+    (a pack config document; None: the pack's defaults)."""
+
+    config: Mapping[str, Any] | None = None
+
+
+def validate(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".", pack: Pack | None = None) -> Validation:
+    """Load and check a blueprint (with `pack`, also against the policy pack); raises `SourceError` only for unreadable input."""
     with fewer_collections():
-        return _validate(path, stack, project_dir)
+        return _validate(path, stack, project_dir, pack)
 
 
-def _validate(path: str | None, stack: str | None, project_dir: str | Path) -> Validation:
+def _validate(path: str | None, stack: str | None, project_dir: str | Path, pack: Pack | None) -> Validation:
     file, overrides = resolve_input(path, stack, project_dir)
     stage("loading the blueprint and checking its rules")
     catalog = load_catalog()
@@ -178,7 +189,11 @@ def _validate(path: str | None, stack: str | None, project_dir: str | Path) -> V
             stage("pricing the plan")
             tier = plane["tier"] if plane is not None else "standard"
             cost = cost_report(blueprint, node_groups, tier, load_prices(), date.today())
-            findings += [loaded.source_map.place(finding) for finding in cost_findings(cost)]
+            findings += [loaded.source_map.place(finding) for finding in cost_findings(cost) + declared_findings(blueprint, node_groups)]
+        if node_groups is not None and pack is not None:
+            from railyard.preflight import preflight  # the pack's settings: read only when the CLI asks
+
+            findings += [loaded.source_map.place(finding) for finding in preflight(blueprint, node_groups, catalog, pack.config)]
     return Validation(file, stack, loaded, design, sort_findings(findings), needs, plane, cost)
 
 
@@ -198,4 +213,5 @@ def check_quotas(blueprint, catalog, node_groups) -> tuple[list[QuotaNeed], list
     plane = {"nodes": nodes, "tier": plan.control_plane_tier, "default": "standard", "declared": blueprint.kubernetes.control_plane_tier != "auto"}
     findings = quota_findings(blueprint, needs) + update_room_findings(needs, plan.node_groups, catalog)
     findings += unused_pins(blueprint.cloud.subnet_cidrs, plan.subnets)
+    findings += standby_findings(blueprint.pools, plan.placements, pool_paths)
     return needs, findings + scale_findings(nodes, plan.control_plane_tier, plan.placements, pool_paths), plane

@@ -209,8 +209,9 @@ def _cut_by_tier(graph: FabricGraph, network: FlowGraph, reachable: set[FlowNode
 
 
 def bisection(graph: FabricGraph, pool: str | None = None) -> Bisection | None:
-    """The bisection of a pool (or of every host on the fabric); None with fewer than two hosts."""
-    endpoints = pool_endpoints(graph, pool) if pool is not None else fabric_order(graph)
+    """The bisection of a pool (or of every host on the fabric that runs jobs: standby hosts, `pools[].standby_for`,
+    carry no job traffic and have no bisection of their own); None with fewer than two hosts."""
+    endpoints = pool_endpoints(graph, pool) if pool is not None else [node for node in fabric_order(graph) if not graph.nodes[node].get("standby")]
     first = _halves(graph, endpoints)
     hosts_a = sum(first[node] for node in endpoints if node[3] == 0)
     hosts = sum(graph.nodes[node]["count"] for node in endpoints if node[3] == 0)

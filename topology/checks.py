@@ -320,11 +320,13 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
         findings += problems
     switches, links = _counts(graph)
     endpoints = [data for _, data in graph.nodes(data=True) if data["kind"] == "endpoint"]
-    # One pool on the fabric: its halves are the fabric's, so its cut is the fabric's.
-    whole = cuts[0] if len(cuts) == 1 else (bisection(graph) if all(pool["connected"] for pool in pools) else None)
+    # One pool running jobs on the fabric: its halves are the fabric's, so its cut is the fabric's (spares stand by).
+    jobs = [cut for (_, pool), cut in zip(fabric.pools, cuts, strict=True) if pool.standby_for is None]
+    whole = jobs[0] if len(jobs) == 1 else (bisection(graph) if all(pool["connected"] for pool in pools) else None)
+    # The worst of the fabric's pools, per route: the pools' keys (same rail, cross rail, and each named cross-rail route).
+    keys = sorted({key for pool in pools for key in pool["max_switch_hops"]})
     hops = {
-        key: max((pool["max_switch_hops"][key] for pool in pools if pool["max_switch_hops"][key] is not None), default=None)
-        for key in ("same_rail", "cross_rail")
+        key: max((pool["max_switch_hops"].get(key) for pool in pools if pool["max_switch_hops"].get(key) is not None), default=None) for key in keys
     }
     nodes, edges = expanded_size(graph)
     figures = {
@@ -378,7 +380,8 @@ def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
                     "budget_kw": block.budget_kw,
                     # A block that states no racks has no rack figures: null, not 0.
                     "rack_budget_kw": data["rack_budget_kw"] if block.racked else None,
-                    "max_rack_kw": max(racks, default=0.0) if block.racked else None,
+                    # The largest draw of any rack in the block, service racks (management, storage, UFM) included.
+                    "max_rack_kw": max([*racks, *(group.kw_per_rack for group in block.service_racks)], default=0.0) if block.racked else None,
                     "racks": runs if block.racked else None,
                     # Racks with no accelerator host: their count and draw (in it_kw above; on the feeds after the host racks).
                     "service_racks": [{"role": group.role, "racks": group.racks, "kw_per_rack": group.kw_per_rack} for group in block.service_racks],

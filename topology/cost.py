@@ -10,9 +10,10 @@
   makes, one **NAT gateway** per zone, and the **EKS control plane** (extended support once the
   version's standard support has ended, plus a provisioned tier).
 
-A price the tables lack is never zero: its line says what is unknown and how to declare it, totals
-count only what is known, and `cost.price-unknown` names each gap. Usage (data processed, transfer,
-requests), support plans and taxes are left out (docs/cost.md).
+A price the tables lack is never zero: its line says what is unknown and which `cost:` field would
+give it, totals count only what is known and say what each leaves out and why (`left_out()`), and
+`cost.price-unknown` names each gap. Usage (data processed, transfer, requests), support plans and
+taxes are left out (docs/cost.md). Where each price comes from is `topology.cost_prices`.
 """
 
 from __future__ import annotations
@@ -22,24 +23,27 @@ from datetime import date
 from typing import Any
 
 from blueprints.catalog.pins import load_pins
-from blueprints.catalog.prices import Price, PriceTable
+from blueprints.catalog.prices import PriceTable
 from blueprints.findings import Finding, info
 from blueprints.models import Blueprint
 from blueprints.models.pools import Pool
 from blueprints.models.storage import FsxLustre
 from blueprints.records import record
 from topology.cluster.node_groups import NodeGroupPlan
+from topology.cost_prices import Gap, Pricer, rate
 
-CODES = ("cost.price-unknown",)
+CODES = ("cost.price-unknown", "cost.declared-unused")  # the second from declared_findings (topology.cost_prices)
 KINDS = ("on_demand", "capacity_reservation", "spot", "capacity_block", "system", "storage", "network", "control_plane")
-_GP3 = "ebs_gp3_storage"
+TOTALS = ("hourly_usd", "hourly_at_max_usd", "monthly_usd", "upfront_usd")
 
 
 @record
 class CostLine:
     """One priced thing: USD per hour as planned (desired nodes) and at its largest, what it is paid upfront, and why.
 
-    `hourly_usd` is None when a price is unknown (`unknown` says which and how to declare it).
+    `hourly_usd` is None when its price is unknown (`unknown` says why); `upfront_usd` is None for a line with
+    nothing upfront, or, with `upfront_unknown` saying why, for a Capacity Block whose upfront can't be known.
+    `hint` is the fix for either: the `cost:` field that would give the price, or what else to set.
     """
 
     key: str
@@ -52,6 +56,8 @@ class CostLine:
     source: str = ""
     upfront_usd: float | None = None
     unknown: str = ""
+    upfront_unknown: str = ""
+    hint: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The line for `validate --json`."""
@@ -66,7 +72,22 @@ class CostLine:
             "basis": self.basis,
             "source": self.source,
             "unknown": self.unknown or None,
+            "upfront_unknown": self.upfront_unknown or None,
+            "hint": self.hint or None,
         }
+
+
+@record
+class LeftOut:
+    """One line a total leaves out, and why."""
+
+    key: str
+    item: str
+    why: str
+
+    def as_json(self) -> dict[str, str]:
+        """The entry for `validate --json`'s `cost.left_out`."""
+        return {"key": self.key, "item": self.item, "why": self.why}
 
 
 @record
@@ -93,22 +114,64 @@ class CostReport:
         return sum(line.hourly_usd or 0.0 for line in self.lines if line.kind != "capacity_block") * self.hours_per_month
 
     @property
-    def upfront_usd(self) -> float:
-        """What Capacity Blocks cost upfront, over the known lines."""
+    def upfront_usd(self) -> float | None:
+        """What Capacity Blocks cost upfront, over the known lines; None when there are blocks and not one upfront is known."""
+        blocks = [line.upfront_usd for line in self.lines if line.kind == "capacity_block"]
+        if blocks and all(usd is None for usd in blocks):
+            return None
         return sum(line.upfront_usd or 0.0 for line in self.lines)
 
     @property
     def unknown(self) -> tuple[CostLine, ...]:
-        """The lines with no price."""
+        """The lines with no hourly price."""
         return tuple(line for line in self.lines if line.unknown)
 
-    def by_kind(self) -> dict[str, float]:
-        """Known USD per hour as planned, per kind (in KINDS order, kinds with nothing left out)."""
-        present = {line.kind for line in self.lines}
-        totals = {kind: 0.0 for kind in KINDS if kind in present}
-        for line in self.lines:
-            totals[line.kind] += line.hourly_usd or 0.0
+    @property
+    def unpriced(self) -> tuple[CostLine, ...]:
+        """The lines with some figure unknown: the hourly price, or a Capacity Block's upfront."""
+        return tuple(line for line in self.lines if line.unknown or line.upfront_unknown)
+
+    def left_out(self) -> dict[str, tuple[LeftOut, ...]]:
+        """For each total (TOTALS), the lines it leaves out and why: unpriced lines, and in the month, the blocks paid upfront."""
+        hourly = tuple(LeftOut(line.key, line.item, f"unpriced: {line.unknown}") for line in self.unknown)
+        blocks = tuple(
+            LeftOut(line.key, line.item, "a Capacity Block is paid upfront for its window, so it is in the upfront total, not the month")
+            for line in self.lines
+            if line.kind == "capacity_block" and not line.unknown
+        )
+        monthly = _in_line_order(hourly + blocks, self.lines)
+        upfront = tuple(
+            LeftOut(line.key, line.item, f"upfront unknown: {line.upfront_unknown or line.unknown}")
+            for line in self.lines
+            if line.kind == "capacity_block" and line.upfront_usd is None
+        )
+        return {"hourly_usd": hourly, "hourly_at_max_usd": hourly, "monthly_usd": monthly, "upfront_usd": upfront}
+
+    def by_kind(self) -> dict[str, float | None]:
+        """Known USD per hour as planned, per kind (in KINDS order, kinds with nothing left out); None where no line of it is priced."""
+        totals: dict[str, float | None] = {}
+        for kind in KINDS:
+            of_kind = [line.hourly_usd for line in self.lines if line.kind == kind]
+            if of_kind:
+                known = [usd for usd in of_kind if usd is not None]
+                totals[kind] = sum(known) if known else None
         return totals
+
+    def summary(self) -> list[str]:
+        """One sentence per total, each saying what it leaves out and why (under validate's table, in preview's cost line)."""
+        left_out = self.left_out()
+
+        def leaves(total: str) -> str:
+            items = left_out[total]
+            return "" if not items else "; leaves out " + ", ".join(f"{item.item} ({_short(item.why)})" for item in items)
+
+        blocks = any(line.kind == "capacity_block" for line in self.lines)
+        upfront = f"{_money(self.upfront_usd)} for Capacity Blocks{leaves('upfront_usd')}" if blocks else "none (no Capacity Blocks)"
+        return [
+            f"per hour: {_money(self.hourly_usd)} as planned, {_money(self.hourly_at_max_usd)} at max size{leaves('hourly_usd')}",
+            f"a month: {_money(self.monthly_usd)} ({self.hours_per_month} h){leaves('monthly_usd')}",
+            f"upfront: {upfront}",
+        ]
 
     def as_json(self) -> dict[str, Any]:
         """The `cost` section of `validate --json`."""
@@ -120,35 +183,49 @@ class CostReport:
             "monthly_usd": cents(self.monthly_usd),
             "hourly_at_max_usd": cents(self.hourly_at_max_usd),
             "upfront_usd": cents(self.upfront_usd),
+            "left_out": {total: [item.as_json() for item in items] for total, items in self.left_out().items()},
             "by_kind_hourly_usd": {kind: cents(usd) for kind, usd in self.by_kind().items()},
-            "unknown": [line.item for line in self.unknown],
+            "unknown": [line.item for line in self.unpriced],
             "lines": [line.as_json() for line in self.lines],
         }
 
     def table(self) -> tuple[str, list[str], list[list[str]]]:
-        """The cost as a human table: (title, headers, rows), totals last."""
+        """The cost as a human table: (title, headers, rows), the totals last; `summary()` says what each total leaves out."""
         rows = [
             [
                 line.item,
                 line.kind,
                 _money(line.hourly_usd),
                 _money(line.hourly_at_max_usd),
-                _money(line.upfront_usd, blank=True),
-                line.unknown or line.basis,
+                "unknown" if line.upfront_unknown else _money(line.upfront_usd, blank=True),
+                "; ".join(part for part in (line.unknown or line.basis, line.upfront_unknown) if part),
             ]
             for line in self.lines
         ]
+        unpriced = len(self.unpriced)
         rows.append(
             [
-                f"total ({_money(self.monthly_usd)} a month of {self.hours_per_month} h, blocks upfront)",
+                "total of the priced lines",
                 "",
                 _money(self.hourly_usd),
                 _money(self.hourly_at_max_usd),
                 _money(self.upfront_usd, blank=True),
-                f"{len(self.unknown)} unpriced: not in the totals" if self.unknown else "every line priced",
+                f"{unpriced} line(s) unpriced, not in these totals" if unpriced else "every line priced",
             ]
         )
         return f"cost, {self.region} (USD)", ["item", "kind", "per hour", "at max", "upfront", "basis"], rows
+
+
+def _in_line_order(items: tuple[LeftOut, ...], lines: tuple[CostLine, ...]) -> tuple[LeftOut, ...]:
+    order = {line.key: index for index, line in enumerate(lines)}
+    return tuple(sorted(items, key=lambda item: order[item.key]))
+
+
+def _short(why: str) -> str:
+    """The first clause of a reason, for a one-line total; the full reason is on the line and in the JSON."""
+    if why.startswith("a Capacity Block is paid upfront"):
+        return "Capacity Block, paid upfront for its window"
+    return why.split(":", 1)[0]
 
 
 def cents(usd: float | None) -> float | None:
@@ -162,35 +239,12 @@ def _money(usd: float | None, blank: bool = False) -> str:
     return f"${usd:,.2f}"
 
 
-def _rate(price: Price, discount: float = 0.0) -> str:
-    off = f" less {discount:.0%}" if discount else ""
-    usd = f"{price.usd:,.4f}".rstrip("0").rstrip(".")
-    return f"${usd}/{price.unit}{off}"
+def _unpriced(key: str, item: str, kind: str, path: tuple[str | int, ...], basis: str, gap: Gap) -> CostLine:
+    """A line whose hourly price is unknown, with why and the fix."""
+    return CostLine(key, item, kind, path, None, None, basis, unknown=gap.why, hint=gap.hint)
 
 
-class _Pricer:
-    """Looks prices up for one blueprint: its region, its declared prices and discounts."""
-
-    def __init__(self, blueprint: Blueprint, prices: PriceTable) -> None:
-        self.region = blueprint.cloud.region
-        self.cost = blueprint.cost
-        self.prices = prices
-
-    def on_demand(self, instance_type: str) -> Price | None:
-        declared = self.cost.instance_hourly_usd.get(instance_type)
-        if declared is not None:
-            return Price(declared, "instance-hour", "declared in the blueprint (cost.instance_hourly_usd)", "declared", "declared")
-        return self.prices.on_demand(self.region, instance_type)
-
-    def on_demand_gap(self, instance_type: str) -> str:
-        covered = ", ".join(self.prices.on_demand_regions)
-        return (
-            f"no On-Demand price for {instance_type} in {self.region} (railyard's table covers {covered}); "
-            f"declare cost.instance_hourly_usd.{instance_type}"
-        )
-
-
-def _pool_line(pool: Pool, index: int, groups: Sequence[NodeGroupPlan], pricer: _Pricer) -> CostLine:
+def _pool_line(pool: Pool, index: int, groups: Sequence[NodeGroupPlan], pricer: Pricer) -> CostLine:
     """One pool's instances, priced by where they come from."""
     desired = sum(group.desired_size for group in groups)
     largest = sum(group.max_size for group in groups)
@@ -203,39 +257,63 @@ def _pool_line(pool: Pool, index: int, groups: Sequence[NodeGroupPlan], pricer: 
     price = pricer.on_demand(pool.instance_type)
     if capacity.kind == "spot":
         if price is None or pricer.cost.spot_discount is None:
-            why = pricer.on_demand_gap(pool.instance_type) if price is None else "spot prices are the account's: declare cost.spot_discount"
-            return CostLine(key, item, "spot", path, None, None, f"{desired}-{largest} spot", unknown=why)
-        rate = price.usd * (1 - pricer.cost.spot_discount)
-        basis = f"{desired} × {_rate(price, pricer.cost.spot_discount)} (declared spot discount)"
-        return CostLine(key, item, "spot", path, desired * rate, largest * rate, basis, price.source)
+            gap = pricer.on_demand_gap(pool.instance_type) if price is None else Gap("spot prices are the account's", "declare cost.spot_discount")
+            return _unpriced(key, item, "spot", path, f"{desired}-{largest} spot", gap)
+        spot = price.usd * (1 - pricer.cost.spot_discount)
+        basis = f"{desired} × {rate(price, pricer.cost.spot_discount)} (declared spot discount)"
+        return CostLine(key, item, "spot", path, desired * spot, largest * spot, basis, price.source)
     kind = "on_demand" if capacity.kind == "on_demand" else "capacity_reservation"
     if price is None:
-        return CostLine(key, item, kind, path, None, None, f"{desired}-{largest} nodes", unknown=pricer.on_demand_gap(pool.instance_type))
-    rate = price.usd * (1 - discount)
+        return _unpriced(key, item, kind, path, f"{desired}-{largest} nodes", pricer.on_demand_gap(pool.instance_type))
+    hourly = price.usd * (1 - discount)
     if kind == "on_demand":
-        return CostLine(key, item, kind, path, desired * rate, largest * rate, f"{desired} × {_rate(price, discount)}", price.source)
+        return CostLine(key, item, kind, path, desired * hourly, largest * hourly, f"{desired} × {rate(price, discount)}", price.source)
     reserved = getattr(capacity, "instance_count", None) or largest
-    basis = f"{reserved} reserved × {_rate(price, discount)}, billed used or not"
-    return CostLine(key, item, kind, path, max(reserved, desired) * rate, max(reserved, largest) * rate, basis, price.source)
+    basis = f"{reserved} reserved × {rate(price, discount)}, billed used or not"
+    return CostLine(key, item, kind, path, max(reserved, desired) * hourly, max(reserved, largest) * hourly, basis, price.source)
 
 
-def _block_line(pool: Pool, key: str, item: str, path: tuple[str | int, ...], pricer: _Pricer) -> CostLine:
-    """A Capacity Block pool: its instance-hour rate while the block runs, and the window paid upfront."""
+def _block_line(pool: Pool, key: str, item: str, path: tuple[str | int, ...], pricer: Pricer) -> CostLine:
+    """A Capacity Block pool: its rate while the block runs, and its window paid upfront; a missing window is an unknown upfront."""
     capacity = pool.capacity
     count = getattr(capacity, "instance_count", None) or pool.max_nodes
-    price = pricer.prices.capacity_block(pricer.region, pool.instance_type)
-    if price is None:
-        why = f"no Capacity Block price for {pool.instance_type} in {pricer.region} in railyard's table (AWS prices blocks when offered)"
-        return CostLine(key, item, "capacity_block", path, None, None, f"{count} in the block", unknown=why)
-    hourly = count * price.usd
     start, end = getattr(capacity, "start", None), getattr(capacity, "end", None)
     hours = None if start is None or end is None else (end - start).total_seconds() / 3600
-    upfront = None if hours is None else hourly * hours
-    window = "window read online" if hours is None else f"{hours:,.0f} h window paid upfront"
-    return CostLine(key, item, "capacity_block", path, hourly, hourly, f"{count} × {_rate(price)}; {window}", price.source, upfront)
+    quote = pricer.cost.capacity_block_quotes.get(pool.name)
+    field = f"cost.capacity_block_quotes.{pool.name}"
+    no_window = Gap(
+        "the block states no start/end window, so what it costs for its window is unknown",
+        f"set capacity.start and capacity.end (the block's window, as EC2 gives it), or declare {field}.total_usd (the total AWS quoted)",
+    )
+    if quote is not None and quote.total_usd is not None:
+        source = f"declared in the blueprint ({field}.total_usd)"
+        if hours is None:
+            basis = f"{count} in the block, ${quote.total_usd:,.2f} quoted for the whole window"
+            why = "the block states no start/end window, so the quoted total's hourly rate is unknown"
+            hint = "set capacity.start and capacity.end (the block's window, as EC2 gives it)"
+            return CostLine(key, item, "capacity_block", path, None, None, basis, source, quote.total_usd, unknown=why, hint=hint)
+        hourly = quote.total_usd / hours
+        basis = f"${quote.total_usd:,.2f} quoted for the {hours:,.0f} h window, paid upfront"
+        return CostLine(key, item, "capacity_block", path, hourly, hourly, basis, source, quote.total_usd)
+    price = pricer.capacity_block_rate(pool.name, pool.instance_type)
+    if price is None:
+        gap = Gap(
+            f"no Capacity Block price for {pool.instance_type} in {pricer.region} in railyard's table (AWS prices a block when it offers it)",
+            f"declare what AWS quoted: {field}.usd_per_instance_hour or {field}.total_usd",
+        )
+        return _unpriced(key, item, "capacity_block", path, f"{count} in the block", gap)
+    hourly = count * price.usd
+    indicative = "" if price.confidence == "declared" else f" (indicative: the rate of {price.date}; AWS prices a block when it offers it)"
+    if hours is None:
+        basis = f"{count} × {rate(price)}{indicative}"
+        return CostLine(
+            key, item, "capacity_block", path, hourly, hourly, basis, price.source, None, upfront_unknown=no_window.why, hint=no_window.hint
+        )
+    basis = f"{count} × {rate(price)}{indicative}; {hours:,.0f} h window paid upfront"
+    return CostLine(key, item, "capacity_block", path, hourly, hourly, basis, price.source, hourly * hours)
 
 
-def _system_line(groups: Sequence[NodeGroupPlan], pricer: _Pricer) -> CostLine | None:
+def _system_line(groups: Sequence[NodeGroupPlan], pricer: Pricer) -> CostLine | None:
     """The system node groups (one per zone with a zonal layout), On-Demand, as one line."""
     if not groups:
         return None
@@ -245,68 +323,64 @@ def _system_line(groups: Sequence[NodeGroupPlan], pricer: _Pricer) -> CostLine |
     found = {name: pricer.on_demand(name) for name in types}
     missing = [name for name, price in found.items() if price is None]
     if missing:
-        return CostLine(key, item, "system", path, None, None, f"{desired} nodes", unknown=pricer.on_demand_gap(missing[0]))
+        return _unpriced(key, item, "system", path, f"{desired} nodes", pricer.on_demand_gap(missing[0]))
     discount = pricer.cost.on_demand_discount
-    rate = {name: price.usd * (1 - discount) for name, price in found.items() if price is not None}
-    hourly = sum(group.desired_size * rate[group.instance_type] for group in groups)
-    at_max = sum(group.max_size * rate[group.instance_type] for group in groups)
+    hourly_of = {name: price.usd * (1 - discount) for name, price in found.items() if price is not None}
+    hourly = sum(group.desired_size * hourly_of[group.instance_type] for group in groups)
+    at_max = sum(group.max_size * hourly_of[group.instance_type] for group in groups)
     first = found[types[0]]
     assert first is not None
-    basis = f"{desired} × {_rate(first, discount)}" if len(types) == 1 else f"{desired} nodes of {len(types)} types"
+    basis = f"{desired} × {rate(first, discount)}" if len(types) == 1 else f"{desired} nodes of {len(types)} types"
     return CostLine(key, item, "system", path, hourly, at_max, basis, first.source)
 
 
-def _root_volume_line(groups: Sequence[NodeGroupPlan], pricer: _Pricer, hours: int) -> CostLine | None:
+def _root_volume_line(groups: Sequence[NodeGroupPlan], pricer: Pricer, hours: int) -> CostLine | None:
     """Every node's gp3 root volume (storage only: IOPS and throughput above the baseline are left out)."""
     if not groups:
         return None
     desired = sum(group.desired_size * group.root_volume_gib for group in groups)
     largest = sum(group.max_size * group.root_volume_gib for group in groups)
-    price = pricer.prices.service(_GP3, pricer.region)
+    price = pricer.gp3()
     key, item, path = "root-volumes", "root volumes (gp3)", ("pools",)
     if price is None:
-        return CostLine(key, item, "storage", path, None, None, f"{desired:,} GiB", unknown=f"no gp3 price for {pricer.region} in railyard's table")
+        gap = Gap(f"no gp3 price for {pricer.region} in railyard's table", "declare cost.ebs_gp3_usd_per_gb_month (USD per GB-month)")
+        return _unpriced(key, item, "storage", path, f"{desired:,} GiB", gap)
     per_hour = price.usd / hours
-    return CostLine(key, item, "storage", path, desired * per_hour, largest * per_hour, f"{desired:,} GiB × {_rate(price)}", price.source)
+    return CostLine(key, item, "storage", path, desired * per_hour, largest * per_hour, f"{desired:,} GiB × {rate(price)}", price.source)
 
 
-def _lustre_lines(blueprint: Blueprint, pricer: _Pricer, hours: int) -> list[CostLine]:
+def _lustre_lines(blueprint: Blueprint, pricer: Pricer, hours: int) -> list[CostLine]:
     """The FSx for Lustre file systems railyard makes (an existing one is billed to whoever made it)."""
     lines = []
     for index, tier in enumerate(blueprint.storage):
         if not isinstance(tier, FsxLustre) or tier.existing is not None:
             continue
         key, item, path = f"storage:{tier.name}", f"storage {tier.name}: FSx for Lustre {tier.deployment_type}", ("storage", index)
-        price = pricer.prices.lustre(pricer.region, tier.deployment_type, tier.throughput_mbps_per_tib, tier.storage_type)
+        wanted = (tier.deployment_type, tier.storage_type, tier.throughput_mbps_per_tib)
+        price = pricer.lustre(*wanted)
         if price is None:
-            tier_name = f"{tier.deployment_type} {tier.storage_type}" + (
-                f" {tier.throughput_mbps_per_tib} MB/s/TiB" if tier.throughput_mbps_per_tib else ""
-            )
-            why = f"no FSx for Lustre price for {tier_name} in {pricer.region} in railyard's table"
-            lines.append(CostLine(key, item, "storage", path, None, None, f"{tier.capacity_gib:,} GiB", unknown=why))
+            lines.append(_unpriced(key, item, "storage", path, f"{tier.capacity_gib:,} GiB", pricer.lustre_gap(*wanted)))
             continue
         hourly = tier.capacity_gib * price.usd / hours
-        lines.append(CostLine(key, item, "storage", path, hourly, hourly, f"{tier.capacity_gib:,} GiB × {_rate(price)}", price.source))
+        lines.append(CostLine(key, item, "storage", path, hourly, hourly, f"{tier.capacity_gib:,} GiB × {rate(price)}", price.source))
     return lines
 
 
-def _nat_line(blueprint: Blueprint, pricer: _Pricer) -> CostLine | None:
+def _nat_line(blueprint: Blueprint, pricer: Pricer) -> CostLine | None:
     """One NAT gateway per zone, unless the VPC exists already (its gateways aren't railyard's)."""
     if blueprint.cloud.existing_vpc is not None:
         return None
     zones = len(blueprint.cloud.availability_zones)
-    price = pricer.prices.service("nat_gateway_hour", pricer.region)
+    price = pricer.nat_gateway()
     key, item, path = "nat-gateways", f"NAT gateways ({zones}, one per zone)", ("cloud", "availability_zones")
     if price is None:
-        return CostLine(
-            key, item, "network", path, None, None, f"{zones} gateways", unknown=f"no NAT gateway price for {pricer.region} in railyard's table"
-        )
-    return CostLine(
-        key, item, "network", path, zones * price.usd, zones * price.usd, f"{zones} × {_rate(price)} (data processed left out)", price.source
-    )
+        gap = Gap(f"no NAT gateway price for {pricer.region} in railyard's table", "declare cost.nat_gateway_usd_per_hour (USD per gateway-hour)")
+        return _unpriced(key, item, "network", path, f"{zones} gateways", gap)
+    basis = f"{zones} × {rate(price)} (data processed left out)"
+    return CostLine(key, item, "network", path, zones * price.usd, zones * price.usd, basis, price.source)
 
 
-def _control_plane_line(blueprint: Blueprint, tier: str, pricer: _Pricer, today: date) -> CostLine:
+def _control_plane_line(blueprint: Blueprint, tier: str, pricer: Pricer, today: date) -> CostLine:
     """The EKS control plane: standard or extended support for the version today, and its provisioned tier."""
     version = blueprint.kubernetes.version
     entry = load_pins().eks_version(version)
@@ -315,15 +389,16 @@ def _control_plane_line(blueprint: Blueprint, tier: str, pricer: _Pricer, today:
     base = pricer.prices.control_plane(pricer.region, support)
     extra = pricer.prices.provisioned_control_plane(pricer.region, tier)
     if base is None or extra is None:
-        return CostLine(key, item, "control_plane", path, None, None, "1 cluster", unknown=f"no EKS price for {support} support and tier {tier}")
+        gap = Gap(f"no EKS price for {support} support and tier {tier}", "add the price to blueprints/catalog/service_prices.yaml (docs/cost.md)")
+        return _unpriced(key, item, "control_plane", path, "1 cluster", gap)
     hourly = base.usd + extra.usd
-    basis = f"{_rate(base)} {support} support" + (f" + {_rate(extra)} {tier}" if extra.usd else "")
+    basis = f"{rate(base)} {support} support" + (f" + {rate(extra)} {tier}" if extra.usd else "")
     return CostLine(key, item, "control_plane", path, hourly, hourly, basis, base.source if not extra.usd else f"{base.source}; {extra.source}")
 
 
 def cost_report(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan], control_plane_tier: str, prices: PriceTable, today: date) -> CostReport:
     """Price a checked design's plan (its node groups) as of `today` (which decides the control plane's support)."""
-    pricer = _Pricer(blueprint, prices)
+    pricer = Pricer(blueprint, prices)
     hours = prices.hours_per_month
     by_pool: dict[str, list[NodeGroupPlan]] = {}
     for group in node_groups:
@@ -342,13 +417,10 @@ def cost_report(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan], cont
 
 
 def cost_findings(report: CostReport) -> list[Finding]:
-    """`cost.price-unknown` for each line railyard could not price (info: the design is fine, its cost is incomplete)."""
-    return [
-        info(
-            "cost.price-unknown",
-            line.path,
-            f"{line.item}: {line.unknown}; the cost totals leave it out",
-            "declare the price under cost, or read it from AWS",
-        )
-        for line in report.unknown
-    ]
+    """`cost.price-unknown` for each line with a figure railyard could not price (info: the design is fine, its cost is incomplete)."""
+    findings = []
+    for line in report.unpriced:
+        what = line.unknown or line.upfront_unknown
+        total = "the cost totals leave it out" if line.unknown else "the upfront total leaves it out"
+        findings.append(info("cost.price-unknown", line.path, f"{line.item}: {what}; {total}", line.hint))
+    return findings

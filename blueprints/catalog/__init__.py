@@ -7,7 +7,8 @@ Two committed files feed it:
   (`python -m blueprints.catalog.generate`, see `generate.py`).
 * `accelerator_facts.yaml` - hand-entered numbers the API lacks (power,
   BF16 TFLOPS, memory bandwidth, scale-up fabric, node kW, topology layers),
-  each with a source and a confidence.
+  and the few API figures the vendor's own documentation corrects (Trainium2's
+  memory), each with a source and a confidence.
 
 `load_catalog()` joins them once per process and returns a `Catalog`.
 
@@ -159,6 +160,24 @@ def _accelerator(entry: Mapping[str, Any], family: Mapping[str, Any], family_nam
     return accelerator, _fact("accelerator", stand_in, f"families.{family_name}", accelerator)
 
 
+def _memory_correction(accelerator: Accelerator | None, family: Mapping[str, Any], where: str) -> tuple[Accelerator | None, Fact | None]:
+    """The accelerator with the family's sourced memory correction applied, and its Fact; unchanged without one.
+
+    The correction names the figure the API reports (`api_reports_mib`): when the API data no longer says that,
+    the correction is stale and the catalog is refused rather than silently overriding a new figure.
+    """
+    raw = family.get("accelerator_memory_correction")
+    if raw is None or accelerator is None:
+        return accelerator, None
+    if raw.get("api_reports_mib") != accelerator.memory_mib:
+        raise CatalogError(
+            f"{FACTS_FILE}: {where}.accelerator_memory_correction.api_reports_mib is {raw.get('api_reports_mib')!r}, but EC2 "
+            f"now reports {accelerator.memory_mib} MiB per {accelerator.model}: check the figure again and update or drop the correction"
+        )
+    corrected = dataclasses.replace(accelerator, memory_mib=raw["memory_mib"])
+    return corrected, _fact("accelerator_memory_mib", raw, where, value=raw["memory_mib"])
+
+
 def _scale_up_fact(raw: Any, where: str, count: int) -> Fact:
     """The family's fabric, clipped to `count` accelerators inside one instance (`raw` as parsed: `_fact` checks it)."""
     fact = _fact("scale_up", raw, where)
@@ -208,12 +227,12 @@ def _join(
         raise CatalogError(f"{name}: EC2 reports accelerator {accelerator.model!r}, {FACTS_FILE} expects {api_name!r} for family {family_name}")
     count = accelerator.count if accelerator else 0
     where = f"families.{family_name}"
+    accelerator, correction = _memory_correction(accelerator, family, where)
     facts = [_fact(key, accelerator_facts.get(key), f"accelerators.{accelerator_key}") for key in ACCELERATOR_FACTS]
     facts.append(_scale_up_fact(family.get("scale_up"), where, count))
     facts.append(_node_kw_fact(family.get("typical_node_kw"), where, name, count, entries))
     facts.append(_topology_fact(family.get("topology_layers"), where, name))
-    if stand_in is not None:
-        facts.append(stand_in)
+    facts += [fact for fact in (stand_in, correction) if fact is not None]
     values = {fact.name: fact.value for fact in facts}
     fields["accelerator"] = accelerator
     return InstanceType(

@@ -4,7 +4,10 @@ Two kinds of numbers live here and are kept apart on purpose:
 
 * API facts (vCPUs, memory, accelerators, network cards, EFA, NVMe, placement,
   usage classes) are parsed from AWS's DescribeInstanceTypes entries by
-  `api_fields`; nothing in them is typed by hand.
+  `api_fields`; nothing in them is typed by hand. The one exception is a
+  figure the vendor's documentation corrects (Trainium2's memory): it carries a
+  `Fact` too (`accelerator_memory_mib`), and a test holds every other API
+  figure to moto's DescribeInstanceTypes dump.
 * Non-API facts (accelerator power and speed, scale-up fabric, node power,
   topology layers) come from `accelerator_facts.yaml`. Each carries a `Fact`
   with its source and confidence, reachable through `InstanceType.fact(name)`.

@@ -30,3 +30,14 @@ class Blueprint(Model):
     kubernetes: Kubernetes = Field(default_factory=from_defaults(), description="The Kubernetes layer.")
     quotas: Quotas = Field(default_factory=no_entries)
     cost: Cost = Field(default_factory=from_defaults(), description="The account's discounts and the prices railyard's tables lack.")
+
+    def endpoint_runner_cidrs(self) -> tuple[str, ...]:
+        """The networks the cluster security group admits to the private API endpoint on 443: the blueprint's
+        `private_access_cidrs`, or, when a separate layer stack with no public endpoint leaves them out, the VPC's
+        own block (the layer's runner sits in this VPC; docs/endpoint-access.md)."""
+        endpoint = self.kubernetes.endpoint
+        if "private_access_cidrs" in endpoint.model_fields_set or not endpoint.private:
+            return tuple(str(cidr) for cidr in endpoint.private_access_cidrs)
+        if self.kubernetes.layer_stack == "separate" and not endpoint.public_access_cidrs:
+            return (str(self.cloud.vpc_cidr),)
+        return ()

@@ -10,7 +10,7 @@ states what you expect (labels, quota, topology levels) and the check holds
 the cluster to it.
 """
 
-from typing import Annotated, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -183,7 +183,8 @@ class Endpoint(Model):
         default_factory=no_items,
         max_length=40,
         description="CIDRs inside the VPC or a connected network (a CI runner, a VPN) allowed to reach the private "
-        "endpoint on TCP 443; each becomes an ingress rule on the cluster security group.",
+        "endpoint on TCP 443; each becomes an ingress rule on the cluster security group. Left out while a separate "
+        "layer stack has no public endpoint: the VPC's own block (cloud.vpc_cidr), a runner in this VPC.",
     )
 
 
@@ -271,7 +272,11 @@ class Kubernetes(Model):
         description=f'The EKS Kubernetes version, quoted ("{DEFAULT_KUBERNETES_VERSION}"); the default is the newest in EKS\'s '
         "release calendar (blueprints/catalog/pins.yaml).",
     )
-    device_plugins: list[DevicePlugin] = Field(default_factory=no_items, description="Device plugins to install; none listed = none installed.")
+    device_plugins: list[DevicePlugin] = Field(
+        default_factory=no_items,
+        description="Device plugins to install; left out = the plugin each pool's devices need (NVIDIA GPUs, Neuron, EFA; "
+        "blueprints/device_defaults.py); `[]` = none installed.",
+    )
     topology_aware_scheduling: bool = Field(
         default=True, description="Generate Kueue Topology, ResourceFlavors and a ClusterQueue from the blueprint."
     )
@@ -303,11 +308,24 @@ class Kubernetes(Model):
         "(GPU and Neuron faults are reported by addons.node_monitoring_agent).",
     )
     layer_stack: Literal["same", "separate"] = Field(
-        default="same",
+        default="separate",
         description="`same`: the cluster's stack also applies the Kubernetes layer, so `pulumi up` must reach the API server "
         "(public_access_cidrs); `separate`: a second stack, run from inside the VPC or a connected network, applies it and "
-        "reads the cluster through a StackReference (docs/endpoint-access.md).",
+        "reads the cluster through a StackReference (docs/endpoint-access.md). Left out: `same` when "
+        "endpoint.public_access_cidrs lists the deployers, else `separate` (a private endpoint nothing outside can reach).",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _layer_stack_follows_the_endpoint(cls, data: Any) -> Any:
+        # Left out, the layer goes where `pulumi up` can reach the API server: the cluster's own stack when the
+        # public endpoint admits the deployers, else a stack run from inside the VPC. Either way the defaults form
+        # a design `validate` accepts (endpoint.unreachable can only follow an explicit `layer_stack: same`).
+        if not isinstance(data, dict) or "layer_stack" in data:
+            return data
+        endpoint = data.get("endpoint")
+        public = endpoint.get("public_access_cidrs") if isinstance(endpoint, dict) else getattr(endpoint, "public_access_cidrs", None)
+        return {**data, "layer_stack": "same" if public else "separate"}
 
     @model_validator(mode="after")
     def _plugins_distinct(self) -> Self:

@@ -49,6 +49,14 @@ class Placement(Model):
     max_failure_share: float = Field(
         default=1.0, gt=0.0, le=1.0, description="The most of the pool (0-1] any single failure may take; 1.0 = unchecked."
     )
+    share_with_served: bool = Field(
+        default=True,
+        description="For a hot spare (`standby_for`): true = its nodes in each zone launch into the placement group of the pool "
+        "it serves there (that pool's cluster, partition or spread group, not one of their own), so a promoted spare runs the "
+        "pool's job on the same low-latency network segment; `validate` then holds the spare to the served pool's zones and blocks "
+        "and to capacity that can join its placement (docs/spares.md). false = the spare is placed like any pool, apart from the "
+        "pool it serves. Only a pool with `standby_for` may set it.",
+    )
 
 
 class Taint(Model):
@@ -123,9 +131,12 @@ class Pool(Model):
     fabric: Name | None = Field(default=None, description="The fabric the pool joins; none = no scale-out fabric.")
     standby_for: Name | None = Field(
         default=None,
-        description="Make these hosts hot spares of the named pool (same instance type and fabric): wired and powered, "
-        "counted as spares, and left out of the oversubscription and bisection its jobs see (Alibaba HPN's backup hosts). "
-        "None = the pool runs jobs.",
+        description="Make these hosts hot spares of the named pool (same instance type and fabric): wired, powered and priced, "
+        "counted in that pool's blast radius as the spares that cover its failures, and left out of the oversubscription and "
+        "bisection its jobs see (Alibaba HPN's backup hosts). Their nodes carry the taint `railyard.dev/standby-for=<pool>:NoSchedule` "
+        "(the device plugins tolerate it, so a spare is ready; jobs don't, so none lands there) and Kueue gives the spare pool no "
+        "flavor or quota; an operator promotes a spare by relabelling it into the pool and removing the taint. By default the "
+        "spares share the served pool's placement group (`placement.share_with_served`). None = the pool runs jobs. docs/spares.md.",
     )
     labels: dict[LabelKey, LabelValue] = Field(default_factory=no_entries, description="Extra node labels.")
     taints: list[Taint] = Field(default_factory=no_items, description="Extra node taints (the accelerator taint is added for you).")
@@ -153,6 +164,18 @@ class Pool(Model):
     def _fixed_nodes_positive(self) -> Self:
         if isinstance(self.nodes, int) and self.nodes < 1:
             raise violation("pool.node-count", f"nodes is {self.nodes}; a pool has at least 1 node", "set nodes: 1 or more", field="nodes")
+        return self
+
+    @model_validator(mode="after")
+    def _share_only_for_spares(self) -> Self:
+        if self.standby_for is None and "share_with_served" in self.placement.model_fields_set:
+            raise violation(
+                "pool.share-without-standby",
+                f"pool '{self.name}' sets placement.share_with_served {str(self.placement.share_with_served).lower()}, "
+                "but it serves no pool: the setting is for hot spares (standby_for)",
+                "drop placement.share_with_served, or set standby_for to the pool these hosts stand in for",
+                field="placement.share_with_served",
+            )
         return self
 
     @property

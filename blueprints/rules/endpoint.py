@@ -12,16 +12,20 @@ out, each a complete design (docs/endpoint-access.md):
 2. `layer_stack: separate`: a second stack, run from inside the VPC or a
    connected network, applies the layer; `endpoint.private_access_cidrs`
    names that network, and the cluster security group lets it in on 443.
+
+A blueprint that says neither gets the second design, with the VPC's own block
+as the runner's network (`Blueprint.endpoint_runner_cidrs`), and a note saying
+where the layer's stack must run: the defaults form a design railyard accepts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from blueprints.findings import Finding, error, warning
+from blueprints.findings import Finding, error, info, warning
 from blueprints.rules.context import Context
 
-CODES = ("endpoint.unreachable", "endpoint.none", "endpoint.runner-unreachable", "endpoint.private-cidrs-unused")
+CODES = ("endpoint.unreachable", "endpoint.none", "endpoint.runner-unreachable", "endpoint.runner-in-vpc", "endpoint.private-cidrs-unused")
 
 WAYS_OUT = (
     "either open the public endpoint to the deployer's CIDRs (kubernetes.endpoint.public_access_cidrs: "
@@ -53,7 +57,18 @@ def check(ctx: Context) -> Iterable[Finding]:
             "volume and Kueue object would time out",
             WAYS_OUT,
         )
-    if settings.layer_stack == "separate" and not endpoint.public_access_cidrs and not endpoint.private_access_cidrs:
+    runners = ctx.blueprint.endpoint_runner_cidrs()
+    if settings.layer_stack == "separate" and not endpoint.public_access_cidrs and runners and not endpoint.private_access_cidrs:
+        yield info(
+            "endpoint.runner-in-vpc",
+            (*where, "private_access_cidrs"),
+            f"the Kubernetes layer is applied by its own stack (`pulumi up --stack <stack>-kubernetes`), which must run "
+            f"inside this VPC: the cluster security group admits {runners[0]} (cloud.vpc_cidr) to the private endpoint on 443",
+            "run the layer's stack from a runner in the VPC (CodeBuild, an SSM-managed instance, a self-hosted CI runner), "
+            "or list its network in kubernetes.endpoint.private_access_cidrs, or open the public endpoint to your "
+            "deployers with kubernetes.endpoint.public_access_cidrs and layer_stack: same (docs/endpoint-access.md)",
+        )
+    if settings.layer_stack == "separate" and not endpoint.public_access_cidrs and not runners:
         yield error(
             "endpoint.runner-unreachable",
             (*where, "private_access_cidrs"),

@@ -134,7 +134,7 @@ def plan_blueprint(blueprint: Blueprint, catalog: Catalog, now: datetime | None 
         kubernetes_version=blueprint.kubernetes.version,
         endpoint_private=endpoint.private,
         public_access_cidrs=tuple(str(cidr) for cidr in endpoint.public_access_cidrs),
-        private_access_cidrs=tuple(str(cidr) for cidr in endpoint.private_access_cidrs),
+        private_access_cidrs=blueprint.endpoint_runner_cidrs(),
         layer_stack=blueprint.kubernetes.layer_stack,
         pod_networking=blueprint.kubernetes.pod_networking,
         control_plane_tier=cluster.control_plane_tier,

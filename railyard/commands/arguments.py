@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
+from blueprints.source import SourceError
+
 
 def add_file_arguments(parser) -> None:
     """FILE, --stack and --project-dir: which blueprint, as every blueprint command reads it."""
@@ -14,3 +20,27 @@ def add_blueprint_arguments(parser) -> None:
     """FILE, --stack, --project-dir and --json, as `validate` and `preview` both read them."""
     add_file_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+
+
+def add_policy_config_argument(parser) -> None:
+    """--policy-config, as `validate` and `preview` both read it."""
+    parser.add_argument(
+        "--policy-config", metavar="FILE", help="policy-pack config JSON (the `pulumi preview --policy-pack-config` format); default: the pack's own"
+    )
+
+
+def read_policy_config(path: str | None) -> dict[str, Any] | None:
+    """The policy-pack config document at `path` (None: none given); `SourceError` when it can't be read or isn't an object."""
+    if path is None:
+        return None
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SourceError(f"can't read the policy config: {exc.strerror}", path) from None
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"the policy config is not JSON: {exc.msg}", path, exc.lineno, exc.colno) from None
+    if not isinstance(document, dict):
+        raise SourceError(
+            f'a policy config is a JSON object of policy names, such as {{"all": "mandatory"}}, not a {type(document).__name__}', path, 1, 1
+        )
+    return document

@@ -18,11 +18,10 @@ import json
 import sys
 from collections import Counter
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from railyard.collector import fewer_collections
-from railyard.commands.arguments import add_blueprint_arguments
+from railyard.commands.arguments import add_blueprint_arguments, add_policy_config_argument, read_policy_config
 from railyard.extras import require_policy_pack
 from railyard.origins import resource_origins
 from railyard.progress import reporting, stage, wanted
@@ -39,7 +38,7 @@ def add_arguments(parser) -> None:
     """FILE, --stack, --project-dir, --json, --policies, --policy-config."""
     add_blueprint_arguments(parser)
     parser.add_argument("--policies", action="store_true", help="run the policy pack over the previewed resources; exit 1 on a mandatory violation")
-    parser.add_argument("--policy-config", metavar="FILE", help="policy-pack config JSON (the `pulumi preview --policy-pack-config` format)")
+    add_policy_config_argument(parser)
     parser.add_argument(
         "--at",
         metavar="TIME",
@@ -66,8 +65,7 @@ def _policy_report(args, result: PreviewResult):
     from policies.runner import run_policies  # the pack is optional for a plain preview
 
     stage("running the policy pack")
-    config = json.loads(Path(args.policy_config).read_text(encoding="utf-8")) if args.policy_config else None
-    return run_policies(result, config=config)
+    return run_policies(result, config=read_policy_config(args.policy_config))
 
 
 def run(args) -> int:
@@ -306,10 +304,6 @@ def render(result: PreviewResult) -> str:
         parts.append(f"outputs of {result.layer_stack['stack']}\n" + table(["name", "value"], layer))
     cost = result.validation.cost
     if cost is not None:
-        unpriced = f"; {len(cost.unknown)} line(s) unpriced, not counted" if cost.unknown else ""
-        parts.append(
-            f"cost ({cost.region}): {cost.hourly_usd:,.2f} USD per hour as planned, {cost.hourly_at_max_usd:,.2f} at max size, "
-            f"{cost.monthly_usd:,.2f} a month, {cost.upfront_usd:,.2f} upfront for Capacity Blocks{unpriced} "
-            "(`railyard validate` lists every line; docs/cost.md)"
-        )
+        # Each total says what it leaves out, so a month that omits a block paid upfront never reads as the whole bill.
+        parts.append(f"cost ({cost.region}, USD): " + ". ".join(cost.summary()) + ". (`railyard validate` lists every line; docs/cost.md)")
     return "\n\n".join(parts)

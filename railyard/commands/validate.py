@@ -1,12 +1,17 @@
-"""`railyard validate FILE [--stack ENV] [--json] [--online [--profile NAME]]`: every finding and the design's figures."""
+"""`railyard validate FILE [--stack ENV] [--json] [--online [--profile NAME]] [--policy-config F]`: every finding and the design's figures.
+
+Besides the blueprint's own findings it gives the policy pack's verdict on what the blueprint decides
+(`railyard.preflight`), under the pack's defaults or `--policy-config`: a blueprint `validate` passes
+does not then fail a mandatory policy at `preview --policies`.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 
-from railyard.commands.arguments import add_blueprint_arguments
-from railyard.pipeline import Validation, validate
+from railyard.commands.arguments import add_blueprint_arguments, add_policy_config_argument, read_policy_config
+from railyard.pipeline import Pack, Validation, validate
 from railyard.progress import reporting, stage, wanted
 from railyard.render import findings_report, table
 
@@ -15,7 +20,7 @@ HELP = "Validate a blueprint (schema, cross-field rules, topology) and print fin
 
 
 def add_arguments(parser) -> None:
-    """FILE, --stack, --project-dir, --json, --online, --profile."""
+    """FILE, --stack, --project-dir, --json, --online, --profile, --policy-config."""
     add_blueprint_arguments(parser)
     parser.add_argument(
         "--online",
@@ -23,12 +28,13 @@ def add_arguments(parser) -> None:
         help="also check the blueprint against the AWS account, read-only: reservations, offerings, quotas, names (docs/online.md)",
     )
     parser.add_argument("--profile", help="with --online: the AWS profile to use (default: the environment's credentials)")
+    add_policy_config_argument(parser)
 
 
 def run(args) -> int:
     """Validate and print; exit 1 when any finding is an error."""
     with reporting(sys.stderr, wanted(sys.stderr, args.json)):
-        result = validate(args.file, args.stack, args.project_dir)
+        result = validate(args.file, args.stack, args.project_dir, pack=Pack(read_policy_config(args.policy_config)))
         if args.online:
             stage("asking the AWS account")
             result = _online(result, args.profile)
@@ -44,7 +50,7 @@ def run(args) -> int:
         parts.append(f"{title}\n{table(headers, rows)}")
     if result.cost is not None:
         title, headers, rows = result.cost.table()
-        parts.append(f"{title}\n{table(headers, rows)}")
+        parts.append(f"{title}\n{table(headers, rows)}\n" + "\n".join(result.cost.summary()))
     if result.online is not None:
         for title, headers, rows in result.online.tables():
             parts.append(f"{title}\n{table(headers, rows)}")

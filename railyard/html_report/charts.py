@@ -46,3 +46,25 @@ def bars_against_limits(title: str, labels: Sequence[str], values: Sequence[floa
     axes.set_title(title)
     axes.spines[["top", "right"]].set_visible(False)
     return svg(figure)
+
+
+def bars_with_unknowns(title: str, labels: Sequence[str], values: Sequence[float | None], unit: str) -> str:
+    """Horizontal bars, one per label; a None value is drawn as the word "unknown", never as a bar of zero length."""
+    height = max(1.6, 0.32 * len(labels) + 0.9)
+    figure, axes = pyplot.subplots(figsize=(7.5, height))
+    known = [value for value in values if value is not None]
+    axes.barh([index for index, value in enumerate(values) if value is not None], known, color=USED, height=0.6)
+    for index, value in enumerate(values):
+        # Every bar is labelled with its figure, so a bar too short to see still reads as a number, not as nothing.
+        if value is None:
+            # At the axis origin, in axes units along x so it stays put whatever the known bars' scale.
+            axes.text(0, index, "  unknown (unpriced)", va="center", ha="left", color=OVER, style="italic", transform=axes.get_yaxis_transform())
+        else:
+            axes.text(value, index, f"  {value:,.2f}", va="center", ha="left", color="#222")
+    axes.set_yticks(list(range(len(labels))), list(labels))
+    axes.set_xlim(0, max(known, default=1.0) * 1.25 or 1.0)  # room for the largest bar's label
+    axes.invert_yaxis()
+    axes.set_xlabel(unit)
+    axes.set_title(title)
+    axes.spines[["top", "right"]].set_visible(False)
+    return svg(figure)

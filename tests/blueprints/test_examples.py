@@ -32,7 +32,11 @@ def test_there_are_the_four_required_examples():
     assert {"dev-g6e", "p5-capacity-block", "heterogeneous", "rail-131k"} <= names
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=[path.stem for path in EXAMPLES])
+# insecure.yaml breaks the policy pack on purpose, so `validate` refuses it with the pack's ids (tests/policies/test_preflight.py).
+SOUND = [path for path in EXAMPLES if path.stem != "insecure"]
+
+
+@pytest.mark.parametrize("path", SOUND, ids=[path.stem for path in SOUND])
 def test_example_validates_with_exit_zero(path, capsys):
     assert main(["validate", str(path)]) == 0, capsys.readouterr().out
 

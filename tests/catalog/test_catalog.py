@@ -158,10 +158,28 @@ def test_g5_is_not_sold_as_capacity_blocks(catalog):
     assert catalog.get("g5.48xlarge").supports_capacity_blocks is False
 
 
-def test_trn2_keeps_the_device_memory_ec2_reports_even_though_docs_say_96_gib(catalog):
+def test_trn2_device_memory_is_the_96_gib_the_neuron_docs_give_not_the_512_ec2_reports(catalog):
     trainium2 = catalog.get("trn2.48xlarge").accelerator
-    assert (trainium2.count, trainium2.memory_mib, trainium2.neuron_cores) == (16, 524288, 8)
-    assert trainium2.total_neuron_cores == 128
+    assert (trainium2.count, trainium2.memory_mib, trainium2.neuron_cores) == (16, 98304, 8)
+    assert (trainium2.total_neuron_cores, trainium2.total_memory_mib) == (128, 16 * 98304)
+    correction = catalog.get("trn2.48xlarge").fact("accelerator_memory_mib")
+    assert (correction.value, correction.confidence) == (98304, "verified")
+    assert "trainium2.rst (96 GiB" in correction.source
+    rows = {row["name"]: row["accelerators"] for row in catalog.rows()}
+    assert [rows[name] for name in ("trn2.3xlarge", "trn2.48xlarge", "trn2u.48xlarge")] == [
+        "1x Trainium2 96GiB",
+        "16x Trainium2 96GiB",
+        "16x Trainium2 96GiB",
+    ]
+
+
+def test_a_memory_correction_the_api_data_no_longer_needs_is_refused(committed, facts):
+    stale = copy.deepcopy(facts)
+    stale["families"]["trn2"]["accelerator_memory_correction"]["api_reports_mib"] = 123
+    with pytest.raises(
+        CatalogError, match=r"families\.trn2\.accelerator_memory_correction\.api_reports_mib is 123, but EC2 now reports 524288 MiB per Trainium2"
+    ):
+        build_catalog(committed, stale)
 
 
 def test_trn2u_accelerator_comes_from_the_sourced_stand_in_because_ec2_omits_it(catalog):

@@ -373,7 +373,7 @@ def test_a_cluster_deployed_before_pins_adopts_them_with_nothing_replaced(tmp_pa
 
 def test_a_new_pool_shows_its_hourly_cost_beside_its_accelerators_in_text_json_and_markdown(tmp_path):
     # dev-g6e runs in us-west-2, where railyard's On-Demand table has no rates: both sides declare them.
-    priced = ("kubernetes:", "cost:\n  instance_hourly_usd: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:")
+    priced = ("kubernetes:", "cost:\n  instance_usd_per_hour: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:")
     pool = (
         "  - name: eval\n    instance_type: g6e.xlarge\n    role: dev\n"
         "    nodes: {min: 0, max: 2, desired: 2}\n    placement:\n      domains: [usw2a]\n"

@@ -20,7 +20,6 @@ import pytest
 
 from railyard.cli import main
 from railyard.html_report import build_report
-from railyard.html_report.browser import Browser
 from tests.preview.conftest import ROOT
 from tests.shared import shared
 
@@ -46,13 +45,6 @@ def _json(name: str) -> dict[str, Any]:
         main(["validate", str(ROOT / "blueprints" / "examples" / f"{name}.yaml"), "--json"])
     document: dict[str, Any] = json.loads(out.getvalue())
     return document
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for the module's pages (each page gets a fresh offline context)."""
-    with Browser() as opened:
-        yield opened
 
 
 class _Figures(HTMLParser):
@@ -152,9 +144,10 @@ def test_the_same_blueprint_gives_the_same_bytes():
     assert _built("heterogeneous") == _page("heterogeneous")
 
 
-def test_a_small_fabric_is_drawn_to_scale_and_a_large_one_aggregated():
-    assert 'data-scale="to scale"' in _page("p5-capacity-block")  # 16 hosts on a few dozen switches
-    assert 'data-scale="aggregated"' in _page("rail-131k")  # 16,384 hosts: one box per group of identical ones
+def test_every_example_fabric_is_drawn_grouped_since_none_is_small_enough_to_read_switch_by_switch():
+    # The smallest, heterogeneous's trainium fabric, has 24 switches and 16 hosts with 16 rails: 256 host cables.
+    assert _page("heterogeneous").count('data-scale="grouped"') == 2
+    assert 'data-scale="grouped"' in _page("p5-capacity-block") and 'data-scale="switch by switch"' not in _page("p5-capacity-block")
 
 
 def test_a_fabric_whose_planes_join_above_the_leaves_says_where():
@@ -186,3 +179,36 @@ def test_every_example_opens_in_headless_chromium_with_no_error(name, tmp_path: 
     # What the browser read from the rendered page is what the JSON says.
     for path_, value in loaded.figures.items():
         assert json.loads(value) == _from_json(document, path_), path_
+    # The blast-radius chart as rendered: a tolerance tick for exactly the kinds each pool is checked against.
+    ticks = {drawn for drawn in loaded.drawn if drawn.startswith("tolerance-")}
+    assert ticks == {f"tolerance-{entry['pool']}-{kind}" for entry in document.get("blast_radius") or [] for kind in entry["checked"]}
+
+
+def test_the_cost_table_of_the_largest_example_fits_a_laptops_1280_px_window(tmp_path: Path, browser):
+    path = tmp_path / "rail-131k.html"
+    path.write_text(_page("rail-131k"), encoding="utf-8")
+    loaded = browser.load(path, width=1280)
+    assert loaded.table_right_px is not None and loaded.table_right_px["cost-table"] <= 1280
+    assert loaded.scroll_width <= 1280
+
+
+def _cost_figure(page: str, identifier: str) -> str:
+    return page.split(f'<figure id="{identifier}">', 1)[1].split("</figure>", 1)[0]
+
+
+def test_an_unpriced_line_is_drawn_and_written_as_unknown_never_as_a_zero_bar():
+    page, cost = _page("p5-capacity-block"), _json("p5-capacity-block")["cost"]
+    # Six lines: five priced, each labelled with its figure; the file system's price is unknown and drawn as such.
+    by_line = _cost_figure(page, "cost-by-line")
+    assert by_line.count("unknown (unpriced)") == 1
+    assert [line["hourly_usd"] for line in cost["lines"]].count(None) == 1
+    assert all(f"{line['hourly_usd']:,.2f}" in by_line for line in cost["lines"] if line["hourly_usd"] is not None)
+    assert "storage (+1 unpriced)" in _cost_figure(page, "cost-by-kind")
+    assert page.count(">unknown</td>") == 2  # the file system's USD/h and USD/h at max
+    assert "It leaves out pool train: p5.48xlarge (a Capacity Block is paid upfront for its window" in page
+
+
+def test_a_kind_with_no_priced_line_is_unknown_in_the_json_and_on_the_page():
+    cost = _json("dev-g6e")["cost"]  # us-west-2: the pool, system nodes, volumes and gateways are unpriced
+    assert cost["by_kind_hourly_usd"] == {"on_demand": None, "system": None, "storage": None, "network": None, "control_plane": 0.1}
+    assert _cost_figure(_page("dev-g6e"), "cost-by-kind").count("unknown (unpriced)") == 4

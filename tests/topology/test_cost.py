@@ -83,15 +83,18 @@ def test_an_unknown_price_is_named_never_zero_and_left_out_of_the_totals():
     result = validate(str(EXAMPLES / "dev-g6e.yaml"))  # us-west-2: railyard's EC2 table is us-east-1's
     pool = _lines(result)["pool:dev"]
     assert pool.hourly_usd is None and "no On-Demand price for g6e.xlarge in us-west-2" in pool.unknown
-    assert "declare cost.instance_hourly_usd.g6e.xlarge" in pool.unknown
+    assert pool.hint == "declare cost.instance_usd_per_hour.g6e.xlarge (USD per instance-hour)"
     unknown = [finding for finding in result.findings if finding.code == "cost.price-unknown"]
     assert {finding.path for finding in unknown} >= {("pools", 0, "capacity")}
+    assert {finding.hint for finding in unknown if finding.path == ("pools", 0, "capacity")} == {pool.hint}
     assert all(finding.severity == "info" for finding in unknown)
     assert result.cost.hourly_usd == pytest.approx(sum(line.hourly_usd for line in result.cost.lines if line.hourly_usd is not None))
 
 
 def test_declared_prices_and_discounts_price_what_the_tables_cannot(tmp_path):
-    declared = "cost:\n  spot_discount: 0.6\n  on_demand_discount: 0.25\n  instance_hourly_usd: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:"
+    declared = (
+        "cost:\n  spot_discount: 0.6\n  on_demand_discount: 0.25\n  instance_usd_per_hour: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:"
+    )
     path = edited_copy(EXAMPLES / "dev-g6e.yaml", tmp_path, ("kubernetes:", declared))
     result = validate(str(path))
     assert result.ok, [finding.message for finding in result.findings if finding.severity == "error"]
@@ -119,6 +122,11 @@ def test_every_example_has_its_cost_in_validate_json(capsys):
         assert cost is not None and cost["currency"] == "USD", path.name
         assert cost["hourly_usd"] >= 0.10 and cost["lines"][-1]["key"] == "control-plane", path.name
         assert all((line["hourly_usd"] is None) == bool(line["unknown"]) for line in cost["lines"]), path.name
+        # An unknown is never zero: a figure is a number or null with its reason, and every total names what it leaves out.
+        unpriced = {line["key"] for line in cost["lines"] if line["unknown"]}
+        assert {item["key"] for item in cost["left_out"]["hourly_usd"]} == unpriced, path.name
+        upfront_unknown = {line["key"] for line in cost["lines"] if line["kind"] == "capacity_block" and line["upfront_usd"] is None}
+        assert {item["key"] for item in cost["left_out"]["upfront_usd"]} == upfront_unknown, path.name
 
 
 def test_the_price_table_is_current_and_regenerates_byte_identically():
@@ -154,5 +162,9 @@ def test_the_preview_ends_with_what_the_plan_costs():
     result = preview_of("p5-capacity-block")
     cost = result.validation.cost
     line = render(result).rsplit("\n\n", 1)[-1]
-    assert line.startswith(f"cost (us-east-1): {cost.hourly_usd:,.2f} USD per hour as planned")
-    assert f"{cost.upfront_usd:,.2f} upfront for Capacity Blocks; 1 line(s) unpriced" in line
+    lustre = "storage lustre: FSx for Lustre PERSISTENT_2 (unpriced)"
+    assert line == (
+        f"cost (us-east-1, USD): per hour: ${cost.hourly_usd:,.2f} as planned, ${cost.hourly_at_max_usd:,.2f} at max size; leaves out {lustre}. "
+        f"a month: ${cost.monthly_usd:,.2f} (730 h); leaves out pool train: p5.48xlarge (Capacity Block, paid upfront for its window), {lustre}. "
+        f"upfront: ${cost.upfront_usd:,.2f} for Capacity Blocks. (`railyard validate` lists every line; docs/cost.md)"
+    )

@@ -78,6 +78,16 @@ def test_racks_with_no_accelerator_host_count_and_draw_from_their_block_and_its_
     assert [feed["it_kw"] for feed in served["feeds"]] == pytest.approx([feed["it_kw"] + 8.0 for feed in plain["feeds"]])
 
 
+def test_the_largest_rack_draw_counts_service_racks_that_draw_more_than_the_host_racks():
+    # Issue 44: six 50 kW service racks beside host racks of 2 p5 nodes (2 x the catalog's typical p5 node kW) each.
+    block = {"name": "b1", "racks": 4, "hosts_per_rack": 2, "power_feeds": 2, "service_racks": [{"role": "network", "racks": 6, "kw_per_rack": 50.0}]}
+    report = check(blueprint([zone("hall", [block])], [pool("train", "p5.48xlarge", 8, ["hall"])]))
+    [figures] = report.figures["power"]["zones"][0]["blocks"]
+    host_rack_kw = max(run["it_kw"] for run in figures["racks"])
+    assert host_rack_kw < 50.0
+    assert figures["max_rack_kw"] == 50.0
+
+
 def test_a_service_rack_over_the_blocks_rack_budget_is_refused():
     storage = {"role": "storage", "racks": 1, "kw_per_rack": 12.0}
     block = {"name": "b1", "racks": 4, "hosts_per_rack": 2, "rack_budget_kw": 10.0, "service_racks": [storage]}

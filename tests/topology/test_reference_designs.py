@@ -47,6 +47,13 @@ GPUS_PER_NODE = 8
 UFM_LINKS = 4  # RA Table 8: "4 UFM System Transceivers - UFM to leaf connections", counted in Table 4's node-leaf cables
 
 
+def _same_and_cross(figures: dict) -> dict:
+    """A one-pool fabric's same- and cross-rail hops; its figure names the pool's routes too, and equals the pool's."""
+    [pool] = figures["pools"]
+    assert figures["max_switch_hops"] == pool["max_switch_hops"]
+    return {key: figures["max_switch_hops"][key] for key in ("same_rail", "cross_rail")}
+
+
 def _superpod_design(scalable_units: int, nodes: int, instance_type: str = "p5.48xlarge", tiers: int | None = None, ufm: bool = False):
     """A rail-optimized full fat tree of 64-port NDR switches, one block (leaf group) per SU, nodes dealt evenly over the SUs;
     with `ufm`, the UFM appliance's 4 links in the last SU (where the node it replaces would be)."""
@@ -119,9 +126,12 @@ def test_one_scalable_unit_is_one_hop_inside_a_rail():
 def test_inside_a_scalable_unit_traffic_between_rails_crosses_the_spine_in_three_hops_or_nvlink_in_two():
     """The RA's rail-optimized fabric: between rails, leaf, spine, leaf (3 switches); PXN moves the data over NVLink to the
     GPU on the destination's rail first, then one leaf (NVSwitch + leaf: 2). Both routes are reported, named."""
-    [pool_figures] = _superpod(1, 31)["pools"]
+    figures = _superpod(1, 31)
+    [pool_figures] = figures["pools"]
     hops = pool_figures["max_switch_hops"]
     assert (hops["cross_rail_fabric"], hops["cross_rail_scale_up"], hops["cross_rail"]) == (3, 2, 2)
+    # The fabric's figure names the same routes (issue 44): with one pool, the pool's figures.
+    assert figures["max_switch_hops"] == {"same_rail": 1, "cross_rail": 2, "cross_rail_fabric": 3, "cross_rail_scale_up": 2}
 
 
 def _one_su_bounded(route: str):
@@ -209,7 +219,7 @@ def test_al_fares_fat_tree_with_48_port_switches():
     assert figures["links"] == {"host_leaf": 27_648, "leaf_spine": 27_648, "spine_core": 27_648}
     # Full bisection: each host in one half keeps its whole link across the cut, and a path is edge-aggregation-core-aggregation-edge.
     assert figures["bisection_tbps"] == pytest.approx(27_648 / 2 * 10 / 1000) == figures["bisection_provisioned_tbps"]
-    assert figures["max_switch_hops"] == {"same_rail": 5, "cross_rail": 5}
+    assert _same_and_cross(figures) == {"same_rail": 5, "cross_rail": 5}
 
 
 # Alibaba HPN (Qian et al., SIGCOMM 2024), one Pod; the example is written from sections 3, 5 and 6 of the paper.
@@ -287,6 +297,9 @@ def test_hpn_hops_and_bisection():
     assert train["bisection_gbps_per_accelerator"] == round((7 * 16 * 60 * 400 + 64 * 16 * 200) / (960 * 8), 1)
     # As provisioned, half the ToRs' uplinks: 240 x 60 x 400G / 2 (the ToRs' 136 x 200G down is more).
     assert figures["bisection_provisioned_tbps"] == 240 * 60 * 400 / 2 / 1000
+    # The fabric's own figure is the job hosts' (issue 44): the spares carry no job traffic, so it is train's cut, the
+    # half above: 7 segments' uplinks and the half segment's ToR-internal ports, 2,892.8 Tb/s (2,905.6 counting spares).
+    assert figures["bisection_tbps"] == (7 * 16 * 60 * 400 + 64 * 16 * 200) / 1000 == 2892.8
 
 
 def test_hpn_blast_radius_in_bandwidth():
@@ -363,10 +376,10 @@ def test_dcn_plus_bisection_hops_and_blast_radius(tmp_path):
     assert figures["pools"][0]["bisection_gbps_per_accelerator"] == 400.0
     assert figures["bisection_tbps"] == figures["bisection_provisioned_tbps"] == 2_048 * 16 * 200 / 2 / 1000
     # ToR, Agg, core, Agg, ToR between Pods; inside one Pod, ToR, Agg, ToR.
-    assert figures["max_switch_hops"] == {"same_rail": 5, "cross_rail": 5}
+    assert figures["max_switch_hops"] == {"same_rail": 5, "cross_rail": 5, "cross_rail_fabric": 5, "cross_rail_scale_up": 5}
     pod01 = (("    nodes: 2048 ", "    nodes: 64 "), ("domains: [cluster]\n      spread: blocks", "domains: [pod01]\n      spread: packed"))
     one_pod, _ = _dcn_plus(pod01, tmp_path)
-    assert one_pod["max_switch_hops"] == {"same_rail": 3, "cross_rail": 3}
+    assert _same_and_cross(one_pod) == {"same_rail": 3, "cross_rail": 3}
     # A ToR carries 128 x 200G down and 64 x 400G up, 1/256 of the host bandwidth; its hosts keep their other ToR, so no
     # GPU is cut off. An Agg carries 64 x 400G down, 1/256 of the ToRs' uplinks.
     loss = figures["switch_loss"]
@@ -445,7 +458,7 @@ def test_dgx_b300_one_hop_inside_a_rail_and_half_bandwidth_after_a_switch_failur
     figures = _b300(1, links_per_cable=2)
     # "Traffic per rail of the DGX B300 systems is always one hop away from the other 64 nodes in a SU.
     # Traffic between nodes, or between rails, traverses the spine layer."
-    assert figures["max_switch_hops"] == {"same_rail": 1, "cross_rail": 2}
+    assert _same_and_cross(figures) == {"same_rail": 1, "cross_rail": 2}
     assert _b300(2, links_per_cable=2)["max_switch_hops"]["same_rail"] == 3
     # "A single switch failure ... the application can continue to operate on 1/2 of the original bandwidth": a leaf carries
     # one 400G port of each of its SU's 64 GPUs on its rail and plane, half of those GPUs' 2 x 400G; the other plane stays.

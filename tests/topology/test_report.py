@@ -39,7 +39,12 @@ def test_the_cli_exits_0_on_an_example_and_its_json_carries_the_design_figures()
     assert {"fabrics", "power", "blast_radius", "storage"} <= set(document)
     ultra = document["fabrics"][0]
     assert set(ultra) >= FABRIC_KEYS
-    assert ultra["switches"] == {"leaf": 64, "spine": 32, "core": 0} and ultra["max_switch_hops"] == {"same_rail": 3, "cross_rail": 3}
+    assert ultra["switches"] == {"leaf": 64, "spine": 32, "core": 0} and ultra["max_switch_hops"] == {
+        "same_rail": 3,
+        "cross_rail": 3,
+        "cross_rail_fabric": 3,
+        "cross_rail_scale_up": 4,
+    }
     assert set(ultra["links"]) == {"host_leaf", "leaf_spine", "spine_core"} and set(ultra["graph"]) >= {"nodes", "edges"}
     assert {"it_kw", "facility_kw", "zones"} <= set(document["power"])
 

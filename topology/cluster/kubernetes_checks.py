@@ -355,7 +355,7 @@ def check_flavor_pools(blueprint: Blueprint, layout: KubernetesLayout) -> Iterab
                 "k8s.standby-flavor",
                 ("kubernetes", "kueue", "flavors", index, "pool"),
                 f"kueue.flavors[{index}] names pool '{entry.pool}', which stands by for '{standby[entry.pool]}': its nodes are tainted "
-                f"railyard.dev/standby-for and Kueue gives them no quota until one is brought into service (docs/fabrics.md)",
+                f"railyard.dev/standby-for and Kueue gives them no quota until one is brought into service (docs/spares.md)",
                 f"drop the entry, or name '{standby[entry.pool]}'",
                 pool=entry.pool,
             )

@@ -14,6 +14,9 @@ The decision table, first match wins (aws-facts.md 2.3 and 4.3):
    keeps its nodes on one low-latency network segment in one zone.
 4. Anything else: no placement group; EC2 places instances freely.
 
+A hot spare (`pools[].standby_for`) then launches into the group of the pool it
+serves in the same zone instead of one of its own (`topology.cluster.spare_placement`).
+
 Every decision carries its reason, which the preview prints and the program exports.
 """
 
@@ -45,11 +48,18 @@ class PlacementDecision:
     partition_count: int | None = None
     spread_level: Literal["rack"] | None = None
     nodes: int = 0
+    # A hot spare's decision that launches into the group of the pool it serves: that decision's key (`topology.cluster.spare_placement`).
+    shares_group_of: str | None = None
 
     @property
     def key(self) -> str:
         """`pool-zone`: the suffix of the placement group's resource name."""
         return f"{self.pool}-{self.zone}"
+
+    @property
+    def group_key(self) -> str:
+        """The key of the decision whose placement group the nodes launch into: the served pool's for a sharing spare, else this one's."""
+        return self.shares_group_of or self.key
 
     def as_json(self) -> dict[str, Any]:
         """The decision as the program exports it."""
@@ -64,6 +74,8 @@ class PlacementDecision:
             document["partitionCount"] = self.partition_count
         if self.spread_level is not None:
             document["spreadLevel"] = self.spread_level
+        if self.shares_group_of is not None:
+            document["sharesGroupOf"] = self.shares_group_of
         return document
 
 

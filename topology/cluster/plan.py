@@ -1,8 +1,9 @@
 """`plan_cluster`: how a validated design lands on one EKS cluster, decided once.
 
 The node groups (per pool and failure domain, split under EKS's quota), the
-VPC's subnets carved to hold them, each pool's placement-group decision, the
-control-plane tier and the Kubernetes layer's layout. `validate` checks the
+VPC's subnets carved to hold them, each pool's placement-group decision (a hot
+spare's: the group of the pool it serves), the control-plane tier and the
+Kubernetes layer's layout. `validate` checks the
 quotas and limits of this plan; the compiler (`components.plan`) emits
 exactly it and adds only what resources need beyond it (names, tags, keys,
 user data, file systems).
@@ -24,6 +25,7 @@ from topology.cluster.legacy_layout import legacy_layout
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 from topology.cluster.placement_groups import PlacementDecision, decide_placement
 from topology.cluster.scale import control_plane_tier
+from topology.cluster.spare_placement import share_served_groups
 from topology.cluster.subnets import SubnetDemand, SubnetPlan, lay_out_subnets, place_in_existing
 
 Layout = Literal["stable", "legacy"]
@@ -113,6 +115,7 @@ def _subnets(blueprint: Blueprint, groups: tuple[NodeGroupPlan, ...], layout: La
 
 
 def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeGroupPlan, ...]) -> tuple[PlacementDecision, ...]:
+    """Each pool's decision per zone it has node groups in, in blueprint order; then hot spares join their served pools' groups."""
     ctx = Context(blueprint, catalog)
     by_pool: dict[str, list[NodeGroupPlan]] = {}
     for group in node_groups:
@@ -127,7 +130,7 @@ def _placements(blueprint: Blueprint, catalog: Catalog, node_groups: tuple[NodeG
             efa = in_zone[0].efa_interfaces > 0
             nodes = sum(group.max_size for group in in_zone)
             decisions.append(decide_placement(pool, zone, ctx.zones[zone].availability_zone, efa, nodes))
-    return tuple(decisions)
+    return share_served_groups(blueprint.pools, decisions)
 
 
 def plan_cluster(

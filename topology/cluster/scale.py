@@ -70,16 +70,25 @@ def scale_findings(nodes: int, tier: str, placements: Iterable[PlacementDecision
     """One cluster's limits against the design: node count, the control-plane tier, cluster groups too big to launch at once."""
     found = cluster_size_findings(nodes, tier)
     where = ("pools",)
+    members: dict[str, list[PlacementDecision]] = {}  # a cluster group's decisions: its own pool's, then hot spares sharing it
     for decision in placements:
-        if decision.strategy == "cluster" and decision.nodes > CLUSTER_GROUP_INSTANCES:
-            found.append(
-                warning(
-                    "scale.cluster-placement-group",
-                    (*pool_paths.get(decision.pool, where), "capacity"),
-                    f"pool '{decision.pool}' puts {decision.nodes:,} on-demand or spot nodes in one cluster placement "
-                    f"group in {decision.availability_zone}; EC2 wants them launched in one request, and adding "
-                    "instances later risks insufficient-capacity errors",
-                    "reserve the capacity (Capacity Blocks or capacity reservations, one per block) so no placement group is needed",
-                )
+        if decision.strategy == "cluster":
+            members.setdefault(decision.group_key, []).append(decision)
+    for group in members.values():
+        owner = next((decision for decision in group if decision.shares_group_of is None), group[0])
+        total = sum(decision.nodes for decision in group)
+        if total <= CLUSTER_GROUP_INSTANCES:
+            continue
+        spares = [decision for decision in group if decision is not owner]
+        shared = f" ({owner.nodes:,} of its own and {total - owner.nodes:,} of its spares {[spare.pool for spare in spares]})" if spares else ""
+        found.append(
+            warning(
+                "scale.cluster-placement-group",
+                (*pool_paths.get(owner.pool, where), "capacity"),
+                f"pool '{owner.pool}' puts {total:,} on-demand or spot nodes{shared} in one cluster placement "
+                f"group in {owner.availability_zone}; EC2 wants them launched in one request, and adding "
+                "instances later risks insufficient-capacity errors",
+                "reserve the capacity (Capacity Blocks or capacity reservations, one per block) so no placement group is needed",
             )
+        )
     return found

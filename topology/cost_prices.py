@@ -1,0 +1,153 @@
+"""Where each of a blueprint's prices comes from: what it declares under `cost:`, else railyard's tables, else a named gap.
+
+A gap is never zero and never vague: it says why the price is missing (AWS doesn't sell the type On-Demand
+in the region, per its DescribeInstanceTypeOfferings as moto ships it; or railyard's table doesn't cover it)
+and the hint names the `cost:` field that would give it, in that field's unit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from blueprints.catalog.offerings import load_offerings
+from blueprints.catalog.prices import Price, PriceTable
+from blueprints.findings import Finding, warning
+from blueprints.models import Blueprint
+from blueprints.models.storage import FsxLustre
+from blueprints.records import record
+from topology.cluster.node_groups import NodeGroupPlan
+
+DECLARED = "declared"
+
+
+@record
+class Gap:
+    """Why a price is unknown, and the fix: the `cost:` field to declare, or what else to do."""
+
+    why: str
+    hint: str
+
+
+def declared(usd: float, unit: str, field: str) -> Price:
+    """A price the blueprint gives, with the field it came from as its source."""
+    return Price(usd, unit, f"declared in the blueprint (cost.{field})", DECLARED, DECLARED)
+
+
+def rate(price: Price, discount: float = 0.0) -> str:
+    """`$41.528/instance-hour`, with the discount taken off where there is one."""
+    off = f" less {discount:.0%}" if discount else ""
+    usd = f"{price.usd:,.4f}".rstrip("0").rstrip(".")
+    return f"${usd}/{price.unit}{off}"
+
+
+class Pricer:
+    """Looks prices up for one blueprint: its region, its declared prices and discounts, then the tables."""
+
+    def __init__(self, blueprint: Blueprint, prices: PriceTable) -> None:
+        self.region = blueprint.cloud.region
+        self.cost = blueprint.cost
+        self.prices = prices
+
+    def on_demand(self, instance_type: str) -> Price | None:
+        """An instance type's On-Demand rate: declared, else the table's."""
+        usd = self.cost.instance_usd_per_hour.get(instance_type)
+        if usd is not None:
+            return declared(usd, "instance-hour", "instance_usd_per_hour")
+        return self.prices.on_demand(self.region, instance_type)
+
+    def on_demand_gap(self, instance_type: str) -> Gap:
+        """Why `instance_type` has no On-Demand rate here: not sold in the region, or not in railyard's table."""
+        field = f"cost.instance_usd_per_hour.{instance_type} (USD per instance-hour)"
+        offerings = load_offerings()
+        if offerings.offered(instance_type, self.region) is False:
+            version = re.search(r"moto (\S+):", offerings.source)
+            where = f"moto {version.group(1)}'s dump" if version else "moto's dump"
+            elsewhere = ", ".join(offerings.regions_of(instance_type)) or "none of the regions recorded"
+            return Gap(
+                f"not sold On-Demand in {self.region}: AWS offers no {instance_type} there "
+                f"(EC2 DescribeInstanceTypeOfferings for {self.region}, {where}; blueprints/catalog/offerings.json)",
+                f"AWS sells {instance_type} in {elsewhere}: choose one of those regions, or, if the account has it in "
+                f"{self.region} after all, declare {field}",
+            )
+        covered = ", ".join(self.prices.on_demand_regions)
+        return Gap(f"no On-Demand price for {instance_type} in {self.region} (railyard's table covers {covered})", f"declare {field}")
+
+    def lustre(self, deployment_type: str, storage_type: str, throughput: int | None) -> Price | None:
+        """An FSx for Lustre tier's per GB-month price: declared, else the table's."""
+        wanted = (deployment_type, storage_type, throughput)
+        for entry in self.cost.fsx_lustre:
+            if entry.tier == wanted:
+                return declared(entry.usd_per_gb_month, "GB-month", "fsx_lustre")
+        return self.prices.lustre(self.region, deployment_type, throughput, storage_type)
+
+    def lustre_gap(self, deployment_type: str, storage_type: str, throughput: int | None) -> Gap:
+        """Why an FSx for Lustre tier is unpriced, and the `cost.fsx_lustre` entry that would price it."""
+        entry = f"deployment_type: {deployment_type}, storage_type: {storage_type}" + (
+            f", throughput_mbps_per_tib: {throughput}" if throughput else ""
+        )
+        tier = f"{deployment_type} {storage_type}" + (f" {throughput} MB/s/TiB" if throughput else "")
+        return Gap(
+            f"no FSx for Lustre price for {tier} in {self.region} in railyard's table",
+            f"add to cost.fsx_lustre: {{{entry}, usd_per_gb_month: <USD per GB-month>}}",
+        )
+
+    def gp3(self) -> Price | None:
+        """gp3 storage per GB-month: declared, else the table's."""
+        if self.cost.ebs_gp3_usd_per_gb_month is not None:
+            return declared(self.cost.ebs_gp3_usd_per_gb_month, "GB-month", "ebs_gp3_usd_per_gb_month")
+        return self.prices.service("ebs_gp3_storage", self.region)
+
+    def nat_gateway(self) -> Price | None:
+        """One NAT gateway per hour: declared, else the table's."""
+        if self.cost.nat_gateway_usd_per_hour is not None:
+            return declared(self.cost.nat_gateway_usd_per_hour, "gateway-hour", "nat_gateway_usd_per_hour")
+        return self.prices.service("nat_gateway_hour", self.region)
+
+    def capacity_block_rate(self, pool_name: str, instance_type: str) -> Price | None:
+        """A block's per instance-hour rate: the quoted one, else the table's (indicative: AWS prices a block when it offers it)."""
+        quote = self.cost.capacity_block_quotes.get(pool_name)
+        if quote is not None and quote.usd_per_instance_hour is not None:
+            return declared(quote.usd_per_instance_hour, "instance-hour", f"capacity_block_quotes.{pool_name}")
+        return self.prices.capacity_block(self.region, instance_type)
+
+
+def declared_findings(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan]) -> list[Finding]:
+    """`cost.declared-unused` for each declared price nothing in the design uses: a typo'd name or a stale entry prices nothing."""
+    cost = blueprint.cost
+    blocks = {pool.name for pool in blueprint.pools if pool.capacity.kind == "capacity_block"}
+    types = {group.instance_type for group in node_groups} | {pool.instance_type for pool in blueprint.pools}
+    tiers = {
+        (tier.deployment_type, tier.storage_type, tier.throughput_mbps_per_tib)
+        for tier in blueprint.storage
+        if isinstance(tier, FsxLustre) and tier.existing is None
+    }
+    unused: list[tuple[tuple[str | int, ...], str, str]] = []  # (path, message, hint) of each declaration nothing uses
+    pools = f"its Capacity Block pools: {', '.join(sorted(blocks))}" if blocks else "the blueprint has none"
+    for name in cost.capacity_block_quotes:
+        if name not in blocks:
+            message = f"cost.capacity_block_quotes names {name!r}, which is not a Capacity Block pool ({pools})"
+            unused.append((("cost", "capacity_block_quotes", name), message, "key each quote by the name of the pool whose capacity is the block"))
+    for name in cost.instance_usd_per_hour:
+        if name not in types:
+            message = f"cost.instance_usd_per_hour prices {name}, which no pool or system node group runs"
+            unused.append(
+                (
+                    ("cost", "instance_usd_per_hour", name),
+                    message,
+                    f"drop it, or check the name against the types the design runs: {', '.join(sorted(types))}",
+                )
+            )
+    for index, price in enumerate(cost.fsx_lustre):
+        if price.tier not in tiers:
+            throughput = f" {price.throughput_mbps_per_tib} MB/s/TiB" if price.throughput_mbps_per_tib else ""
+            tier = f"{price.deployment_type} {price.storage_type}{throughput}"
+            message = f"cost.fsx_lustre prices {tier}, which no FSx for Lustre file system railyard makes uses"
+            unused.append(
+                (
+                    ("cost", "fsx_lustre", index),
+                    message,
+                    "match deployment_type, storage_type and throughput_mbps_per_tib to a storage tier's, or drop it",
+                )
+            )
+    return [warning("cost.declared-unused", path, message, hint) for path, message, hint in unused]
