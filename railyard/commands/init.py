@@ -46,17 +46,11 @@ pools:
     nodes: {min: 0, max: 2, desired: 1}
     placement:
       domains: [use1a]
-kubernetes:
-  # The Kubernetes layer (device plugin, storage classes) is applied through the cluster's API endpoint.
-  # With a private-only endpoint it must be applied from inside the VPC: a separate stack, run from a
-  # runner in these CIDRs (docs/endpoint-access.md gives the other way: a public endpoint limited to
-  # your egress CIDRs, with layer_stack: same).
-  layer_stack: separate
-  endpoint:
-    private: true
-    private_access_cidrs: [10.0.0.0/16]
-  device_plugins:
-    - kind: nvidia_device_plugin
+# kubernetes: left out, railyard's defaults apply: the newest EKS version it knows, the device plugin each
+# pool's accelerator needs, a private API endpoint, and the Kubernetes layer (device plugins, storage classes)
+# applied by a second stack run from inside the VPC (`pulumi up --stack <stack>-kubernetes`). A public
+# endpoint is the other way, and the policy pack refuses it unless its settings admit your CIDRs
+# (docs/endpoint-access.md).
 """
 
 

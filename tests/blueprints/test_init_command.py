@@ -62,3 +62,11 @@ def test_a_path_that_cant_be_written_exits_two_without_a_traceback(tmp_path, mon
     monkeypatch.chdir(tmp_path)
     assert main(["init", "--output", "missing/railyard.yaml"]) == 2
     assert capsys.readouterr().err == "railyard init: can't write missing/railyard.yaml: No such file or directory\n"
+
+
+def test_the_starter_passes_every_mandatory_policy_of_the_pack(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["init"]) == 0
+    assert main(["preview", "railyard.yaml", "--policies"]) == 0
+    out = capsys.readouterr().out
+    assert "0 mandatory, 0 advisory violation(s)" in out and "ok: no mandatory violations" in out
