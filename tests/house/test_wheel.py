@@ -151,6 +151,10 @@ CASES = {
     "catalog": (["catalog"], 0, "g6e.xlarge"),
     "catalog --system": (["catalog", "--system"], 0, "m7i.xlarge"),
     "rules": (["rules"], 0, "SEC003"),
+    "init --list": (["init", "--list"], 0, "dev-g6e "),
+    "explain": (["explain", "fsx.capacity-step"], 0, "How to fix it\n  use <nearest>, the next legal size"),
+    "explain a policy": (["explain", "SEC003", "--json"], 0, '"owner": "policies.rules.security.fsx_encrypted_with_kms"'),
+    "explain an unknown code": (["explain", "fsx.capacity-stp"], 2, "did you mean fsx.capacity-step"),
     "missing file": (["validate", "no-such.yaml"], 2, "no-such.yaml"),
 }
 
@@ -213,7 +217,19 @@ def test_the_installed_lock_writes_the_pins_into_a_copy(installed, empty):
     assert installed.run("validate", "blueprint.yaml", cwd=empty).returncode == 0
 
 
-COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report"}
+def test_the_installed_init_writes_a_starter_and_an_example_that_validate(installed, empty):
+    for args, written in ((["init"], "railyard.yaml"), (["init", "dev-g6e"], "dev-g6e.yaml")):
+        completed = installed.run(*args, cwd=empty)
+        _no_traceback(completed)
+        assert (completed.returncode, completed.stdout) == (
+            0,
+            f"{completed.stdout.split(' to ')[0]} to {written}; next: railyard validate {written}\n",
+        )
+        assert installed.run("validate", written, cwd=empty).returncode == 0
+    assert (empty / "dev-g6e.yaml").read_text(encoding="utf-8") == (installed.examples / "dev-g6e.yaml").read_text(encoding="utf-8")
+
+
+COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "init", "explain"}
 
 
 def test_every_command_is_run_from_the_wheel():
