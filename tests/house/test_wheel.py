@@ -218,13 +218,11 @@ def test_the_installed_lock_writes_the_pins_into_a_copy(installed, empty):
 
 
 def test_the_installed_init_writes_a_starter_and_an_example_that_validate(installed, empty):
-    for args, written in ((["init"], "railyard.yaml"), (["init", "dev-g6e"], "dev-g6e.yaml")):
+    starter, example = ("a starter blueprint", "railyard.yaml"), ("example dev-g6e", "dev-g6e.yaml")
+    for args, (what, written) in ((["init"], starter), (["init", "dev-g6e"], example)):
         completed = installed.run(*args, cwd=empty)
         _no_traceback(completed)
-        assert (completed.returncode, completed.stdout) == (
-            0,
-            f"{completed.stdout.split(' to ')[0]} to {written}; next: railyard validate {written}\n",
-        )
+        assert (completed.returncode, completed.stdout) == (0, f"wrote {what} to {written}; next: railyard validate {written}\n")
         assert installed.run("validate", written, cwd=empty).returncode == 0
     assert (empty / "dev-g6e.yaml").read_text(encoding="utf-8") == (installed.examples / "dev-g6e.yaml").read_text(encoding="utf-8")
 
