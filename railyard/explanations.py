@@ -76,13 +76,17 @@ class Explanation:
 
 @record
 class CallSite:
-    """Where a code is raised: the module, the enclosing function and its docstring, the message and hint templates."""
+    """Where a code is raised: the module, the enclosing function and its docstring, the message and hint templates, the class."""
 
     module: str
     function: str
     doc: str
     message: str
     hint: str
+    # The docstring of the class whose method raises it (a model's validator): what the checked object is for.
+    class_doc: str = ""
+    # What the raising function cites, in its docstring or its comments.
+    cited: tuple[str, ...] = ()
 
 
 def _name(node: ast.expr) -> str:
@@ -211,11 +215,12 @@ def call_sites(codes: frozenset[str]) -> dict[str, tuple[CallSite, ...]]:
             continue
         tree = ast.parse(text)
         module_constants = _constants(tree)
+        classes = {id(method): ast.get_docstring(node) or "" for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for method in node.body}
         for function, call in _functions(tree):
-            # A message or hint built into a local first (`message = f"..."`) reads as the text it was last given.
-            constants = module_constants | _locals_before(function, call.lineno)
             if not call.args or not isinstance(call.args[0], ast.Constant) or call.args[0].value not in codes:
                 continue
+            # A message or hint built into a local first (`message = f"..."`) reads as the text it was last given.
+            constants = module_constants | _locals_before(function, call.lineno)
             where = _builder(call)
             if where is None:
                 # A builder chosen at run time (`finding = error if declared else warning`): the texts after the code.
@@ -225,7 +230,9 @@ def call_sites(codes: frozenset[str]) -> dict[str, tuple[CallSite, ...]]:
                 message = template(_argument(call, where[0], "message"), constants)
                 hint = template(_argument(call, where[1], "hint"), constants)
             doc = ast.get_docstring(function) or ""
-            sites.setdefault(call.args[0].value, []).append(CallSite(module, function.name, doc, message, hint))
+            cited = citations(ast.get_source_segment(text, function) or "")
+            site = CallSite(module, function.name, doc, message, hint, classes.get(id(function), ""), cited)
+            sites.setdefault(call.args[0].value, []).append(site)
     return {code: tuple(found) for code, found in sites.items()}
 
 
@@ -307,8 +314,15 @@ def explain_check(stage: str, code: str, owner: str, sites: dict[str, tuple[Call
     meaning = own.get("meaning") or next(iter(specific), "") or next(iter(messages), "") or next(iter(general), "")
     hints = [site.hint for site in here if readable(site.hint, words=1)]
     doc = inspect.getdoc(importlib.import_module(modules[0])) or ""
-    why = own.get("why") or body(doc) or first_paragraph(doc)
-    source = tuple(dict.fromkeys(cited for name in modules for cited in citations(module_text(name))))
+    # A model's validator is explained by its model (`NodeRange`, `Block`) better than by the module of models around it.
+    classes = [" ".join(site.class_doc.split()) for site in here if site.class_doc]
+    why = own.get("why") or next(iter(classes), "") or body(doc) or first_paragraph(doc)
+    # Sources: what the rule's own words cite (its EXPLAIN entry, the raising functions), then the modules' docstrings;
+    # a module's other comments cite what its other checks rest on.
+    stated_text = " ".join(own.values())
+    module_docs = [inspect.getdoc(importlib.import_module(name)) or "" for name in modules]
+    cited = [*citations(stated_text), *(item for site in here for item in site.cited), *(item for text in module_docs for item in citations(text))]
+    source = tuple(dict.fromkeys(cited))
     where = f"{here[0].module}.{here[0].function}" if here else modules[0]
     return Explanation(code, stage, meaning, why, own.get("fix") or next(iter(hints), ""), source, where, messages[:4])
 

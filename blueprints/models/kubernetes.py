@@ -23,7 +23,9 @@ HOSTNAME_LEVEL = "kubernetes.io/hostname"
 # What `railyard explain` says for the code `check_secondary_blocks` raises with a code it is handed.
 EXPLAIN = {
     "network.pod-cidr-size": {
-        "meaning": "a pod CIDR (networking.pod_cidrs) is not a /16 to /28, the sizes a VPC's secondary CIDR block may have",
+        "meaning": "a pod CIDR (kubernetes.pod_networking.pod_cidrs) is not a /16 to /28, the sizes a VPC's secondary CIDR block may have",
+        "why": "each pod CIDR becomes a secondary CIDR block of the VPC, which AWS takes only from /16 to /28 "
+        "(Amazon VPC User Guide, VPC CIDR blocks); another size fails when the VPC is updated, after the cluster exists",
         "fix": "split it into /16 blocks, such as 100.64.0.0/16 and 100.65.0.0/16",
     },
 }

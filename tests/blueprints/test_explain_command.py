@@ -44,14 +44,19 @@ def test_sources_are_what_the_owning_module_cites():
     assert policy_explanations()["SEC003"].source == ("aws-facts.md 3.1", "pulumi-aws `kms_key_id` docstring")
     # A guide cited over a line break, and a file name with dots in it.
     (endpoint,) = checks["endpoint.unreachable"]
-    assert endpoint.source == ("EKS user guide, cluster-endpoint", "docs/endpoint-access.md")
+    assert endpoint.source == ("docs/endpoint-access.md", "EKS user guide, cluster-endpoint")
     assert "karpenter.sh_nodepools.yaml" in policy_explanations()["GOV002"].source
 
 
 def test_a_code_whose_wording_is_built_at_run_time_is_explained_where_it_is_raised():
     (pod_cidr,) = check_explanations()["network.pod-cidr-size"]
-    assert pod_cidr.meaning.startswith("a pod CIDR (networking.pod_cidrs) is not a /16 to /28")
+    assert pod_cidr.meaning.startswith("a pod CIDR (kubernetes.pod_networking.pod_cidrs) is not a /16 to /28")
     assert pod_cidr.fix == "split it into /16 blocks, such as 100.64.0.0/16 and 100.65.0.0/16"
+    # Its source is what its own entry cites, not what the module's other checks rest on.
+    assert pod_cidr.source == ("Amazon VPC User Guide, VPC CIDR blocks",)
+    # A model's validator is explained by the model it checks.
+    (node_range,) = check_explanations()["pool.node-range"]
+    assert node_range.why == "An autoscaling node count."
 
 
 def test_an_f_string_message_reads_with_its_figures_as_placeholders():
