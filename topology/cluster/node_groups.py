@@ -52,6 +52,7 @@ from topology.cluster.addresses import NodeAddresses, cni_enis, node_addresses
 from topology.cluster.interfaces import PRIMARY, InterfaceSpec, efa_count, interface_layout
 from topology.cluster.labels import ENI_CONFIG_LABEL, POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
 from topology.cluster.splitting import Share, split_share
+from topology.cluster.update_time import UpdateTime, update_time
 from topology.placement import Placement, place_pools
 
 CapacityType = Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"]
@@ -143,6 +144,11 @@ class NodeGroupPlan:
     def eks_sets_max_pods(self) -> bool:
         """True for an EKS-AMI managed node group: EKS, not railyard, decides its kubelet's maxPods."""
         return self.provisioner == "managed_node_group" and self.ami_id is None
+
+    @property
+    def update_time(self) -> UpdateTime:
+        """How many waves EKS rolls the group in at its largest, and how long Pulumi waits for it (`update_time`)."""
+        return update_time(self.max_size, MAX_UNAVAILABLE_PERCENT)
 
     @property
     def child_suffix(self) -> str:

@@ -110,7 +110,7 @@ def _subnets(blueprint: Blueprint, groups: tuple[NodeGroupPlan, ...], layout: La
     node_blocks, pod_blocks = [cloud.vpc_cidr, *cloud.secondary_cidrs], list(blueprint.kubernetes.pod_networking.pod_cidrs)
     if layout == "legacy":
         return legacy_layout(node_blocks, nodes, bool(cloud.secondary_cidrs)) + (legacy_layout(pod_blocks, pods, True) if pods else ())
-    pinned = cloud.subnet_cidrs
+    pinned = cloud.pinned_ranges
     return lay_out_subnets(node_blocks, nodes, pinned) + (lay_out_subnets(pod_blocks, pods, pinned, "pod CIDR blocks") if pods else ())
 
 
