@@ -20,6 +20,22 @@ from pydantic import Field, model_validator
 
 from blueprints.models.base import AvailabilityZone, Model, Name, PositiveKw, no_items, violation
 
+# What `railyard explain` says for the two codes `_feeds_fit` raises from one loop (their wording is built per field).
+EXPLAIN = {
+    "domain.rack-budget-without-racks": {
+        "meaning": "a block sets rack_budget_kw but states no racks, so no rack can be checked against the rating",
+        "why": "a rack's draw is the sum of the hosts in it: without racks and hosts_per_rack railyard can't tell which hosts "
+        "share a rack, and a rating nothing is checked against would read as a check that passed",
+        "fix": "state racks and hosts_per_rack, or remove rack_budget_kw (budget_kw still checks the whole block)",
+    },
+    "domain.feed-budget-without-racks": {
+        "meaning": "a block sets feed_budget_kw but states no racks, so which feed carries which hosts is unknown",
+        "why": "a feed carries the racks cabled to it, and its load with one feed down is what the rating must hold: without "
+        "racks railyard can't place hosts on feeds, and a rating nothing is checked against would read as a check that passed",
+        "fix": "state racks and hosts_per_rack, or remove feed_budget_kw (budget_kw still checks the whole block)",
+    },
+}
+
 
 class ServiceRacks(Model):
     """Racks in a block that hold no accelerator host: management, storage, UFM or network racks, alike in their draw."""
