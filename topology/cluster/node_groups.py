@@ -286,6 +286,7 @@ def plan_pool(
         subnet = f"efa-{pool.fabric}-{zone}" if efa else f"private-{availability_zone}"
         name = bounded_name(f"{pool.name}-{share.suffix}")
         interfaces = interface_layout(spec, efa)
+        addresses = _addresses(spec, interfaces, networking)
         custom = networking.mode == "custom_networking"
         pod_subnet = bounded_name(f"pods-{name}") if custom else None  # a label value: at most 63 characters
         labels = node_labels(pool, spec, domain, efa) | ({ENI_CONFIG_LABEL: pod_subnet} if pod_subnet else {})
@@ -331,8 +332,8 @@ def plan_pool(
                 fabric=pool.fabric,
                 scale_up_at=scale_up_at,
                 part=share.suffix,
-                addresses=_addresses(spec, interfaces, networking),
-                pods_limited=networking.mode != "secondary_ips" or networking.pods_per_node is not None,
+                addresses=addresses,
+                pods_limited=_pods_limited(addresses, networking),
                 pod_subnet_key=pod_subnet,
                 root_volume_gib=pool.root_volume.size_gib,
                 root_volume_iops=pool.root_volume.iops,
@@ -428,7 +429,18 @@ def _addresses(spec: InstanceType, interfaces: tuple[InterfaceSpec, ...], networ
     """What one node of `spec` with these interfaces takes from its subnets (`topology.cluster.addresses`)."""
     efa_only = sum(1 for interface in interfaces if interface.network_card_index == 0 and interface.interface_type == "efa-only")
     enis = cni_enis(spec.network_cards[0].max_interfaces, efa_only)
-    return node_addresses(enis, spec.ipv4_per_interface, spec.vcpus, networking)
+    return node_addresses(enis, spec.ipv4_per_interface, spec.vcpus, networking, spec.network_cards[0].max_interfaces)
+
+
+def _pods_limited(addresses: NodeAddresses, networking: PodNetworking) -> bool:
+    """True when the kubelet must be told its pod limit: the mode or `pods_per_node` changes it, or the default overcounts.
+
+    The default (`NodeAddresses.default_max_pods`) counts card 0's `efa-only`
+    slot as a pod ENI (p5: 100 where the CNI addresses 49 pods, plus the 2
+    host-network ones), so a node left to it admits pods that never get an address.
+    """
+    overcounted = addresses.default_max_pods > addresses.kubelet_max_pods
+    return networking.mode != "secondary_ips" or networking.pods_per_node is not None or overcounted
 
 
 def plan_node_groups(blueprint: Blueprint, catalog: Catalog, now: datetime | None = None) -> tuple[NodeGroupPlan, ...]:
