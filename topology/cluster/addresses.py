@@ -92,7 +92,9 @@ def _held(pods: int, networking: PodNetworking, capacity: int) -> int:
     return min(capacity, wanted)
 
 
-def node_addresses(enis: int, ipv4_per_interface: int, vcpus: int, networking: PodNetworking, card_zero_interfaces: int | None = None) -> NodeAddresses:
+def node_addresses(
+    enis: int, ipv4_per_interface: int, vcpus: int, networking: PodNetworking, card_zero_interfaces: int | None = None
+) -> NodeAddresses:
     """The addresses a node takes (see the module docstring); `card_zero_interfaces` is card 0's slot count (default: `enis`)."""
     mode = networking.mode
     limit = max_pods(enis, ipv4_per_interface, vcpus, mode)
