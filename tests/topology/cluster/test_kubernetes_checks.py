@@ -238,6 +238,7 @@ def test_registry_names_every_code_once():
         "k8s.quota-mismatch",
         "k8s.standby-flavor",
         "k8s.no-health-signal",
+        "k8s.gate-untolerated",
     )
     assert [rule.name for rule in RULES] == ["coverage", "labels", "taints", "quota", "flavor-pools", "health"]
 
