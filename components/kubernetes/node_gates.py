@@ -26,7 +26,8 @@ from topology.cluster.node_gates import GateLayout
 
 NAME = "railyard-node-gates"
 NAMESPACE = "kube-system"
-SCRIPT = "gate_keeper.py"
+SCRIPT = "keeper.py"  # the ConfigMap key and the file the pod runs
+SOURCE = "gate_keeper.py"  # the module it is read from
 SCRIPT_DIRECTORY = "/opt/railyard"
 LABELS = {"app.kubernetes.io/name": NAME}
 NOBODY = 65534
@@ -34,7 +35,7 @@ NOBODY = 65534
 
 def keeper_script() -> str:
     """The keeper's source, as the ConfigMap carries it (the module file itself, shipped in the wheel)."""
-    return (Path(__file__).parent / SCRIPT).read_text(encoding="utf-8")
+    return (Path(__file__).parent / SOURCE).read_text(encoding="utf-8")
 
 
 def cluster_role_rules() -> list[dict[str, Any]]:

@@ -97,3 +97,22 @@ def test_the_keeper_is_emitted_only_where_a_pool_is_gated(example, emitted):
     kinds = {item.type for item in preview_of(example).resources if item.name.endswith(("-gates-keeper", "-gates-role", "-gates-script"))}
     expected = {"kubernetes:apps/v1:DaemonSet", "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole", "kubernetes:core/v1:ConfigMap"}
     assert kinds == (expected if emitted else set())
+
+
+def test_a_gated_karpenter_pool_registers_behind_the_gate_as_a_startup_taint():
+    """Karpenter's startupTaints are the ones it expects something else to lift; its `taints` stay the pool's own."""
+    import dataclasses
+
+    from blueprints.catalog import load_catalog
+    from blueprints.loader import load_blueprint
+    from components.kubernetes.karpenter import NodeClassPlan
+    from tests.topology.cluster.test_node_gates import EXAMPLES
+    from topology.cluster.node_groups import plan_node_groups
+
+    blueprint = load_blueprint(str(EXAMPLES / "p5-capacity-block.yaml")).blueprint
+    assert blueprint is not None
+    (train,) = [group for group in plan_node_groups(blueprint, load_catalog()) if group.pool == "train"]
+    karpenter = dataclasses.replace(train, provisioner="karpenter", capacity_type="ON_DEMAND")  # Karpenter pools are off reserved capacity
+    plan = NodeClassPlan("train", karpenter, 192, "al2023@v20260724", {})
+    spec = plan.node_pool()["template"]["spec"]
+    assert (spec["taints"], spec["startupTaints"]) == ([GPU], [LNET])
