@@ -14,7 +14,7 @@ from pathlib import Path
 from blueprints.catalog import load_catalog
 from blueprints.loader import load_blueprint
 from railyard.pipeline import validate
-from tests.yaml_text import replace_once
+from tests.yaml_text import edited_copy
 from topology.cluster.kubernetes import lay_out_kubernetes
 from topology.cluster.labels import LNET_GATE, NodeTaint
 from topology.cluster.node_gates import EVERY_TAINT
@@ -62,13 +62,8 @@ def test_what_must_run_before_the_gate_opens_tolerates_it_and_the_keeper_tolerat
 
 
 def test_a_device_plugin_whose_tolerations_miss_the_gate_is_refused_naming_the_taint(tmp_path):
-    text = replace_once(
-        (EXAMPLES / "p5-capacity-block.yaml").read_text(encoding="utf-8"),
-        "    - kind: nvidia_device_plugin\n",
-        "    - kind: nvidia_device_plugin\n      tolerations:\n        - {key: nvidia.com/gpu, operator: Exists}\n",
-    )
-    path = tmp_path / "p5-capacity-block.yaml"
-    path.write_text(text, encoding="utf-8")
+    only_gpu = "    - kind: nvidia_device_plugin\n      tolerations:\n        - {key: nvidia.com/gpu, operator: Exists}\n"
+    path = edited_copy(EXAMPLES / "p5-capacity-block.yaml", tmp_path, ("    - kind: nvidia_device_plugin\n", only_gpu))
     found = [finding for finding in validate(str(path)).findings if finding.code in ("k8s.gate-untolerated", "k8s.untolerated-taint")]
     assert [(finding.code, finding.severity, finding.path_text, finding.certificate["taint"]) for finding in found] == [
         ("k8s.gate-untolerated", "error", "kubernetes.device_plugins[0].tolerations", "railyard.dev/lnet=pending:NoSchedule")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from railyard.pipeline import validate
-from tests.yaml_text import replace_once
+from tests.yaml_text import edited_copy, replace_once
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "blueprints" / "examples"
 REFUSED = ("network.no-pod-eni", "network.pods-over-cni-limit")
@@ -121,9 +121,7 @@ def test_the_default_mode_on_efa_card_zero_warns_that_eks_max_pods_counts_the_ef
 
 def test_prefix_delegation_on_p5_draws_no_max_pods_warning(tmp_path):
     """With prefixes p5's one CNI ENI addresses 248 pods, more than the 250-capped limit EKS admits less its host-network pods."""
-    text = replace_once((EXAMPLES / "p5-capacity-block.yaml").read_text(encoding="utf-8"), *PREFIX_MODE)
-    path = tmp_path / "p5-capacity-block.yaml"
-    path.write_text(text, encoding="utf-8")
+    path = edited_copy(EXAMPLES / "p5-capacity-block.yaml", tmp_path, PREFIX_MODE)
     assert [f for f in validate(str(path)).findings if f.code == "network.max-pods-by-eks"] == []
 
 
@@ -136,13 +134,8 @@ def test_a_custom_ami_on_p5_in_the_default_mode_gets_the_pod_limit_its_cni_addre
     from blueprints.loader import load_blueprint
     from topology.cluster.node_groups import plan_node_groups
 
-    text = replace_once(
-        (EXAMPLES / "p5-capacity-block.yaml").read_text(encoding="utf-8"),
-        "    role: training\n",
-        "    role: training\n    ami_id: ami-0123456789abcdef0\n",
-    )
-    path = tmp_path / "p5-capacity-block.yaml"
-    path.write_text(text, encoding="utf-8")
+    custom_ami = ("    role: training\n", "    role: training\n    ami_id: ami-0123456789abcdef0\n")
+    path = edited_copy(EXAMPLES / "p5-capacity-block.yaml", tmp_path, custom_ami)
     blueprint = load_blueprint(str(path)).blueprint
     assert blueprint is not None
     (train,) = [group for group in plan_node_groups(blueprint, load_catalog()) if group.pool == "train"]
