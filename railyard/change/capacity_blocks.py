@@ -35,6 +35,14 @@ if TYPE_CHECKING:
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
 CAPACITY_BLOCK = "CAPACITY_BLOCK"
 CODES = ("change.capacity-block-roll",)
+# `railyard explain`: the fix is built per change (the groups, the cluster, a held version), so it is said here in general.
+EXPLAIN = {
+    "change.capacity-block-roll": {
+        "fix": "outside the block's window apply as is (the groups have no nodes); while it runs, hold the pool's Kubernetes "
+        "version until the block ends, or set each group's desired size to 0 with `aws eks update-nodegroup-config`, wait "
+        "for its nodes to go, `pulumi up`, then restore the desired sizes",
+    },
+}
 ROLLING_ROOTS = frozenset({"launchTemplate", "version", "releaseVersion"})  # UpdateNodegroupVersion's inputs
 
 
