@@ -14,7 +14,7 @@ from blueprints.findings import Finding, error
 from blueprints.models.fabrics import AwsEfa
 from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
-from topology.bandwidth import Bisection, bisection, oversubscription, provisioned_bisection_gbps, switch_loss, switch_ports
+from topology.bandwidth import Bisection, SharedCuts, bisection, oversubscription, provisioned_bisection_gbps, switch_loss, switch_ports
 from topology.blast import (
     KINDS,
     Outage,
@@ -257,7 +257,7 @@ def _hop_findings(fabric: FabricDesign, pool: Pool, hops: Hops | None) -> list[F
     return findings
 
 
-def _pool_fabric(fabric: FabricDesign, pool_index: int, pool: Pool) -> tuple[dict[str, Any], list[Finding], Bisection | None]:
+def _pool_fabric(fabric: FabricDesign, pool: Pool, shared: SharedCuts) -> tuple[dict[str, Any], list[Finding], Bisection | None]:
     # The pool's part of the fabric gives the same figures as the whole (topology.pool_graphs), at the pool's size.
     graph, model = fabric.parts.graph_of(pool.name), fabric.plan.fabric
     figures: dict[str, Any] = {"name": pool.name, "connected": len(pool_components(graph, pool.name)) == 1}
@@ -267,7 +267,7 @@ def _pool_fabric(fabric: FabricDesign, pool_index: int, pool: Pool) -> tuple[dic
     findings += _hop_findings(fabric, pool, hops)
     # Hot spares run no job until one takes a failed host's place: the bisection jobs see is their pool's, not theirs.
     figures["standby_for"] = pool.standby_for
-    cut = bisection(graph, pool.name) if figures["connected"] and pool.standby_for is None else None
+    cut = bisection(graph, pool.name, shared) if figures["connected"] and pool.standby_for is None else None
     figures["bisection_gbps_per_accelerator"] = _round(cut.per_accelerator_gbps, 1) if cut else None
     minimum = model.min_bisection_gbps_per_accelerator
     if cut is not None and minimum is not None and cut.per_accelerator_gbps < minimum - 1e-9:
@@ -313,8 +313,9 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
     findings += problems
     pools: list[dict[str, Any]] = []
     cuts: list[Bisection | None] = []
-    for pool_index, pool in fabric.pools:
-        figures, problems, cut = _pool_fabric(fabric, pool_index, pool)
+    shared: SharedCuts = {}  # pools laid over the fabric the same way share one max-flow (topology.bandwidth._cut_shape)
+    for _, pool in fabric.pools:
+        figures, problems, cut = _pool_fabric(fabric, pool, shared)
         pools.append(figures)
         cuts.append(cut)
         findings += problems
