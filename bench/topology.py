@@ -97,18 +97,20 @@ def blueprint_yaml(accelerators: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def many_pools_yaml(accelerators: int) -> str:
-    """A valid blueprint of `accelerators` p5en GPUs carved into team pools of 22 and 11 hosts that share every rack."""
+def team_pools_yaml(accelerators: int, sizes_in_turn: tuple[int, ...], types: tuple[str, ...], interfaces_per_host: int) -> str:
+    """A valid blueprint of `accelerators` GPUs carved into team pools that share every rack: pool i has the i-th size and
+    type in turn (the last pool what is left), each spread over the racks, with the quotas such a cluster declares
+    (`interfaces_per_host`: network interfaces a host of these types may attach, for the Region's quota)."""
     hosts = accelerators // GPUS_PER_HOST
     sizes: list[int] = []
     while sum(sizes) < hosts:
-        sizes.append(min(11 if len(sizes) % 8 == 7 else 22, hosts - sum(sizes)))
+        sizes.append(min(sizes_in_turn[len(sizes) % len(sizes_in_turn)], hosts - sum(sizes)))
     head = blueprint_yaml(accelerators)
     lines = head[: head.index("pools:\n")].splitlines()
     lines.append("pools:")
     for index, size in enumerate(sizes):
         lines += [
-            f"  - {{name: team-{index:04d}, instance_type: p5en.48xlarge, role: training, nodes: {size}, fabric: rails,",
+            f"  - {{name: team-{index:04d}, instance_type: {types[index % len(types)]}, role: training, nodes: {size}, fabric: rails,",
             "     placement: {domains: [site], spread: racks, max_failure_share: 0.5}}",
         ]
     pod_blocks = max(2, math.ceil(len(sizes) / 200))  # a /24 of pod addresses per team's node group
@@ -120,9 +122,14 @@ def many_pools_yaml(accelerators: int) -> str:
         "             pod_networking: {mode: custom_networking, pods_per_node: 8, minimum_ip_target: 8, warm_ip_target: 0,",
         f"                              pod_cidrs: [{', '.join(f'100.{64 + index}.0.0/16' for index in range(pod_blocks))}]}}}}",
         # Subnets per VPC, network interfaces per Region, managed node groups per cluster, as raised for this design.
-        f"quotas: {{L-407747CB: {groups + 16}, L-DF5E4CA3: {hosts * 20}, L-6D54EA21: {groups}}}",
+        f"quotas: {{L-407747CB: {groups + 16}, L-DF5E4CA3: {hosts * interfaces_per_host}, L-6D54EA21: {groups}}}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def many_pools_yaml(accelerators: int) -> str:
+    """A valid blueprint of `accelerators` p5en GPUs carved into team pools of 22 and 11 hosts (every eighth pool the small one)."""
+    return team_pools_yaml(accelerators, (22,) * 7 + (11,), ("p5en.48xlarge",), 20)
 
 
 MIXED_TYPES = ("p5en.48xlarge", "p6-b300.48xlarge")
@@ -134,22 +141,7 @@ def many_mixed_yaml(accelerators: int) -> str:
     Pools of 22, 21 and 20 hosts (turn by turn) take the two types in turn, each spread over the racks, so a rack of four
     holds one host of each of four pools, of both types: issue 44's shape, where every pool is its own per-pool check.
     """
-    hosts = accelerators // GPUS_PER_HOST
-    sizes: list[int] = []
-    while sum(sizes) < hosts:
-        sizes.append(min((22, 21, 20)[len(sizes) % 3], hosts - sum(sizes)))
-    head = many_pools_yaml(accelerators)
-    lines = head[: head.index("pools:\n")].splitlines()
-    lines.append("pools:")
-    for index, size in enumerate(sizes):
-        lines += [
-            f"  - {{name: team-{index:04d}, instance_type: {MIXED_TYPES[index % len(MIXED_TYPES)]}, role: training, nodes: {size},",
-            "     fabric: rails, placement: {domains: [site], spread: racks, max_failure_share: 0.5}}",
-        ]
-    tail = head[head.index("power:") :]
-    groups = len(sizes) + 2
-    tail = tail[: tail.index("quotas:")] + f"quotas: {{L-407747CB: {groups + 16}, L-DF5E4CA3: {hosts * 34}, L-6D54EA21: {groups}}}\n"
-    return "\n".join(lines) + "\n" + tail
+    return team_pools_yaml(accelerators, (22, 21, 20), MIXED_TYPES, 34)
 
 
 SHAPES = {"few-big": blueprint_yaml, "many-small": many_pools_yaml, "many-mixed": many_mixed_yaml}
