@@ -153,6 +153,10 @@ CASES = {
     "catalog --system": (["catalog", "--system"], 0, "m7i.xlarge"),
     "rules": (["rules"], 0, "SEC003"),
     "acceptance expect": (["acceptance", "expect", "EXAMPLE", "--pool", "dev"], 0, '"accelerator_model": "L40S"'),
+    "init --list": (["init", "--list"], 0, "dev-g6e "),
+    "explain": (["explain", "fsx.capacity-step"], 0, "How to fix it\n  use <nearest>, the next legal size"),
+    "explain a policy": (["explain", "SEC003", "--json"], 0, '"owner": "policies.rules.security.fsx_encrypted_with_kms"'),
+    "explain an unknown code": (["explain", "fsx.capacity-stp"], 2, "did you mean fsx.capacity-step"),
     "missing file": (["validate", "no-such.yaml"], 2, "no-such.yaml"),
 }
 
@@ -225,7 +229,17 @@ def test_the_installed_acceptance_check_accepts_the_shipped_h100_capture_copied_
     assert (rejected.returncode, rejected.stdout.splitlines()[-1]) == (1, "REJECTED (1 failed: evidence.dmesg.txt)")
 
 
-COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "acceptance"}
+def test_the_installed_init_writes_a_starter_and_an_example_that_validate(installed, empty):
+    starter, example = ("a starter blueprint", "railyard.yaml"), ("example dev-g6e", "dev-g6e.yaml")
+    for args, (what, written) in ((["init"], starter), (["init", "dev-g6e"], example)):
+        completed = installed.run(*args, cwd=empty)
+        _no_traceback(completed)
+        assert (completed.returncode, completed.stdout) == (0, f"wrote {what} to {written}; next: railyard validate {written}\n")
+        assert installed.run("validate", written, cwd=empty).returncode == 0
+    assert (empty / "dev-g6e.yaml").read_text(encoding="utf-8") == (installed.examples / "dev-g6e.yaml").read_text(encoding="utf-8")
+
+
+COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "init", "explain", "acceptance"}
 
 
 def test_every_command_is_run_from_the_wheel():
