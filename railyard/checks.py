@@ -15,6 +15,7 @@ from blueprints.schema_errors import CODES as SCHEMA_CODES
 from railyard.change.impact import CODES as DIFF_CODES
 from railyard.change.subnets import CODES as SUBNET_DIFF_CODES
 from railyard.change.upgrade import CODES as UPGRADE_DIFF_CODES
+from railyard.conform import CODES as CONFORM_CODES
 from railyard.online import existing, images, names, offerings, quotas, reservations
 from railyard.online import findings as online_findings
 from topology import CODES as TOPOLOGY_CODES
@@ -67,6 +68,7 @@ def every_check() -> list[Check]:
     checks += [Check("diff", code, "railyard.change.impact") for code in DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.subnets") for code in SUBNET_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.upgrade") for code in UPGRADE_DIFF_CODES]
+    checks += [Check("conform", code, "railyard.conform") for code in CONFORM_CODES]
     return checks
 
 

@@ -7,7 +7,7 @@ from blueprints.findings import Finding, error, warning
 from blueprints.models.storage import FsxLustre
 from railyard.conform import observed
 from railyard.conform.base import Judge, listed, where
-from railyard.conform.expected import NODE_MONITORING_AGENT, OPERATOR_HOST_ENGINE
+from railyard.conform.expected import NODE_MONITORING_AGENT, OPERATOR_HOST_ENGINE, DaemonSetWant
 from railyard.online.evidence import CLAIMS, CLUSTER, DAEMONSETS, FILE_SYSTEMS, KUEUE_FLAVORS, KUEUE_TOPOLOGIES, NODES, PODS, nodegroup_file
 
 CODES = ("conform.cluster", "conform.nodegroup", "conform.daemonset", "conform.nma-dcgm-conflict", "conform.kueue", "conform.fsx")
@@ -96,51 +96,50 @@ def check_daemonsets(judge: Judge) -> list[Finding]:
     present = _daemonsets(judge)
     ready = observed.ready_pods(judge.evidence.get(PODS) or {})
     for want in judge.expected.daemonsets():
-        pools = {pool for pool in want.pools}
-        nodes = {
-            node.name for node in judge.nodes.values() if node.ready and (group := judge.group_of_node(node)) is not None and group.pool in pools
-        }
-        matched = [(namespace, name) for namespace, name, annotations in present if want.matches(namespace, name, annotations)]
+        pools = set(want.pools)
         path = judge.expected.path(sorted(pools)[0]) if len(pools) == 1 else ("kubernetes",)
+        matched = [(namespace, name) for namespace, name, annotations in present if want.matches(namespace, name, annotations)]
         if not matched:
+            message = f"the {want.label} DaemonSet is not in namespace {want.namespace}: pool(s) {_named(pools)} run without it"
             found.append(
                 error(
-                    "conform.daemonset",
-                    path,
-                    f"the {want.label} DaemonSet is not in namespace {want.namespace}: pool(s) {_named(pools)} run without it",
-                    "run `pulumi up` on the Kubernetes layer's stack",
-                    daemonset=want.label,
-                    pools=sorted(pools),
+                    "conform.daemonset", path, message, "run `pulumi up` on the Kubernetes layer's stack", daemonset=want.label, pools=sorted(pools)
                 )
             )
-            continue
         for namespace, name in matched:
-            running = ready.get((namespace, name), set())
-            lacking, extra = nodes - running, (running & set(judge.nodes)) - nodes
-            if lacking:
-                found.append(
-                    error(
-                        "conform.daemonset",
-                        path,
-                        f"DaemonSet {namespace}/{name} ({want.label}) has no Ready pod on {len(lacking)} node(s) of pool(s) {_named(pools)}: "
-                        f"{listed(lacking)}",
-                        "see the pod's events on those nodes (`kubectl describe pod`); its devices or metrics are missing there",
-                        daemonset=f"{namespace}/{name}",
-                        nodes=sorted(lacking),
-                    )
-                )
-            if extra and want.exact:
-                found.append(
-                    warning(
-                        "conform.daemonset",
-                        path,
-                        f"DaemonSet {namespace}/{name} ({want.label}) runs on node(s) outside pool(s) {_named(pools)}: {listed(extra)}",
-                        "its node affinity is wider than the design's: run `pulumi up` on the Kubernetes layer",
-                        daemonset=f"{namespace}/{name}",
-                        nodes=sorted(extra),
-                    )
-                )
+            found += _placed_on(judge, want, f"{namespace}/{name}", ready.get((namespace, name), set()), path)
     return found + _dcgm_conflict(present)
+
+
+def _placed_on(judge: Judge, want: DaemonSetWant, daemonset: str, running: set[str], path: tuple[str | int, ...]) -> list[Finding]:
+    """One DaemonSet's Ready pods against the Ready nodes of its pools: the nodes it lacks, and (if exact) those outside."""
+    pools = set(want.pools)
+    nodes = {node.name for node in judge.nodes.values() if node.ready and (group := judge.group_of_node(node)) is not None and group.pool in pools}
+    lacking, extra = nodes - running, (running & set(judge.nodes)) - nodes
+    found = []
+    if lacking:
+        found.append(
+            error(
+                "conform.daemonset",
+                path,
+                f"DaemonSet {daemonset} ({want.label}) has no Ready pod on {len(lacking)} node(s) of pool(s) {_named(pools)}: {listed(lacking)}",
+                "see the pod's events on those nodes (`kubectl describe pod`); its devices or metrics are missing there",
+                daemonset=daemonset,
+                nodes=sorted(lacking),
+            )
+        )
+    if extra and want.exact:
+        found.append(
+            warning(
+                "conform.daemonset",
+                path,
+                f"DaemonSet {daemonset} ({want.label}) runs on node(s) outside pool(s) {_named(pools)}: {listed(extra)}",
+                "its node affinity is wider than the design's: run `pulumi up` on the Kubernetes layer",
+                daemonset=daemonset,
+                nodes=sorted(extra),
+            )
+        )
+    return found
 
 
 def _named(pools: set[str]) -> str:
@@ -202,21 +201,28 @@ def check_kueue(judge: Judge) -> list[Finding]:
                     observed=levels,
                 )
             )
-        for group in (group for group in judge.expected.groups if group.pool == flavor.pool):
-            for node in judge.ready_nodes(group):
-                absent = [level for level in flavor.topology.levels if level not in node.labels]
-                if absent:
-                    found.append(
-                        error(
-                            "conform.kueue",
-                            where_pool,
-                            f"node {node.name} of {where(group)} lacks Topology {flavor.topology.name}'s level label(s) {', '.join(absent)}: "
-                            "Kueue won't place topology-aware jobs on it",
-                            "label the node (or replace it) so every level is set",
-                            node=node.name,
-                            missing=absent,
-                        )
+        found += _unlabelled(judge, flavor.pool, flavor.topology.name, flavor.topology.levels)
+    return found
+
+
+def _unlabelled(judge: Judge, pool: str, topology: str, levels: tuple[str, ...]) -> list[Finding]:
+    """An error for each Ready node of `pool` that lacks one of a Topology's level labels."""
+    found = []
+    for group in (group for group in judge.expected.groups if group.pool == pool):
+        for node in judge.ready_nodes(group):
+            absent = [level for level in levels if level not in node.labels]
+            if absent:
+                found.append(
+                    error(
+                        "conform.kueue",
+                        judge.expected.path(pool),
+                        f"node {node.name} of {where(group)} lacks Topology {topology}'s level label(s) {', '.join(absent)}: "
+                        "Kueue won't place topology-aware jobs on it",
+                        "label the node (or replace it) so every level is set",
+                        node=node.name,
+                        missing=absent,
                     )
+                )
     return found
 
 

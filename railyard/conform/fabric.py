@@ -180,29 +180,25 @@ def _domain(pool: str, path: tuple, block: str | None, members: list[str], size:
                 **facts,
             )
         )
-    interconnect = (status or {}).get("InterconnectStatus")
+    return found + _interconnect(pool, path, block, members, (status or {}).get("InterconnectStatus"))
+
+
+def _interconnect(pool: str, path: tuple, block: str, members: list[str], interconnect: str | None) -> list[Finding]:
+    """The finding on an UltraServer's interconnect: none when `ok`, an error when `impaired`, else a warning."""
+    facts = {"pool": pool, "capacity_block": block, "instances": members}
     if interconnect == "ok":
-        return found
+        return []
     if interconnect is None:
-        found.append(
-            warning(
-                "conform.ultraserver",
-                path,
-                f"pool '{pool}': DescribeCapacityBlockStatus gives no interconnect status for UltraServer {block}",
-                "record again; the block may be new",
-                **facts,
-            )
+        message = f"pool '{pool}': DescribeCapacityBlockStatus gives no interconnect status for UltraServer {block}"
+        return [warning("conform.ultraserver", path, message, "record again; the block may be new", **facts)]
+    severity = error if interconnect == "impaired" else warning
+    return [
+        severity(
+            "conform.ultraserver",
+            path,
+            f"pool '{pool}': UltraServer {block}'s accelerator interconnect is {interconnect} (instances {listed(members)})",
+            "open a case with AWS for the block; jobs across the domain will run slowly or fail",
+            observed=interconnect,
+            **facts,
         )
-    else:
-        severity = error if interconnect == "impaired" else warning
-        found.append(
-            severity(
-                "conform.ultraserver",
-                path,
-                f"pool '{pool}': UltraServer {block}'s accelerator interconnect is {interconnect} (instances {listed(members)})",
-                "open a case with AWS for the block; jobs across the domain will run slowly or fail",
-                observed=interconnect,
-                **facts,
-            )
-        )
-    return found
+    ]

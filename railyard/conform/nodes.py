@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from blueprints.findings import Finding, error, info, warning
 from railyard.conform.base import Judge, listed, where
+from railyard.conform.observed import Node
 from railyard.online.evidence import INSTANCES, NODES, RESERVATIONS
 from topology.cluster.node_groups import NodeGroupPlan
 
@@ -40,27 +41,7 @@ def check_counts(judge: Judge) -> list[Finding]:
             )
             continue
         if len(ready) < group.desired_size:
-            joined = {node.instance_id for node in ready}
-            unjoined = [item.instance_id for item in judge.group_instances(group) if item.instance_id not in joined]
-            not_ready = [node.name for node in judge.nodes.values() if not node.ready and judge.group_of_node(node) == group]
-            detail = (f"; instances without a Ready node: {listed(unjoined)}" if unjoined else "") + (
-                f"; not Ready: {listed(not_ready)}" if not_ready else ""
-            )
-            found.append(
-                error(
-                    "conform.node-count",
-                    path,
-                    f"{where(group)} has {len(ready)} Ready nodes, the design plans {group.desired_size}{detail}",
-                    "look at the node group's health and the instances' console output; a Capacity Block may be short of instances",
-                    pool=group.pool,
-                    node_group=group.name,
-                    zone=group.availability_zones[0],
-                    expected=group.desired_size,
-                    observed=len(ready),
-                    instances=sorted(unjoined),
-                    not_ready=sorted(not_ready),
-                )
-            )
+            found.append(_short(judge, group, ready))
         elif len(ready) > group.max_size:
             found.append(
                 warning(
@@ -75,6 +56,29 @@ def check_counts(judge: Judge) -> list[Finding]:
                 )
             )
     return found
+
+
+def _short(judge: Judge, group: NodeGroupPlan, ready: list[Node]) -> Finding:
+    """The error for a node group with fewer Ready nodes than planned, naming its instances without one and its nodes not Ready."""
+    joined = {node.instance_id for node in ready}
+    unjoined = [item.instance_id for item in judge.group_instances(group) if item.instance_id not in joined]
+    not_ready = [node.name for node in judge.nodes.values() if not node.ready and judge.group_of_node(node) == group]
+    detail = (f"; instances without a Ready node: {listed(unjoined)}" if unjoined else "") + (
+        f"; not Ready: {listed(not_ready)}" if not_ready else ""
+    )
+    return error(
+        "conform.node-count",
+        judge.expected.path(group.pool),
+        f"{where(group)} has {len(ready)} Ready nodes, the design plans {group.desired_size}{detail}",
+        "look at the node group's health and the instances' console output; a Capacity Block may be short of instances",
+        pool=group.pool,
+        node_group=group.name,
+        zone=group.availability_zones[0],
+        expected=group.desired_size,
+        observed=len(ready),
+        instances=sorted(unjoined),
+        not_ready=sorted(not_ready),
+    )
 
 
 def check_instances(judge: Judge) -> list[Finding]:
