@@ -1,5 +1,7 @@
 """`railyard conform FILE [--stack ENV] (--from DIR | [--record DIR] [--profile NAME]) [--json | --markdown]`.
 
+`railyard conform --print iam-policy|cluster-role` prints what the live read needs, to grant before it runs.
+
 Is the running cluster what the blueprint says? Read-only. `--from DIR` judges a folder of recorded
 answers offline; without it the live cluster is read (AWS through `validate --online`'s read-only
 account, Kubernetes through `kubectl get`), and `--record DIR` keeps what was read in that same
@@ -21,12 +23,18 @@ HELP = "Compare the running cluster (or a folder of its recorded answers) with t
 
 
 def add_arguments(parser) -> None:
-    """FILE, --stack, --project-dir, --from, --record, --profile, --kubectl, --json, --markdown."""
+    """FILE, --stack, --project-dir, --from, --record, --profile, --kubectl, --print, --json, --markdown."""
     add_file_arguments(parser)
     parser.add_argument("--from", dest="source", metavar="DIR", help="judge this folder of recorded answers instead of the live cluster")
     parser.add_argument("--record", metavar="DIR", help="read the live cluster and keep every answer in DIR (the folder --from reads)")
     parser.add_argument("--profile", help="the AWS profile to read the account with (default: the environment's credentials)")
     parser.add_argument("--kubectl", default="kubectl", help="the kubectl to read the cluster with (default: kubectl on PATH, its current context)")
+    parser.add_argument(
+        "--print",
+        dest="permission",
+        choices=("iam-policy", "cluster-role"),
+        help="print the IAM policy or the Kubernetes ClusterRole the live read needs (JSON) and exit; no blueprint is read",
+    )
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON object")
     output.add_argument("--markdown", action="store_true", help="print the Markdown a pull request gets as a comment")
@@ -38,6 +46,11 @@ def run(args) -> int:
     from railyard.online.evidence import read_evidence
     from railyard.pipeline import validate
 
+    if args.permission:
+        from railyard.online.cluster import cluster_role, iam_policy
+
+        print(json.dumps(iam_policy() if args.permission == "iam-policy" else cluster_role(), indent=2))
+        return 0
     if args.source and args.record:
         print("railyard conform: give --from DIR (judge a recorded folder) or --record DIR (read the cluster), not both", file=sys.stderr)
         return 2

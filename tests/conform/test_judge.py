@@ -284,3 +284,16 @@ def _tree_hops(paths: dict[str, tuple[str, ...]]) -> int:
 def test_worst_hops_equals_the_longest_path_in_the_observed_tree(paths):
     hops, _ = worst_hops([Placed(instance, nodes, None) for instance, nodes in paths.items()])
     assert hops == _tree_hops(paths)
+
+
+def test_the_daemonsets_conform_looks_for_are_named_as_the_compiler_installs_them():
+    from blueprints.catalog.pins import load_pins
+    from components.kubernetes import metrics
+    from components.kubernetes.device_plugins import _RELEASES
+    from railyard.conform import expected
+
+    pins = load_pins()
+    assert {kind: pins.chart(pin).chart.rsplit("/", 1)[-1] for kind, pin in expected.PLUGIN_PINS.items()} == {
+        kind: release[0] for kind, release in _RELEASES.items() if kind != "gpu_operator"
+    }
+    assert (expected.NEURON_MONITOR, pins.chart("dcgm_exporter").chart) == (metrics.NEURON_MONITOR, "dcgm-exporter")

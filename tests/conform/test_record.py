@@ -14,10 +14,11 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from railyard.conform import conform
+from railyard.cli import main
+from railyard.conform import CODES, conform
 from railyard.online.account import READ_ONLY_CALLS, Account, ReadOnlyViolation
 from railyard.online.cluster import CONFORM_CALLS, KUBECTL, _topology, cluster_role, iam_policy, record_cluster
-from railyard.online.evidence import read_evidence
+from railyard.online.evidence import COMMANDS, read_evidence
 from railyard.pipeline import validate
 from tests.conform.clusters import P5, documents, instance_id, write_folder
 
@@ -152,3 +153,41 @@ def test_docs_give_the_iam_policy_and_the_cluster_role_the_code_needs():
     text = (ROOT / "docs" / "conform.md").read_text(encoding="utf-8")
     assert json.dumps(iam_policy(), indent=2) in text
     assert json.dumps(cluster_role(), indent=2) in text
+
+
+def test_the_command_records_the_live_cluster_and_judges_what_it_recorded(tmp_path, monkeypatch, capsys):
+    import railyard.online.cluster
+
+    source = write_folder(P5, tmp_path / "source")
+    with StubbedSession("us-east-1") as session:
+        stub_p5(session, documents(P5))
+        monkeypatch.setattr(railyard.online.cluster, "open_account", lambda region, profile, given: Account(session, region))
+        argv = ["conform", str(BLUEPRINT), "--record", str(tmp_path / "evidence"), "--kubectl", str(fake_kubectl(tmp_path, source)), "--json"]
+        assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["ok"], report["findings"], report["evidence"]) == (True, [], str(tmp_path / "evidence"))
+    assert sorted(path.name for path in (tmp_path / "evidence").iterdir()) == sorted(path.name for path in source.iterdir())
+
+
+@pytest.mark.parametrize(("what", "document"), [("iam-policy", iam_policy()), ("cluster-role", cluster_role())])
+def test_the_command_prints_the_permissions_the_live_read_needs(what, document, capsys):
+    assert main(["conform", "--print", what]) == 0
+    assert json.loads(capsys.readouterr().out) == document
+
+
+def test_from_and_record_together_are_refused(tmp_path, capsys):
+    assert main(["conform", str(BLUEPRINT), "--from", str(tmp_path), "--record", str(tmp_path)]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_the_cluster_role_grants_only_get_and_list_on_what_kubectl_reads():
+    role = cluster_role()
+    assert {verb for rule in role["rules"] for verb in rule["verbs"]} == {"get", "list"}
+    granted = {resource.split(".")[0] for rule in role["rules"] for resource in rule["resources"]}
+    assert granted == {arguments[1].split(".")[0] for arguments in KUBECTL.values()}
+
+
+def test_docs_list_every_file_of_the_folder_with_the_command_that_prints_it():
+    text = (ROOT / "docs" / "conform.md").read_text(encoding="utf-8")
+    assert [name for name, command in COMMANDS.items() if f"| `{name}` | `{command}` |" not in text] == []
+    assert [code for code in CODES if f"`{code}`" not in text] == []
