@@ -75,10 +75,14 @@ class Judge:
         """The group's Ready nodes, by name."""
         return sorted((node for node in self.nodes.values() if node.ready and self.group_of_node(node) == group), key=lambda node: node.name)
 
+    def running(self) -> list[tuple[observed.Instance, NodeGroupPlan]]:
+        """Every running instance of a planned node group, with its group, by instance id."""
+        found = [(instance, self.group_of_instance(instance)) for instance in self.instances.values() if instance.state == "running"]
+        return sorted(((instance, group) for instance, group in found if group is not None), key=lambda pair: pair[0].instance_id)
+
     def group_instances(self, group: NodeGroupPlan) -> list[observed.Instance]:
         """The group's running instances, by id."""
-        found = (item for item in self.instances.values() if item.state == "running" and self.group_of_instance(item) == group)
-        return sorted(found, key=lambda item: item.instance_id)
+        return [instance for instance, owner in self.running() if owner == group]
 
     def not_checked(self, check: str, files: Sequence[str], path: tuple[str | int, ...] = ("pools",)) -> list[Finding]:
         """The error for a check that could not run, naming each file it lacked and why; none when all are usable."""
@@ -90,7 +94,7 @@ class Judge:
             error(
                 NOT_CHECKED,
                 path,
-                f"{check} was not checked: {why} in {self.evidence.folder}",
+                f"could not check {check}: {why} in {self.evidence.folder}",
                 "record the folder again with `railyard conform --record DIR` (docs/conform.md lists each file and the command that prints it)",
                 check=check,
                 files=[problem.file for problem in lacking],

@@ -88,10 +88,9 @@ def check_labels(judge: Judge) -> list[Finding]:
 def _pool_placements(judge: Judge) -> dict[str, list[observed.Placed]]:
     """Each pool's running instances that the topology API places, by pool."""
     pools: dict[str, list[observed.Placed]] = {}
-    for instance in judge.instances.values():
-        group = judge.group_of_instance(instance)
+    for instance, group in judge.running():
         placed = judge.placed.get(instance.instance_id)
-        if group is not None and instance.state == "running" and placed is not None and placed.network_nodes:
+        if placed is not None and placed.network_nodes:
             pools.setdefault(group.pool, []).append(placed)
     return pools
 
@@ -143,9 +142,8 @@ def check_ultraservers(judge: Judge) -> list[Finding]:
         size = next(judge.expected.catalog.get(group.instance_type) for group in groups if group.pool == pool).scale_up.instances_per_domain  # type: ignore[union-attr]
         path = judge.expected.path(pool)
         domains: dict[str | None, list[str]] = {}
-        for instance in judge.instances.values():
-            group = judge.group_of_instance(instance)
-            if group is not None and group.pool == pool and instance.state == "running":
+        for instance, group in judge.running():
+            if group.pool == pool:
                 placed = judge.placed.get(instance.instance_id)
                 domains.setdefault(placed.capacity_block_id if placed else None, []).append(instance.instance_id)
         for block, members in sorted(domains.items(), key=lambda item: str(item[0])):

@@ -86,10 +86,7 @@ def check_instances(judge: Judge) -> list[Finding]:
     found = judge.not_checked("the instances' type, capacity and market", [INSTANCES])
     if found:
         return found
-    for instance in sorted(judge.instances.values(), key=lambda item: item.instance_id):
-        group = judge.group_of_instance(instance)
-        if group is None or instance.state != "running":
-            continue
+    for instance, group in judge.running():
         path, name = judge.expected.path(group.pool), f"instance {instance.instance_id} of {where(group)}"
         facts = {"pool": group.pool, "node_group": group.name, "instance": instance.instance_id}
         if instance.instance_type != group.instance_type:
@@ -134,10 +131,7 @@ def check_efa(judge: Judge) -> list[Finding]:
     found = judge.not_checked("the EFA interfaces", [INSTANCES])
     if found:
         return found
-    for instance in sorted(judge.instances.values(), key=lambda item: item.instance_id):
-        group = judge.group_of_instance(instance)
-        if group is None or instance.state != "running":
-            continue
+    for instance, group in judge.running():
         planned = sorted((spec.network_card_index, spec.interface_type) for spec in group.interfaces if spec.is_efa)
         seen = sorted((item.network_card_index, item.interface_type) for item in instance.interfaces if item.interface_type in ("efa", "efa-only"))
         if planned == seen:

@@ -85,7 +85,9 @@ def record_kubernetes(folder: str | Path, kubectl: str = "kubectl", run: Runner 
             failed.append(f"{kubectl} {' '.join(arguments)}: {exc}")
             continue
         if done.returncode != 0:
-            failed.append(f"{kubectl} {' '.join(arguments)}: {done.stderr.decode(errors='replace').strip()}")
+            # kubectl retries and logs each try; its last line is the reason.
+            reason = (done.stderr.decode(errors="replace").strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+            failed.append(f"{kubectl} {' '.join(arguments)}: {reason}")
             continue
         (Path(folder) / name).write_bytes(done.stdout)
     return failed
