@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -297,3 +298,113 @@ def test_the_daemonsets_conform_looks_for_are_named_as_the_compiler_installs_the
         kind: release[0] for kind, release in _RELEASES.items() if kind != "gpu_operator"
     }
     assert (expected.NEURON_MONITOR, pins.chart("dcgm_exporter").chart) == (metrics.NEURON_MONITOR, "dcgm-exporter")
+
+
+def _nodegroup(documents: Documents) -> dict[str, Any]:
+    return documents["eks-describe-nodegroup-train-use1a.json"]["nodegroup"]
+
+
+def _daemonsets(documents: Documents) -> list[dict[str, Any]]:
+    return documents["kubectl-get-daemonsets.json"]["items"]
+
+
+# (the change, the one finding's code, severity, and the certificate fields it must carry)
+MORE_DRIFTS: dict[str, tuple[Callable[[Documents], None], str, str, dict[str, Any]]] = {
+    "an instance of another type": (
+        lambda d: _instance(d, instance_id(P5_GROUP, 4)).update(InstanceType="p5e.48xlarge"),
+        "conform.instance-type",
+        "error",
+        {"instance": instance_id(P5_GROUP, 4)},
+    ),
+    "an On-Demand instance in a Capacity Block pool": (
+        lambda d: _instance(d, instance_id(P5_GROUP, 6)).pop("InstanceLifecycle"),
+        "conform.market",
+        "error",
+        {"expected": "capacity-block", "observed": None},
+    ),
+    "the cluster on an older Kubernetes": (
+        lambda d: d["eks-describe-cluster.json"]["cluster"].update(version="1.34"),
+        "conform.cluster",
+        "error",
+        {"expected": "1.35", "observed": "1.34"},
+    ),
+    "node repair turned off by hand": (
+        lambda d: _nodegroup(d).update(nodeRepairConfig={"enabled": False}),
+        "conform.nodegroup",
+        "error",
+        {"field": "nodeRepairConfig.enabled", "expected": True, "observed": False},
+    ),
+    "a node group label removed": (
+        lambda d: _nodegroup(d)["labels"].pop("railyard.dev/role"),
+        "conform.nodegroup",
+        "error",
+        {"field": "labels"},
+    ),
+    "the EFA device plugin not installed": (
+        lambda d: d["kubectl-get-daemonsets.json"].update(
+            items=[item for item in _daemonsets(d) if item["metadata"]["name"] != "aws-efa-k8s-device-plugin"]
+        ),
+        "conform.daemonset",
+        "error",
+        {"daemonset": "efa device plugin", "pools": ["train"]},
+    ),
+    "a Kueue Topology missing": (
+        lambda d: d["kubectl-get-topologies.json"].update(items=[]),
+        "conform.kueue",
+        "error",
+        {"observed": []},
+    ),
+    "a node group scaled past the design": (
+        lambda d: _scale_past(d),
+        "conform.node-count",
+        "warning",
+        {"expected": 64, "observed": 65},
+    ),
+    "a reservation not active yet": (
+        lambda d: d["ec2-describe-capacity-reservations.json"]["CapacityReservations"][0].update(State="scheduled"),
+        "conform.node-count",
+        "info",
+        {},
+    ),
+}
+
+
+def _scale_past(documents: Documents) -> None:
+    """A 65th Ready node in the p5 group, with every DaemonSet's pod Ready on it."""
+    extra = json.loads(json.dumps(_node(documents, node_name(P5_GROUP, 0))))
+    extra["metadata"]["name"] = "ip-10-10-9-9.ec2.internal"
+    extra["spec"]["providerID"] = "aws:///us-east-1a/i-0a0000000000000ff"
+    documents["kubectl-get-nodes.json"]["items"].append(extra)
+    pods = documents["kubectl-get-pods.json"]["items"]
+    for pod in [pod for pod in pods if pod["spec"]["nodeName"] == node_name(P5_GROUP, 0)]:
+        pods.append({**pod, "spec": {"nodeName": extra["metadata"]["name"]}})
+
+
+@pytest.mark.parametrize("case", sorted(MORE_DRIFTS))
+def test_each_other_drift_is_one_finding_with_its_evidence(case, tmp_path):
+    change, code, severity, certificate = MORE_DRIFTS[case]
+    report = judged(P5, tmp_path, change)
+    assert [(finding.code, finding.severity) for finding in report.findings] == [(code, severity)]
+    (finding,) = report.findings
+    assert {key: finding.certificate[key] for key in certificate} == certificate
+
+
+def test_with_the_gpu_operator_its_own_daemonsets_are_the_ones_looked_for(tmp_path):
+    from tests.yaml_text import edited_copy
+
+    blueprint = edited_copy(EXAMPLES / P5.blueprint, tmp_path, ("    - kind: nvidia_device_plugin", "    - kind: gpu_operator"))
+    operated = dataclasses.replace(
+        P5,
+        daemonsets=(
+            ("gpu-operator", "nvidia-device-plugin-daemonset", None),
+            ("gpu-operator", "nvidia-dcgm-exporter", None),
+            *(entry for entry in P5.daemonsets if entry[0] not in ("nvidia-device-plugin", "dcgm-exporter")),
+        ),
+    )
+    validation = validate(str(blueprint))
+    assert conform(validation, read_evidence(write_folder(operated, tmp_path / "conforming"))).findings == []
+    unoperated = conform(validation, read_evidence(write_folder(P5, tmp_path / "plain")))
+    assert sorted(finding.certificate["daemonset"] for finding in unoperated.findings) == [
+        "DCGM exporter (GPU Operator)",
+        "NVIDIA device plugin (GPU Operator)",
+    ]
