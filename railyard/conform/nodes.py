@@ -40,7 +40,8 @@ def check_counts(judge: Judge) -> list[Finding]:
                 )
             )
             continue
-        if len(ready) < group.desired_size:
+        # Karpenter launches a pool's nodes as pods ask for them: only a managed group has a size to fall short of.
+        if group.managed and len(ready) < group.desired_size:
             found.append(_short(judge, group, ready))
         elif len(ready) > group.max_size:
             found.append(

@@ -408,3 +408,24 @@ def test_with_the_gpu_operator_its_own_daemonsets_are_the_ones_looked_for(tmp_pa
         "DCGM exporter (GPU Operator)",
         "NVIDIA device plugin (GPU Operator)",
     ]
+
+
+def test_karpenter_nodes_are_tied_to_their_pool_by_zone_and_their_groups_have_no_size_to_miss():
+    from blueprints.catalog import load_catalog
+    from railyard.conform.base import Judge
+    from railyard.conform.expected import expect
+    from railyard.conform.nodes import check_counts
+    from railyard.online.evidence import Evidence
+    from topology.cluster import plan_cluster
+
+    blueprint = validate(str(EXAMPLES / "ai-on-eks.yaml")).blueprint
+    catalog = load_catalog()
+    node = {
+        "metadata": {"name": "ip-10-0-1-1", "labels": {"railyard.dev/pool": "gpu-inference", "topology.kubernetes.io/zone": "us-west-2b"}},
+        "spec": {"providerID": "aws:///us-west-2b/i-0c0000000000000001"},
+        "status": {"conditions": [{"type": "Ready", "status": "True"}]},
+    }
+    judge = Judge(expect(blueprint, catalog, plan_cluster(blueprint, catalog)), Evidence("folder", {"kubectl-get-nodes.json": {"items": [node]}}))
+    (group,) = [group for group in judge.expected.groups if [found.name for found in judge.ready_nodes(group)] == ["ip-10-0-1-1"]]
+    assert (group.name, group.managed) == ("gpu-inference-usw2b-serve", False)
+    assert [(finding.code, finding.certificate["node_group"]) for finding in check_counts(judge)] == [("conform.node-count", "train-usw2a-train")]
