@@ -8,7 +8,7 @@ from blueprints.models.storage import FsxLustre
 from railyard.conform import observed
 from railyard.conform.base import Judge, listed, where
 from railyard.conform.expected import NODE_MONITORING_AGENT, OPERATOR_HOST_ENGINE, DaemonSetWant
-from railyard.online.evidence import CLAIMS, CLUSTER, DAEMONSETS, FILE_SYSTEMS, KUEUE_FLAVORS, KUEUE_TOPOLOGIES, NODES, PODS, nodegroup_file
+from railyard.online.evidence import CLAIMS, CLUSTER, DAEMONSETS, FILE_SYSTEMS, KUEUE_FLAVORS, KUEUE_TOPOLOGIES, NODES, PODS, VOLUMES, nodegroup_file
 
 CODES = ("conform.cluster", "conform.nodegroup", "conform.daemonset", "conform.nma-dcgm-conflict", "conform.kueue", "conform.fsx")
 
@@ -231,7 +231,7 @@ def check_storage(judge: Judge) -> list[Finding]:
     tiers = [tier for tier in judge.expected.blueprint.storage if isinstance(tier, FsxLustre)]
     if not tiers:
         return []
-    found = judge.not_checked("the file systems", [FILE_SYSTEMS, CLAIMS], ("storage",))
+    found = judge.not_checked("the file systems", [FILE_SYSTEMS, CLAIMS, VOLUMES], ("storage",))
     if found:
         return found
     systems = (judge.evidence.get(FILE_SYSTEMS) or {}).get("FileSystems") or []
@@ -258,6 +258,25 @@ def check_storage(judge: Judge) -> list[Finding]:
                     "see the file system's FailureDetails in the FSx console",
                     tier=tier.name,
                     observed=match.get("Lifecycle"),
+                )
+            )
+    return found + _unbound(judge)
+
+
+def _unbound(judge: Judge) -> list[Finding]:
+    """An error for each claim not Bound and each volume Failed (its file system or its claim is gone)."""
+    found = []
+    for volume in (judge.evidence.get(VOLUMES) or {}).get("items") or []:
+        name, phase = (volume.get("metadata") or {}).get("name"), (volume.get("status") or {}).get("phase")
+        if phase == "Failed":
+            found.append(
+                error(
+                    "conform.fsx",
+                    ("storage",),
+                    f"volume {name} is Failed: its claim can't bind to it",
+                    "`kubectl describe pv` names the reason",
+                    volume=name,
+                    observed=phase,
                 )
             )
     for claim in (judge.evidence.get(CLAIMS) or {}).get("items") or []:

@@ -243,10 +243,12 @@ def test_a_file_system_not_available_and_a_pending_claim_are_errors(tmp_path):
     def broken(documents: Documents) -> None:
         documents["fsx-describe-file-systems.json"]["FileSystems"][0]["Lifecycle"] = "MISCONFIGURED"
         documents["kubectl-get-persistentvolumeclaims.json"]["items"][0]["status"]["phase"] = "Pending"
+        documents["kubectl-get-persistentvolumes.json"]["items"][0]["status"]["phase"] = "Failed"
 
     assert {finding.message for finding in judged(P5, tmp_path, broken).findings} == {
         "FSx fs-0123456789abcdef0 of tier 'lustre' is MISCONFIGURED, not AVAILABLE",
         "claim default/lustre is Pending, not Bound: pods that mount it stay Pending",
+        "volume fsx-lustre is Failed: its claim can't bind to it",
     }
 
 
@@ -429,3 +431,11 @@ def test_karpenter_nodes_are_tied_to_their_pool_by_zone_and_their_groups_have_no
     (group,) = [group for group in judge.expected.groups if [found.name for found in judge.ready_nodes(group)] == ["ip-10-0-1-1"]]
     assert (group.name, group.managed) == ("gpu-inference-usw2b-serve", False)
     assert [(finding.code, finding.certificate["node_group"]) for finding in check_counts(judge)] == [("conform.node-count", "train-usw2a-train")]
+
+
+def test_a_timestamp_botocore_parsed_is_written_as_the_aws_cli_prints_it(tmp_path):
+    from datetime import UTC, datetime
+
+    from railyard.online.evidence import dumps
+
+    assert dumps({"LaunchTime": datetime(2026, 12, 1, 11, 30, tzinfo=UTC)}) == '{\n    "LaunchTime": "2026-12-01T11:30:00+00:00"\n}\n'
