@@ -12,16 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blueprints.catalog import load_catalog
-from blueprints.findings import Finding, has_errors, sort_findings, summarize
+from blueprints.findings import Finding, error, has_errors, sort_findings, summarize
 from blueprints.records import record
 from railyard.conform import cluster, fabric, nodes
 from railyard.conform.base import NOT_CHECKED, Judge
 from railyard.conform.expected import expect
 from railyard.online.evidence import Evidence
 from topology.cluster import PlanError, plan_cluster
+
+if TYPE_CHECKING:
+    from railyard.pipeline import Validation
 
 CODES = (NOT_CHECKED, *nodes.CODES, *fabric.CODES, *cluster.CODES)
 # In the order a report reads: the nodes, where they sit, then what runs on them.
@@ -71,7 +74,7 @@ class ConformReport:
         }
 
 
-def conform(validation: Any, evidence: Evidence) -> ConformReport:
+def conform(validation: Validation, evidence: Evidence) -> ConformReport:
     """Judge `evidence` against a validation's blueprint; a blueprint with errors is reported as it is, unjudged."""
     report = ConformReport(validation.file, validation.stack, evidence.folder, None)
     blueprint = validation.blueprint
@@ -82,8 +85,8 @@ def conform(validation: Any, evidence: Evidence) -> ConformReport:
     try:
         plan = plan_cluster(blueprint, catalog)
     except PlanError as exc:
-        report.findings = [*validation.findings]
-        report.findings.append(validation.load.source_map.place(Finding("compile.plan", "error", exc.path, str(exc))))
+        planned = error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled")
+        report.findings = [*validation.findings, validation.load.source_map.place(planned)]
         return report
     judge = Judge(expect(blueprint, catalog, plan), evidence)
     report.cluster = judge.expected.cluster

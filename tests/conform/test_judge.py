@@ -439,3 +439,16 @@ def test_a_timestamp_botocore_parsed_is_written_as_the_aws_cli_prints_it(tmp_pat
     from railyard.online.evidence import dumps
 
     assert dumps({"LaunchTime": datetime(2026, 12, 1, 11, 30, tzinfo=UTC)}) == '{\n    "LaunchTime": "2026-12-01T11:30:00+00:00"\n}\n'
+
+
+def test_a_blueprint_with_errors_is_reported_as_it_is_and_nothing_is_compared(tmp_path, capsys):
+    from tests.yaml_text import edited_copy
+
+    broken = edited_copy(EXAMPLES / P5.blueprint, tmp_path, ("    instance_type: p5.48xlarge\n    role", "    instance_type: p5.96xlarge\n    role"))
+    assert main(["conform", str(broken), "--from", str(write_folder(P5, tmp_path / "folder")), "--json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert (document["cluster"], document["checks"]) == (None, [])
+    assert {finding["code"] for finding in document["findings"] if finding["severity"] == "error"} == {
+        "capacity.type-mismatch",
+        "pool.unknown-instance-type",
+    }
