@@ -74,6 +74,23 @@ class ConformReport:
         }
 
 
+def _guarded(name: str, check: Callable[[Judge], list[Finding]], judge: Judge) -> list[Finding]:
+    """The check's findings; when a document isn't in the shape the AWS CLI or kubectl prints, the one finding that says so."""
+    try:
+        return check(judge)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
+        return [
+            error(
+                NOT_CHECKED,
+                ("pools",),
+                f"could not check {name}: a file of {judge.evidence.folder} is not in the shape the AWS CLI or kubectl prints "
+                f"({type(exc).__name__}: {exc})",
+                "record the folder again with `railyard conform --record DIR`, or fix the hand-made file (docs/conform.md lists the shapes)",
+                check=name,
+            )
+        ]
+
+
 def conform(validation: Validation, evidence: Evidence) -> ConformReport:
     """Judge `evidence` against a validation's blueprint; a blueprint with errors is reported as it is, unjudged."""
     report = ConformReport(validation.file, validation.stack, evidence.folder, None)
@@ -93,6 +110,6 @@ def conform(validation: Validation, evidence: Evidence) -> ConformReport:
     found: list[Finding] = []
     for name, check in CHECKS:
         report.checks.append(name)
-        found += check(judge)
+        found += _guarded(name, check, judge)
     report.findings = sort_findings(validation.load.source_map.place(finding) for finding in found)
     return report

@@ -23,13 +23,13 @@ CODES = ("conform.topology-labels", "conform.placement", "conform.ultraserver")
 def worst_hops(placed: Sequence[observed.Placed]) -> tuple[int, tuple[str, str] | None]:
     """The most switches between two of these instances, and a pair that far apart (None: fewer than two).
 
-    All instances must report the same number of layers; the pair is the first two (by id) that differ
+    The layers compared are those every instance reports; the pair is the first two (by id) that differ
     at the shallowest layer where any differ.
     """
     ordered = sorted(placed, key=lambda item: item.instance_id)
     if len(ordered) < 2:
         return (1 if ordered else 0), None
-    layers = len(ordered[0].network_nodes)
+    layers = min(len(item.network_nodes) for item in ordered)
     for layer in range(layers):
         first = ordered[0]
         other = next((item for item in ordered[1:] if item.network_nodes[layer] != first.network_nodes[layer]), None)

@@ -452,3 +452,32 @@ def test_a_blueprint_with_errors_is_reported_as_it_is_and_nothing_is_compared(tm
         "capacity.type-mismatch",
         "pool.unknown-instance-type",
     }
+
+
+def test_a_file_in_another_shape_is_a_finding_not_a_traceback(tmp_path):
+    def mangled(documents: Documents) -> None:
+        documents["kubectl-get-nodes.json"]["items"] = ["not a node"]
+        documents["ec2-describe-instance-topology.json"]["Instances"] = [{"InstanceType": "p5.48xlarge"}]
+
+    # Written past the botocore check write_folder makes: a hand-made file can be anything.
+    folder = write_folder(P5, tmp_path / "mangled")
+    for name, document in documents_of(mangled).items():
+        (folder / name).write_text(json.dumps(document), encoding="utf-8")
+    report = conform(validate(str(EXAMPLES / P5.blueprint)), read_evidence(folder))
+    assert {finding.code for finding in report.findings} == {"conform.not-checked"}
+    assert sorted(finding.certificate["check"] for finding in report.findings) == [
+        "allocatable",
+        "daemonsets",
+        "kueue",
+        "node-count",
+        "placement",
+        "topology-labels",
+    ]
+
+
+def documents_of(change: Callable[[Documents], None]) -> Documents:
+    from tests.conform.clusters import documents
+
+    found = documents(P5)
+    change(found)
+    return found
