@@ -51,32 +51,54 @@ class Judge:
         """The node each instance became, by instance id."""
         return {node.instance_id: node for node in self.nodes.values() if node.instance_id}
 
+    @cached_property
+    def _by_name(self) -> dict[str, NodeGroupPlan]:
+        return {group.name: group for group in self.expected.groups}
+
+    @cached_property
+    def _by_pool_zone(self) -> dict[tuple[str, str], NodeGroupPlan]:
+        # The first group of a pool in a zone: Karpenter makes one per pool and zone.
+        found: dict[tuple[str, str], NodeGroupPlan] = {}
+        for group in self.expected.groups:
+            found.setdefault((group.pool, group.availability_zones[0]), group)
+        return found
+
     def group_of_node(self, node: observed.Node) -> NodeGroupPlan | None:
         """The planned node group a node belongs to: its EKS node group label, else its pool's group in its zone."""
-        for group in self.expected.groups:
-            if node.node_group == group.name:
-                return group
-        zone = node.labels.get("topology.kubernetes.io/zone")
-        zone_id = node.labels.get("topology.k8s.aws/zone-id")
-        for group in self.expected.groups:
-            if node.node_group is None and node.pool == group.pool and group.availability_zones[0] in (zone, zone_id):
+        if node.node_group is not None:
+            return self._by_name.get(node.node_group)
+        for zone in (node.labels.get("topology.kubernetes.io/zone"), node.labels.get("topology.k8s.aws/zone-id")):
+            group = self._by_pool_zone.get((node.pool or "", zone or ""))
+            if group is not None:
                 return group
         return None
 
     def group_of_instance(self, instance: observed.Instance) -> NodeGroupPlan | None:
         """The planned node group an instance belongs to: its `eks:nodegroup-name` tag, else its node's group."""
-        for group in self.expected.groups:
-            if instance.node_group == group.name:
-                return group
+        if instance.node_group in self._by_name:
+            return self._by_name[instance.node_group]
         node = self.node_of_instance.get(instance.instance_id)
         return self.group_of_node(node) if node is not None else None
 
+    @cached_property
+    def _ready_by_group(self) -> dict[str, list[observed.Node]]:
+        found: dict[str, list[observed.Node]] = {}
+        for node in sorted(self.nodes.values(), key=lambda node: node.name):
+            group = self.group_of_node(node) if node.ready else None
+            if group is not None:
+                found.setdefault(group.name, []).append(node)
+        return found
+
     def ready_nodes(self, group: NodeGroupPlan) -> list[observed.Node]:
         """The group's Ready nodes, by name."""
-        return sorted((node for node in self.nodes.values() if node.ready and self.group_of_node(node) == group), key=lambda node: node.name)
+        return list(self._ready_by_group.get(group.name, []))
 
     def running(self) -> list[tuple[observed.Instance, NodeGroupPlan]]:
         """Every running instance of a planned node group, with its group, by instance id."""
+        return list(self._running)
+
+    @cached_property
+    def _running(self) -> list[tuple[observed.Instance, NodeGroupPlan]]:
         found = [(instance, self.group_of_instance(instance)) for instance in self.instances.values() if instance.state == "running"]
         return sorted(((instance, group) for instance, group in found if group is not None), key=lambda pair: pair[0].instance_id)
 
