@@ -27,6 +27,74 @@ if TYPE_CHECKING:
     from railyard.pipeline import Validation
 
 CODES = (NOT_CHECKED, *nodes.CODES, *fabric.CODES, *cluster.CODES)
+# What each code means and how to fix it, for `railyard explain` (its messages are built from what was observed).
+EXPLAIN: dict[str, dict[str, str]] = {
+    NOT_CHECKED: {
+        "meaning": "a check could not run: a file of the evidence folder it needs is missing, unreadable, or not in the shape "
+        "the AWS CLI or kubectl prints; nothing was judged, so this is not a pass",
+        "fix": "record the folder again with `railyard conform --record DIR` (docs/conform.md lists each file and its command)",
+    },
+    "conform.node-count": {
+        "meaning": "a node group has fewer Ready nodes than the plan's desired size (or more than its most); "
+        "the instances without a Ready node are named",
+        "fix": "look at the node group's health and the instances' console output; a Capacity Block may be short of instances",
+    },
+    "conform.instance-type": {
+        "meaning": "a running instance of a node group is not the pool's instance type, or not in its zone",
+        "fix": "find who launched it (its launch template) and replace it with the node group's own",
+    },
+    "conform.capacity": {
+        "meaning": "a running instance is outside the Capacity Block or reservation its pool names",
+        "fix": "move it into the reservation (its launch template's capacity reservation target) or replace it",
+    },
+    "conform.market": {
+        "meaning": "a running instance is bought on another market than its node group's capacity type (On-Demand, Spot, Capacity Block)",
+        "fix": "replace the instance from the node group's launch template",
+    },
+    "conform.efa-interfaces": {
+        "meaning": "a running instance's EFA interfaces (type and network card) differ from the launch template's layout",
+        "fix": "replace the instance; if every instance shows it, compare the launch template with the plan",
+    },
+    "conform.allocatable": {
+        "meaning": "a Ready node advertises another count of GPUs, Neuron devices or cores, or EFA devices than the catalog and layout give",
+        "fix": "see the device plugin's pod log on the node; replace the node if its devices are gone",
+    },
+    "conform.topology-labels": {
+        "meaning": "a node lacks its network-node-layer labels, or they differ from DescribeInstanceTopology's network nodes",
+        "fix": "cordon the node and relabel or replace it; upgrade the AWS cloud controller (kubernetes/cloud-provider-aws#1100)",
+    },
+    "conform.placement": {
+        "meaning": "two of a pool's instances are more switches apart, in the network tree DescribeInstanceTopology reports, than the fabric allows",
+        "fix": "relaunch the stragglers in the pool's placement group or Capacity Block, or raise the fabric's max_switch_hops",
+    },
+    "conform.ultraserver": {
+        "meaning": "an UltraServer domain holds another number of the pool's instances than the type's domain, or its interconnect is not ok",
+        "fix": "bring the missing instances back into the block; for an impaired interconnect, open a case with AWS",
+    },
+    "conform.cluster": {"meaning": "the EKS cluster is not ACTIVE, or runs another Kubernetes version than the blueprint", "fix": "run `pulumi up`"},
+    "conform.nodegroup": {
+        "meaning": "a managed node group's status, labels, taints, capacity type, size, version or node repair differs from what was compiled",
+        "fix": "run `pulumi up` (or `pulumi refresh` to see who changed it)",
+    },
+    "conform.daemonset": {
+        "meaning": "a DaemonSet the design places (device plugin, exporter, FSx node plugin, node monitoring agent) is absent, "
+        "not Ready on some of its pools' nodes, or runs outside them",
+        "fix": "run `pulumi up` on the Kubernetes layer's stack; see the pods' events on the named nodes",
+    },
+    "conform.nma-dcgm-conflict": {
+        "meaning": "the EKS node monitoring agent runs beside the GPU Operator's own DCGM host engine, so it can't reach DCGM and "
+        "auto repair replaces healthy nodes (aws/containers-roadmap#2555)",
+        "fix": "turn the GPU Operator's standalone DCGM off, or the agent off",
+    },
+    "conform.kueue": {
+        "meaning": "a pool's Kueue ResourceFlavor or Topology is absent or has other levels, or a node lacks a level's label",
+        "fix": "run `pulumi up` on the Kubernetes layer's stack; label or replace the named node",
+    },
+    "conform.fsx": {
+        "meaning": "an FSx for Lustre tier's file system is absent or not AVAILABLE, a claim is not Bound, or a volume Failed",
+        "fix": "see the file system's FailureDetails, or `kubectl describe pvc` / `pv`",
+    },
+}
 # In the order a report reads: the nodes, where they sit, then what runs on them.
 CHECKS: tuple[tuple[str, Callable[[Judge], list[Finding]]], ...] = (
     ("node-count", nodes.check_counts),
