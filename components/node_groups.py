@@ -106,15 +106,18 @@ class NodePool(pulumi.ComponentResource):
                 ),
                 launch_template=aws.eks.NodeGroupLaunchTemplateArgs(id=template.id, version=template.latest_version.apply(str)),
                 labels=dict(group.labels),
-                node_repair_config=aws.eks.NodeGroupNodeRepairConfigArgs(enabled=True) if args.auto_repair else None,
+                # Sent either way: the input is optional and computed, so leaving it out keeps what EKS has (repair on).
+                node_repair_config=aws.eks.NodeGroupNodeRepairConfigArgs(enabled=args.auto_repair),
                 taints=[aws.eks.NodeGroupTaintArgs(key=taint.key, value=taint.value or None, effect=taint.eks_effect) for taint in group.taints]
                 or None,
                 tags=named_tags(args.tags, group.name),
                 # A node group keeps its name, and a reservation has no room for a second copy. EKS's scheduled
-                # actions own a Capacity Block group's desired size; Pulumi must not set it back.
+                # actions own a Capacity Block group's desired size; Pulumi must not set it back. A large group rolls
+                # for longer than the provider's 60-minute wait: wait for its waves (topology.cluster.update_time).
                 opts=child_of(
                     self,
                     delete_before_replace=True,
+                    custom_timeouts=pulumi.CustomTimeouts(**group.update_time.custom_timeouts()),
                     depends_on=list(args.after) or None,
                     ignore_changes=["scalingConfig.desiredSize"] if group.desired_owned_by_eks else None,
                 ),

@@ -1,6 +1,8 @@
 """`railyard lock`'s two halves: the pins a plan resolves, and writing them into a YAML file without disturbing it.
 
-A pin is a subnet key and its range (`cloud.subnet_cidrs`). Writing edits the
+A pin is a subnet key, its range and the zone it was deployed in
+(`cloud.subnet_cidrs`; a pin written before pins knew their zone is a range
+alone, and is still read). Writing edits the
 text, not a re-dumped document, so the file's comments, order and quoting
 stay as they are: the mapping at a path of block-style keys (`cloud`, or
 `config` / `railyard:overrides` / `cloud` in a stack file) gets a
@@ -33,10 +35,26 @@ def pins_of(subnets: Sequence[SubnetPlan]) -> dict[str, str]:
     return {plan.key: plan.cidr for plan in sorted(subnets, key=lambda plan: plan.key) if plan.existing_id is None}
 
 
-def pins_block(pins: Mapping[str, str], keys: Sequence[str], indent: int = 2) -> str:
+def zoned_pins(subnets: Sequence[SubnetPlan]) -> dict[str, dict[str, str]]:
+    """What `railyard lock` writes: each subnet's range and zone, by key (a pin that knows its zone refuses a zone move)."""
+    return {
+        plan.key: {"cidr": plan.cidr, "availability_zone": plan.availability_zone}
+        for plan in sorted(subnets, key=lambda plan: plan.key)
+        if plan.existing_id is None
+    }
+
+
+def _pin_text(pin: str | Mapping[str, str]) -> str:
+    """A pin's value on its line: the range alone, or `{cidr: ..., availability_zone: ...}` (flow style, one line a pin)."""
+    if isinstance(pin, str):
+        return pin
+    return "{" + ", ".join(f"{key}: {value}" for key, value in pin.items()) + "}"
+
+
+def pins_block(pins: Mapping[str, str | Mapping[str, str]], keys: Sequence[str], indent: int = 2) -> str:
     """The YAML to paste: `keys` nested, then `subnet_cidrs` with one pin a line."""
     lines = [f"{' ' * (indent * depth)}{key}:" for depth, key in enumerate([*keys, PINS_KEY])]
-    lines += [f"{' ' * (indent * (len(keys) + 1))}{key}: {cidr}" for key, cidr in pins.items()]
+    lines += [f"{' ' * (indent * (len(keys) + 1))}{key}: {_pin_text(pin)}" for key, pin in pins.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -79,7 +97,7 @@ def _child_indent(lines: list[str], low: int, high: int, parent: int) -> int:
     return next((_indent(lines[index]) for index in range(low, high) if _content(lines[index])), parent + 2)
 
 
-def set_pins(text: str, keys: Sequence[str], pins: Mapping[str, str]) -> str:
+def set_pins(text: str, keys: Sequence[str], pins: Mapping[str, str | Mapping[str, str]]) -> str:
     """`text` with the mapping at `keys` given a `subnet_cidrs` block holding `pins` (added, or replacing the one there)."""
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
@@ -119,11 +137,13 @@ def _without_pins(document: Any, keys: Sequence[str]) -> Any:
     return document
 
 
-def _check(before: str, after: str, keys: Sequence[str], pins: Mapping[str, str]) -> None:
+def _check(before: str, after: str, keys: Sequence[str], pins: Mapping[str, str | Mapping[str, str]]) -> None:
     """The edited text must read as the old document plus exactly these pins."""
     old, new = yaml.safe_load(before), yaml.safe_load(after)
     node = new
     for key in [*keys, PINS_KEY]:
         node = node.get(key) if isinstance(node, dict) else None
-    if node != dict(pins) or _without_pins(old, keys) != _without_pins(new, keys):
+    if node != {key: dict(pin) if isinstance(pin, Mapping) else pin for key, pin in pins.items()} or _without_pins(old, keys) != _without_pins(
+        new, keys
+    ):
         raise LockWriteError("the file's layout could not be edited safely in place; paste the pins by hand")

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 from pulumi.runtime import mocks, rpc, settings
@@ -41,6 +41,9 @@ from railyard.pipeline import Validation, validate
 from railyard.program import Deployment, deployment_of, plan_validated, run_program
 from railyard.progress import stage
 from topology.cluster.placement_groups import PlacementDecision
+
+if TYPE_CHECKING:
+    from components.plan.compile import CompilePlan
 
 PROJECT = "railyard"
 PREVIEW_STACK = "preview"
@@ -84,6 +87,8 @@ class PreviewResource:
     property_dependencies: dict = field(default_factory=dict, hash=False)
     ignore_changes: tuple[str, ...] = ()
     protect: bool = False
+    # The engine's customTimeouts option (`create`, `update`, `delete`, Go durations); empty when the program sets none.
+    custom_timeouts: dict = field(default_factory=dict, hash=False)
     # What the mocks answered (inputs plus made-up outputs such as a launch template's latestVersion); not in `--json`.
     outputs: dict = field(default_factory=dict, hash=False, compare=False)
 
@@ -94,7 +99,10 @@ class PreviewResource:
 
     def as_json(self) -> dict:
         """The resource's `--json` entry."""
-        return {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent, "inputs": self.inputs}
+        document = {"urn": self.urn, "type": self.type, "name": self.name, "parent": self.parent, "inputs": self.inputs}
+        if self.custom_timeouts:
+            document["customTimeouts"] = self.custom_timeouts
+        return document
 
 
 @record(frozen=False)
@@ -112,6 +120,8 @@ class PreviewResult:
     placements: tuple[PlacementDecision, ...] = ()
     stack: str = PREVIEW_STACK
     layer_stack: dict | None = None
+    # The compile plan the program ran on (None when a finding stopped it): `railyard diff` reads its Kueue quotas.
+    plan: CompilePlan | None = None
 
     @property
     def ok(self) -> bool:
@@ -182,10 +192,19 @@ class RecordingMonitor(mocks.MockMonitor):
                     tuple(request.ignoreChanges),
                     # RegisterResourceRequest.protect is optional (proto3): unset means the engine's default, unprotected.
                     bool(request.protect),
+                    _timeouts(request),
                     _plain(self.resources[response.urn].state) if response.urn in self.resources else {},
                 )
             )
         return response
+
+
+def _timeouts(request) -> dict[str, str]:
+    """The request's customTimeouts, the operations it sets only (the engine treats an empty one as the provider's default)."""
+    if not request.HasField("customTimeouts"):
+        return {}
+    timeouts = request.customTimeouts
+    return {name: getattr(timeouts, name) for name in ("create", "update", "delete") if getattr(timeouts, name)}
 
 
 def _digest(type_token: str, name: str, length: int) -> str:
@@ -375,7 +394,7 @@ def _preview(path: str | None, stack: str | None, project_dir: str | Path, accou
         cluster_stack = deployment.cluster_stack.rsplit("/", 1)[-1]
         _, cluster_outputs = _isolated(plan, cluster_stack, Deployment(), roles)
         resources, outputs = _isolated(plan, stack_name, deployment, roles, cluster_outputs)
-        return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name)
+        return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name, plan=plan)
     stage(f"running the Pulumi program under mocks (stack {stack_name})")
     resources, outputs = _isolated(plan, stack_name, deployment, roles)
     layer = None
@@ -385,4 +404,4 @@ def _preview(path: str | None, stack: str | None, project_dir: str | Path, accou
         layer_resources, layer_outputs = _isolated(plan, layer_stack, Deployment(deployment.identity, stack_name), roles, outputs)
         resources = resources + layer_resources  # the cluster's stack first, each in URN order
         layer = {"stack": layer_stack, "outputs": layer_outputs}
-    return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name, layer)
+    return PreviewResult(validation, resources, outputs, findings, plan.placements, stack_name, layer, plan)

@@ -35,6 +35,13 @@ from topology.cost_prices import Gap, Pricer, rate
 CODES = ("cost.price-unknown", "cost.declared-unused")  # the second from declared_findings (topology.cost_prices)
 KINDS = ("on_demand", "capacity_reservation", "spot", "capacity_block", "system", "storage", "network", "control_plane")
 TOTALS = ("hourly_usd", "hourly_at_max_usd", "monthly_usd", "upfront_usd")
+# The fix `railyard explain` gives for an unpriced line, whose hint each line words for the price it lacks.
+EXPLAIN = {
+    "cost.price-unknown": {
+        "fix": "declare the price under the `cost:` field the finding's hint names (instance_usd_per_hour, capacity_block_quotes, "
+        "fsx_lustre, ebs_gp3_usd_per_gb_month, nat_gateway_usd_per_hour), or leave the line out of the totals knowingly",
+    },
+}
 
 
 @record

@@ -1,4 +1,4 @@
-"""The AWS service quotas a design can run into (`quotas.yaml`): code, service, name, default, source, least value."""
+"""The AWS service quotas a design can run into (`quotas.yaml`): code, unit, service, name, default, source, least value."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class Quota:
     """One service quota; `default` is None where AWS sets it per account. `family`/`market` tie EC2 vCPU quotas to pools."""
 
     code: str
+    unit: str
     service: str
     name: str
     default: int | None
@@ -30,6 +31,16 @@ class Quota:
     market: str | None = None
     minimum: int = 0
     minimum_why: str = ""
+
+    @property
+    def label(self) -> str:
+        """What the quota counts, for a row that shows its value: `Running On-Demand P instances (L-417A185B), vCPUs`.
+
+        The table's EC2 and FSx names carry their unit in brackets (`... instances (vCPUs)`); the label moves it
+        after the code, so every row reads name, code, unit alike.
+        """
+        name = self.name.removesuffix(f" ({self.unit})")
+        return f"{name} ({self.code}), {self.unit}"
 
 
 @functools.cache

@@ -1,5 +1,6 @@
 """Who owns a blueprint, and where it is deployed."""
 
+from ipaddress import IPv4Network
 from typing import Annotated, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
@@ -73,6 +74,16 @@ class ExistingVpc(Model):
     )
 
 
+class SubnetPin(Model):
+    """A pinned subnet: its range, and the zone it was deployed in (`railyard lock` writes both)."""
+
+    cidr: Cidr = Field(description="The subnet's IPv4 range, as deployed.")
+    availability_zone: AvailabilityZone = Field(
+        description="The zone the subnet was deployed in: a pin whose failure domain has moved to another zone is refused "
+        "(`compile.pin-zone-moved`), since EC2 can't hold the replacement at the same range beside the old subnet."
+    )
+
+
 class AwsTarget(Model):
     """Where the cluster lives on AWS: a region, its zones and the VPC address space."""
 
@@ -95,11 +106,13 @@ class AwsTarget(Model):
     existing_vpc: ExistingVpc | None = Field(
         default=None, description="Use a VPC and subnets that already exist (vpc_cidr is then that VPC's block); none = railyard creates the VPC."
     )
-    subnet_cidrs: dict[SubnetKey, Cidr] = Field(
+    subnet_cidrs: dict[SubnetKey, Cidr | SubnetPin] = Field(
         default_factory=no_entries,
-        description="Pinned subnet ranges by subnet key (`private-us-east-1a`, `efa-ultra-use1a`, `pods-train-use1a`): a pinned "
-        "subnet keeps its range whatever else changes, so growth never re-carves a deployed VPC. `railyard lock` writes "
-        "the plan's layout here; subnets not listed take free space around the pinned ones (docs/day2.md).",
+        description="Pinned subnets by subnet key (`private-us-east-1a`, `efa-ultra-use1a`, `pods-train-use1a`): each a range and the "
+        "zone it was deployed in (`{cidr: 10.0.0.0/17, availability_zone: us-east-1a}`), or a range alone (written before pins "
+        "knew their zone; still read). A pinned subnet keeps its range whatever else changes, so growth never re-carves a "
+        "deployed VPC. `railyard lock` writes the plan's layout here; subnets not listed take free space around the pinned "
+        "ones (docs/day2.md).",
     )
     protect_stateful: bool = Field(
         default=True,
@@ -117,7 +130,7 @@ class AwsTarget(Model):
                 "drop subnet_cidrs: an existing VPC's subnets are listed under existing_vpc.subnets",
                 field="subnet_cidrs",
             )
-        for key, cidr in self.subnet_cidrs.items():
+        for key, cidr in self.pinned_ranges.items():
             if not 16 <= cidr.prefixlen <= 28:
                 raise violation(
                     "cloud.subnet-pin-size",
@@ -125,6 +138,16 @@ class AwsTarget(Model):
                     "pin the range the subnet has: `railyard lock` writes the plan's ranges",
                     field=f"subnet_cidrs.{key}",
                 )
+
+    @property
+    def pinned_ranges(self) -> dict[str, IPv4Network]:
+        """Each pinned subnet's range, by subnet key (either form of pin)."""
+        return {key: pin.cidr if isinstance(pin, SubnetPin) else pin for key, pin in self.subnet_cidrs.items()}
+
+    @property
+    def pinned_zones(self) -> dict[str, str]:
+        """The zone each pin records, by subnet key; a pin written as a range alone records none."""
+        return {key: pin.availability_zone for key, pin in self.subnet_cidrs.items() if isinstance(pin, SubnetPin)}
 
     @property
     def zones_by_id(self) -> bool:

@@ -16,7 +16,7 @@ from blueprints.catalog.pins import load_pins
 from blueprints.findings import Finding, error, warning
 from blueprints.rules.context import Context
 
-CODES = ("k8s.version-unknown", "k8s.version-extended-support", "k8s.version-end-of-support", "k8s.version-skew")
+CODES = ("k8s.version-unknown", "k8s.version-extended-support", "k8s.version-end-of-support", "k8s.version-skew", "k8s.held-version-new-group")
 # A kubelet may be up to three minor versions older than kube-apiserver, never newer (Kubernetes version skew
 # policy, kubernetes/website release-1.35 content/en/releases/version-skew-policy.md, "kubelet").
 KUBELET_SKEW = 3
@@ -52,6 +52,18 @@ def skew_findings(ctx: Context) -> Iterable[Finding]:
                 f"pool '{pool.name}' holds its nodes at Kubernetes {held} under a {cluster} control plane: a kubelet may not be newer "
                 f"than the API server, nor more than {KUBELET_SKEW} minor versions older (Kubernetes version skew policy)",
                 f"hold it at a version from 1.{max(minor(cluster) - KUBELET_SKEW, 0)} to {cluster}, or drop kubernetes_version to follow the cluster",
+            )
+        elif behind:
+            # CreateNodegroup `version`: "By default, the Kubernetes version of the cluster is used, and this is the only
+            # accepted specified value" (EKS API reference). Only `diff` knows which groups exist; it refuses the rest.
+            yield warning(
+                "k8s.held-version-new-group",
+                where,
+                f"pool '{pool.name}' holds its nodes at Kubernetes {held} under a {cluster} control plane: EKS creates node groups "
+                f"only at the cluster's version, so the hold applies to this pool's node groups that already run {held}; "
+                "creating one (a first deployment, a new pool, a group replaced or split off) is refused",
+                "run `railyard diff` against the deployed blueprint before `pulumi up`: it names any held group the change would "
+                "create or replace (`change.held-group-created`)",
             )
 
 

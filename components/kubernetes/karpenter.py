@@ -83,8 +83,14 @@ class NodeClassPlan:
             "requirements": requirements,
             "expireAfter": "Never" if training else "720h",
         }
-        if group.taints:
-            template_spec["taints"] = [{"key": taint.key, "value": taint.value, "effect": taint.effect} for taint in group.taints]
+        # A gate's taint is a startup taint: Karpenter expects something else (railyard-node-gates) to lift it.
+        gated = {gate.taint_key for gate in group.gates}
+        taints = [{"key": taint.key, "value": taint.value, "effect": taint.effect} for taint in group.taints if taint.key not in gated]
+        startup = [{"key": taint.key, "value": taint.value, "effect": taint.effect} for taint in group.taints if taint.key in gated]
+        if taints:
+            template_spec["taints"] = taints
+        if startup:
+            template_spec["startupTaints"] = startup
         disruption = (
             {"consolidationPolicy": "WhenEmpty", "consolidateAfter": "10m"}
             if training

@@ -11,6 +11,12 @@ in a real deployment:
 * an in-place update recomputes the outputs the table lists for it (a launch
   template's `latestVersion`), so every input that reads the resource changes.
 
+An input the table marks optional and computed that goes from a value to
+none is no change: the provider keeps the value AWS has (the SDK's
+`diffString`: "if removed && schema.Computed { return nil }"), so a node
+group that drops `amiType` and `version` for a custom AMI is updated in place,
+not replaced (`railyard.change.node_group_steps` says what EKS makes of that).
+
 The mocked ids are the same on both sides (they depend on type and name only),
 which is why this propagation is explicit rather than seen in the inputs.
 """
@@ -46,14 +52,19 @@ class InputChange:
     effect: Effect
     via: str = ""  # empty for a change in the resource's own inputs; else the URN of the dependency it flows from
     cause: str = ""  # for a flowed change: REPLACE (the dependency's id changes) or RECOMPUTED (its outputs do)
+    # Values under the same wire path that changed too (list items share a path once indexes are dropped): a
+    # ClusterQueue's nominalQuota per flavor and resource is one path; `old` and `new` are the first pair.
+    more: int = 0
 
     def as_json(self) -> dict:
-        """The change's `--json` entry (a flowed change has `via` and `cause` instead of values)."""
-        document = {"path": self.path, "effect": self.effect.kind, "rule": self.effect.entry}
+        """The change's `--json` entry (a flowed change has `via` and `cause` instead of values; `more` when some)."""
+        document: dict[str, Any] = {"path": self.path, "effect": self.effect.kind, "rule": self.effect.entry}
         if self.via:
             document.update(via=self.via, cause=self.cause)
         else:
             document.update(old=self.old, new=self.new)
+        if self.more:
+            document["more"] = self.more
         return document
 
 
@@ -74,7 +85,7 @@ class ResourceChange:
         return {"urn": self.urn, "type": self.type, "name": self.name, "action": self.action, "inputs": [change.as_json() for change in self.inputs]}
 
 
-def _leaves(old: Any, new: Any, prefix: str, out: dict[str, tuple[Any, Any]]) -> None:
+def _leaves(old: Any, new: Any, prefix: str, out: dict[str, tuple[Any, Any, int]]) -> None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key in sorted(set(old) | set(new)):
             _leaves(old.get(key), new.get(key), f"{prefix}.{key}" if prefix else key, out)
@@ -82,12 +93,14 @@ def _leaves(old: Any, new: Any, prefix: str, out: dict[str, tuple[Any, Any]]) ->
         for before, after in zip(old, new, strict=True):
             _leaves(before, after, prefix, out)
     elif old != new:
-        out.setdefault(prefix, (old, new))
+        first = out.get(prefix)
+        out[prefix] = (old, new, 0) if first is None else (first[0], first[1], first[2] + 1)
 
 
-def changed_inputs(old: dict, new: dict) -> dict[str, tuple[Any, Any]]:
-    """The inputs that differ, by wire path with list indexes dropped, with their old and new values."""
-    out: dict[str, tuple[Any, Any]] = {}
+def changed_inputs(old: dict, new: dict) -> dict[str, tuple[Any, Any, int]]:
+    """The inputs that differ, by wire path with list indexes dropped: the first old and new values at each path,
+    and how many more values under that path changed too."""
+    out: dict[str, tuple[Any, Any, int]] = {}
     _leaves(old, new, "", out)
     return out
 
@@ -153,7 +166,14 @@ def compare(old: list[PreviewResource], new: list[PreviewResource], table: Repla
             assert present is not None
             changes[urn] = ResourceChange(present.urn, present.type, present.name, CREATE if was is None else DELETE, was, now)
             continue
-        inputs = [InputChange(path, a, b, _effect(table, now.type, path)) for path, (a, b) in changed_inputs(was.inputs, now.inputs).items()]
+        rules = table.rules(now.type)
+        changed = changed_inputs(was.inputs, now.inputs).items()
+        # An optional-and-computed input dropped from the config makes no diff: the provider keeps what it has.
+        inputs = [
+            InputChange(path, a, b, _effect(table, now.type, path), more=more)
+            for path, (a, b, more) in changed
+            if not (b is None and a is not None and rules is not None and rules.dropped_is_no_change(path))
+        ]
         if inputs:
             changes[urn] = ResourceChange(now.urn, now.type, now.name, _action(inputs), was, now, inputs)
     _propagate(changes, before, after, table)

@@ -1,4 +1,4 @@
-"""What a change costs: each priced line's hourly figure before and after, and the total, beside the accelerator change.
+"""What a change costs: each priced line's hourly figure before and after, and the totals, beside the accelerator change.
 
 Lines are matched by their key (a pool by its name, a storage tier by its name, the system nodes, the
 root volumes, the NAT gateways, the control plane), so a pool added shows its whole hourly cost, a
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from blueprints.records import record
+from railyard.change.before_after import BeforeAfter
 from topology.cost import CostLine, CostReport, cents
 
 
@@ -48,16 +49,15 @@ class CostDelta:
         return f"{self.delta_usd:+,.2f} USD/h ({monthly:+,.0f} USD a month of {hours_per_month} h): {self.item}, {self.what}"
 
     def as_json(self) -> dict[str, Any]:
-        """The delta for `diff --json`."""
-        rounded = None if self.delta_usd is None else round(self.delta_usd, 2)
-        return {
-            "key": self.key,
-            "item": self.item,
-            "old_hourly_usd": cents(self.old_hourly_usd),
-            "new_hourly_usd": cents(self.new_hourly_usd),
-            "delta_hourly_usd": rounded,
-            "change": self.what,
-        }
+        """The line for `diff --json`: what happened to it, and its hourly figure before, after and the change."""
+        return {"key": self.key, "item": self.item, "what": self.what, "hourly_usd": BeforeAfter(*self._sides()).as_json(cents)}
+
+    def _sides(self) -> tuple[float | None, float | None]:
+        """Both sides' hourly figures as the change reads them: a side without the line is 0 when both are priced;
+        with a side unpriced, the figures stay as they are (None where unpriced or absent) and the change is unknown."""
+        if self.unknown:
+            return self.old_hourly_usd, self.new_hourly_usd
+        return self.old_hourly_usd or 0.0, self.new_hourly_usd or 0.0
 
 
 @record
@@ -74,27 +74,27 @@ class CostChange:
         return self.new.hourly_usd - self.old.hourly_usd
 
     def rows(self) -> list[tuple[str, str]]:
-        """(subject, impact) rows for the diff's impact table: each moved line, then the total."""
+        """(subject, impact) rows for the diff's impact table: each line whose hourly figure moved (totals are `totals`)."""
         hours = self.new.hours_per_month
-        rows = [(f"cost: {delta.key}", delta.summary(hours)) for delta in self.deltas]
-        if self.deltas:
-            old, new = self.old.hourly_usd, self.new.hourly_usd
-            total = f"{old:,.2f} -> {new:,.2f} USD/h ({self.hourly_delta_usd:+,.2f}; {self.new.monthly_usd:,.0f} USD a month)"
-            unknown = len(self.new.unknown)
-            rows.append(("cost: total", total + (f"; {unknown} line(s) unpriced on the new side" if unknown else "")))
-        return rows
+        return [(f"cost: {delta.key}", delta.summary(hours)) for delta in self.deltas]
+
+    def totals(self) -> list[tuple[str, str, BeforeAfter]]:
+        """(key, what it is, figures) for both reports' totals, over their priced lines: per hour and a month as
+        planned, upfront for Capacity Blocks (unknown where no block's upfront is), and how many lines have a figure
+        unpriced (left out of the others; `CostReport.unpriced`)."""
+        blocks = any(line.kind == "capacity_block" for report in (self.old, self.new) for line in report.lines)
+        month = f"USD a month as planned ({self.new.hours_per_month} h" + ("; Capacity Blocks left out, paid upfront)" if blocks else ")")
+        return [
+            ("hourly_usd", "USD per hour as planned", BeforeAfter(self.old.hourly_usd, self.new.hourly_usd)),
+            ("monthly_usd", month, BeforeAfter(self.old.monthly_usd, self.new.monthly_usd)),
+            ("upfront_usd", "USD upfront for Capacity Blocks", BeforeAfter(self.old.upfront_usd, self.new.upfront_usd)),
+            ("unpriced_lines", "lines unpriced, left out of the totals", BeforeAfter(len(self.old.unpriced), len(self.new.unpriced))),
+        ]
 
     def as_json(self) -> dict[str, Any]:
-        """The `cost` section of `diff --json`."""
-        return {
-            "currency": "USD",
-            "old_hourly_usd": cents(self.old.hourly_usd),
-            "new_hourly_usd": cents(self.new.hourly_usd),
-            "delta_hourly_usd": round(self.hourly_delta_usd, 2),
-            "old_monthly_usd": cents(self.old.monthly_usd),
-            "new_monthly_usd": cents(self.new.monthly_usd),
-            "lines": [delta.as_json() for delta in self.deltas],
-        }
+        """The `cost` section of `diff --json`: the totals before, after and the change, then each moved line."""
+        totals = {key: figures.as_json(cents) for key, _, figures in self.totals()}  # a count rounds to itself
+        return {"currency": "USD", "hours_per_month": self.new.hours_per_month, "totals": totals, "lines": [delta.as_json() for delta in self.deltas]}
 
 
 def _priced(line: CostLine | None) -> bool:

@@ -21,9 +21,14 @@ from pathlib import Path
 from blueprints.findings import Finding, has_errors, info, sort_findings
 from blueprints.records import record
 from blueprints.source import SourceError
+from railyard.change.capacity_blocks import capacity_block_findings
+from railyard.change.ceilings import Ceiling, ceilings
 from railyard.change.compare import ResourceChange, compare
 from railyard.change.cost import CostChange, cost_change
+from railyard.change.findings_change import FindingsChange, findings_change
+from railyard.change.held_groups import held_template_findings
 from railyard.change.impact import Impact, impacts
+from railyard.change.node_group_steps import ami_switches, held_groups_created
 from railyard.change.replace_table import ReplaceTable, load_table
 from railyard.change.upgrade import settle_adopted_versions, upgrade_order, version_findings
 from railyard.progress import stage
@@ -83,7 +88,9 @@ def side_at_revision(side: Side, revision: str, into: Path) -> Side:
 
 @record(frozen=False)
 class DiffResult:
-    """Two previews compared: the resource changes, their impact, and every finding (either side's, and the diff's own)."""
+    """Two previews compared: the resource changes, their impact, the ceilings and cost on both sides, the new side's
+    findings against the old side's (`new_side`), and the findings the diff raises itself (`findings`; when a side is
+    invalid, that side's findings instead)."""
 
     old: Side
     new: Side
@@ -94,6 +101,8 @@ class DiffResult:
     source_maps: tuple = ()
     compared: bool = True
     cost: CostChange | None = None
+    ceilings: tuple[Ceiling, ...] = ()
+    new_side: FindingsChange | None = None
 
     @property
     def ok(self) -> bool:
@@ -116,9 +125,11 @@ class DiffResult:
             "compared": self.compared,
             "counts": self.counts(),
             "impact": [impact.as_json() for impact in self.impacts],
+            "ceilings": [ceiling.as_json() for ceiling in self.ceilings],
             "cost": None if self.cost is None else self.cost.as_json(),
             "changes": [change.as_json() for change in self.changes],
             "findings": [finding.as_json() for finding in self.findings],
+            "new_side_findings": None if self.new_side is None else self.new_side.as_json(),
         }
 
 
@@ -133,14 +144,18 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
     stage(f"previewing {new.label}")
     after = run_preview(new.file, new.stack, new.project_dir, at=moment)
     maps = (before.validation.load.source_map, after.validation.load.source_map)
+    new_side = findings_change(before.findings, after.findings)
     if not (before.ok and after.ok):
         findings = [finding for result in (before, after) if not result.ok for finding in result.findings]
-        return DiffResult(old, new, table, findings=sort_findings(findings), source_maps=maps, compared=False)
+        return DiffResult(old, new, table, findings=sort_findings(findings), source_maps=maps, compared=False, new_side=new_side)
     stage("comparing")
     changes = settle_adopted_versions(compare(before.resources, after.resources, table), before.resources)
     found, findings = impacts(changes, before.validation, after.validation, after.resources)
     found += upgrade_order(changes, before.validation, after.validation, after.resources)
     findings += version_findings(before.validation, after.validation)
+    findings += held_groups_created(changes, after.validation, after.resources) + ami_switches(changes, after.validation)
+    findings += held_template_findings(changes, after.validation)
+    findings += capacity_block_findings(changes, before.validation, after.validation)
     if before.stack != after.stack:
         findings.append(
             info(
@@ -152,7 +167,7 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
         )
     was, now = before.validation.cost, after.validation.cost
     cost = cost_change(was, now) if was is not None and now is not None else None
-    return DiffResult(old, new, table, changes, found, sort_findings(findings), maps, cost=cost)
+    return DiffResult(old, new, table, changes, found, sort_findings(findings), maps, cost=cost, ceilings=ceilings(before, after), new_side=new_side)
 
 
 def diff_against_revision(side: Side, revision: str, at: datetime | None = None) -> DiffResult:

@@ -6,8 +6,9 @@
   percentage rounded up, at most 100 nodes; default one node), after launching
   up to twice its zones or `maxUnavailable` new nodes first, unless the group
   updates with the `MINIMAL` strategy (EKS user guide, "Understand each phase
-  of node updates"). A change to `scalingConfig.desiredSize` resizes it in
-  place. A replaced group is deleted before its replacement is created
+  of node updates"); the roll says how long Pulumi waits for each group (its
+  customTimeouts, `topology.cluster.update_time`) and why. A change to
+  `scalingConfig.desiredSize` resizes it in place. A replaced group is deleted before its replacement is created
   (railyard sets deleteBeforeReplace, since the name is fixed): all its
   accelerators are out until the new group is up.
 * **State.** Replacing or deleting an FSx for Lustre file system, an S3
@@ -36,7 +37,7 @@ from railyard.change.karpenter_drift import drift
 from railyard.change.subnets import moved_subnets
 from railyard.change.terraform_source import CONDITIONAL, REPLACE
 from topology.cluster.labels import POOL_LABEL
-from topology.cluster.update_room import MAX_UNAVAILABLE_CAP
+from topology.cluster.update_time import MAX_UNAVAILABLE_CAP, update_time
 
 if TYPE_CHECKING:
     from railyard.pipeline import Validation
@@ -50,6 +51,13 @@ STATEFUL = {
     "aws:eks/cluster:Cluster": "the control plane: every node group, add-on and workload is rebuilt",
 }
 CODES = ("change.state-lost", "change.state-lost-accepted", "change.may-replace-state", "change.unclassified", "change.different-stacks")
+# What `railyard explain` says for the accepted loss, whose hint only names the setting that accepted it.
+EXPLAIN = {
+    "change.state-lost-accepted": {
+        "fix": "nothing, if losing the data is intended; otherwise keep the old value and drop the acceptance "
+        "(accept_replacement on the storage tier, or cloud.protect_stateful: false)",
+    },
+}
 
 
 @functools.cache
@@ -136,9 +144,20 @@ def _node_group(change: ResourceChange, old: Validation, new: Validation) -> lis
             "surge_nodes": 0 if strategy == "MINIMAL" else max(2 * zones, wave),
             "strategy": strategy,
             "because": rolled,
+            **_waited(change.new),
         }
         found.append(("rolling", subject, figures))
     return found
+
+
+def _waited(resource) -> dict[str, Any]:
+    """How long Pulumi waits for the group's update (its customTimeouts), with the arithmetic behind the figure."""
+    waits = resource.custom_timeouts.get("update")
+    if not waits:
+        return {}
+    scaling, config = resource.inputs.get("scalingConfig") or {}, resource.inputs.get("updateConfig") or {}
+    planned = update_time(int(scaling.get("maxSize") or 0), int(config.get("maxUnavailablePercentage") or 0))
+    return {"update_timeout": waits, "timeout_arithmetic": planned.arithmetic()}
 
 
 def _merged(items: list[tuple[str, str, dict[str, Any]]]) -> list[Impact]:
@@ -149,6 +168,8 @@ def _merged(items: list[tuple[str, str, dict[str, Any]]]) -> list[Impact]:
         for key, value in figures.items():
             if key == "waves":
                 into[key] = max(into.get(key, 0), value)
+            elif key in ("update_timeout", "timeout_arithmetic"):
+                into[key] = max(into.get(key, value), value, key=_minutes)
             elif key == "because":
                 into[key] = sorted(set(into.get(key, [])) | set(value))
             elif key == "strategy":
@@ -156,6 +177,11 @@ def _merged(items: list[tuple[str, str, dict[str, Any]]]) -> list[Impact]:
             else:
                 into[key] = into.get(key, 0) + value
     return [Impact(kind, subject, _worded(kind, figures), figures) for (kind, subject), figures in merged.items()]
+
+
+def _minutes(text: str) -> int:
+    """The leading minutes of a timeout (`401m`) or of its arithmetic (the figure after the last `=`)."""
+    return int(text.rsplit("=", 1)[-1].strip().removesuffix(" min").removesuffix("m"))
 
 
 def _worded(kind: str, figures: dict[str, Any]) -> str:
@@ -183,6 +209,12 @@ def _worded(kind: str, figures: dict[str, Any]) -> str:
         f"rolling update{across} ({'; '.join(figures['because'])}): {nodes} nodes ({accelerators} accelerators) in {figures['waves']} "
         f"waves of {wave} node{'s' if wave != 1 else ''} ({figures['accelerators_per_wave']} accelerators drained at a time)"
         + (f"; up to {surge} new nodes launch before the first drain" if surge else "; MINIMAL strategy: drains before it launches")
+        + (
+            f"; Pulumi waits up to {figures['update_timeout']} per group ({figures['timeout_arithmetic']}); "
+            "a drain over 15 min fails the update (PodEvictionFailure)"
+            if "update_timeout" in figures
+            else ""
+        )
     )
 
 

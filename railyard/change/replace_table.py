@@ -74,6 +74,13 @@ class ResourceRules:
     # What a path the table doesn't list does: `unknown` for pulumi-aws (the table lists every input it knows);
     # `update` for Kubernetes objects, which pulumi-kubernetes patches unless a listed field changes.
     default: str = UNKNOWN
+    # Inputs both optional and computed: dropped from the config (a value, then none) they make no diff, the
+    # provider keeping what AWS has. None when the table's source for this type didn't record them.
+    optional_computed: frozenset[str] | None = None
+
+    def dropped_is_no_change(self, path: str) -> bool:
+        """True when removing the input at `path` from the config leaves the resource as it is (optional and computed)."""
+        return self.optional_computed is not None and path in self.optional_computed
 
     def effect(self, path: str) -> Effect:
         """The effect of changing the input at `path` (wire names, list indexes dropped).
@@ -120,7 +127,12 @@ def load_table(path: Path = OUTPUT) -> ReplaceTable:
     raw = json.loads(path.read_text(encoding="utf-8"))
     resources = {
         token: ResourceRules(
-            token, entry["source_name"], MappingProxyType(dict(entry["inputs"])), tuple(entry.get("recomputed", ())), entry.get("default", UNKNOWN)
+            token,
+            entry["source_name"],
+            MappingProxyType(dict(entry["inputs"])),
+            tuple(entry.get("recomputed", ())),
+            entry.get("default", UNKNOWN),
+            frozenset(entry["optional_computed"]) if "optional_computed" in entry else None,
         )
         for part in raw["parts"].values()
         for token, entry in part["resources"].items()
@@ -217,19 +229,22 @@ def _entry(token: str, schema: ResourceSchema, read_at: dict[str, str]) -> dict[
     """One resource's table entry from its schema, under the SDK's wire names, with the commit its file was read at."""
     from railyard.change.sdk_names import wire_path
 
-    inputs, unmapped = {}, []
+    inputs, unmapped, optional_computed = {}, [], []
     for attribute, kind in sorted(schema.attributes.items()):
         wire = wire_path(token, attribute)
         if wire is None:
             unmapped.append(attribute)  # computed-only attributes, or ones the SDK renamed beyond pluralisation
         else:
             inputs[wire] = kind
+            if attribute in schema.optional_computed:
+                optional_computed.append(wire)
     return {
         "source_name": schema.terraform_name,
         "file": schema.file,
         "revision": read_at["commit"],
         **({"revision_date": read_at["date"]} if read_at.get("date") else {}),
         "inputs": dict(sorted(inputs.items())),
+        "optional_computed": sorted(optional_computed),
         "recomputed": sorted(_output_name(token, attribute) for attribute in schema.recomputed),
         "unresolved": sorted(schema.unresolved),
         "not_inputs": sorted(unmapped),

@@ -7,6 +7,14 @@ pinned subnet (`cloud.subnet_cidrs`); a move in a diff therefore comes either
 from a plan with no pins (the old side was never locked) or from a pin the new
 blueprint changed on purpose. The first is an error that says how to lock the
 deployed layout; the second is a warning that says what goes with it.
+
+A subnet that keeps its range but changes zone (a failure domain moved, under
+a pin written before pins recorded their zone) is replaced too, and the
+replacement can't be made: Pulumi creates it before deleting the old subnet,
+and EC2 refuses a range another subnet of the VPC holds ("A subnet CIDR block
+must not overlap the CIDR block of an existing subnet in the VPC", CreateSubnet).
+That is an error, `change.subnet-zone-moved`. A pin that records its zone is
+refused earlier, by `validate` (`compile.pin-zone-moved`).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ if TYPE_CHECKING:
 
 SUBNET = "aws:ec2/subnet:Subnet"
 NETWORK_INFIX = "-network-"  # components.network names each subnet <network>-<subnet key>
-CODES = ("change.subnet-moved",)
+CODES = ("change.subnet-moved", "change.subnet-zone-moved")
 
 
 def subnet_key(change: ResourceChange) -> str:
@@ -38,6 +46,7 @@ def moved_subnets(changes: list[ResourceChange], old: Validation, new: Validatio
             continue
         before, after = change.old.inputs.get("cidrBlock"), change.new.inputs.get("cidrBlock")
         if before == after:
+            findings += _zone_moved(change, new)
             continue
         key = subnet_key(change)
         blueprint = new.blueprint
@@ -58,3 +67,21 @@ def moved_subnets(changes: list[ResourceChange], old: Validation, new: Validatio
         )
         findings.append(new.load.source_map.place(error("change.subnet-moved", path, message, hint)))
     return findings
+
+
+def _zone_moved(change: ResourceChange, new: Validation) -> list[Finding]:
+    """An error when a subnet replaced at its own range moves zone: EC2 refuses the overlapping replacement."""
+    assert change.old is not None and change.new is not None
+    was, now = change.old.inputs.get("availabilityZone"), change.new.inputs.get("availabilityZone")
+    if was == now:
+        return []
+    key = subnet_key(change)
+    message = (
+        f"subnet {key} moves from {was} to {now} at the same range {change.new.inputs.get('cidrBlock')}: Pulumi creates the "
+        "replacement before deleting the old subnet, and EC2 refuses a range another subnet of the VPC holds, so `pulumi up` stops there"
+    )
+    hint = (
+        f"keep the failure domain in {was}; to use {now}, add a failure domain of its own there, move the pools, then retire the old "
+        "one; run `railyard lock --write` on the deployed blueprint first so its pins record their zones"
+    )
+    return [new.load.source_map.place(error("change.subnet-zone-moved", ("cloud", "subnet_cidrs", key), message, hint))]

@@ -53,6 +53,9 @@ class ResourceSchema:
     # Computed attributes the provider marks unknown when the resource changes (`customdiff.ComputedIf`):
     # an in-place update gives them new values, which flow on to every resource that reads them.
     recomputed: list[str] = field(default_factory=list)
+    # Attributes both Optional and Computed: removed from the config they make no diff (the SDK's `diffString`:
+    # "if removed && schema.Computed { return nil }"; a framework attribute keeps its state value the same way).
+    optional_computed: list[str] = field(default_factory=list)
 
 
 def _attribute_literal(value: list, package: Package) -> Group | None:
@@ -87,9 +90,16 @@ def _attributes(body: Group, prefix: str, package: Package, out: ResourceSchema)
     out.unresolved.extend(prefix + name for name in unnamed)
 
 
+def _note_optional_computed(path: str, fields: dict[str, list], out: ResourceSchema) -> None:
+    """Record `path` when its literal says both `Optional: true` and `Computed: true`."""
+    if fields.get("Optional") == ["true"] and fields.get("Computed") == ["true"]:
+        out.optional_computed.append(path)
+
+
 def _sdk_attributes(body: Group, prefix: str, package: Package, out: ResourceSchema, depth: int = 0) -> None:
     for path, _, fields in _attributes(body, prefix, package, out):
         out.attributes[path] = REPLACE if fields.get("ForceNew") == ["true"] else UPDATE
+        _note_optional_computed(path, fields, out)
         elem = fields.get("Elem")
         if elem is None or depth > 8:
             continue
@@ -118,6 +128,7 @@ def _framework_attributes(body: Group, prefix: str, package: Package, out: Resou
         replaces = any(token.endswith(("RequiresReplace", "RequiresReplaceIfConfigured")) for token in modifiers)
         conditional = any(token.endswith("RequiresReplaceIf") for token in modifiers)
         out.attributes[path] = REPLACE if replaces else CONDITIONAL if conditional else UPDATE
+        _note_optional_computed(path, fields, out)
         if depth > 8:
             continue
         for nested in first_map(literal, _FRAMEWORK_MAPS):

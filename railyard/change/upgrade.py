@@ -7,10 +7,12 @@ further, or goes down, is an error (`change.version-skip`). An upgrade that
 is allowed is written as the order the engine applies it in: Pulumi updates
 a resource only after everything it depends on, so the control plane comes
 first, then the add-ons the nodes wait for (VPC CNI, kube-proxy, Pod
-Identity agent), then the node groups roll onto the new version, then the
+Identity agent), then the node groups roll onto the new version, and the
 add-ons that run on the nodes (CoreDNS, EBS CSI, metrics-server, the
-monitoring agent). The phases are read from the previews' dependencies, not
-assumed.
+monitoring agent) follow the system node groups: they depend on those alone,
+so they update while the accelerator groups may still be rolling. The phases
+are dependency depths read from the previews, not assumed, and the summary
+names the groups the later add-ons wait for.
 
 A node group created before railyard set its `version` runs the cluster's
 version already (EKS gives a new group the cluster's), so adopting a plan
@@ -39,13 +41,14 @@ def _minor(version: str) -> int:
     return int(version.split(".")[1])
 
 
-def _cluster_version(resources: Sequence[PreviewResource]) -> str | None:
+def cluster_version(resources: Sequence[PreviewResource]) -> str | None:
+    """The Kubernetes version the preview gives the EKS cluster, or None when it has none."""
     return next((str(resource.inputs.get("version")) for resource in resources if resource.type == CLUSTER and resource.inputs.get("version")), None)
 
 
 def settle_adopted_versions(changes: list[ResourceChange], old_resources: Sequence[PreviewResource]) -> list[ResourceChange]:
     """The changes without a node group's `version` going from unset to the old cluster's version (a group already there)."""
-    running = _cluster_version(old_resources)
+    running = cluster_version(old_resources)
     settled = []
     for change in changes:
         if change.type == NODE_GROUP and change.old is not None and change.new is not None and running is not None:
@@ -108,10 +111,36 @@ def upgrade_order(changes: list[ResourceChange], old: Validation, new: Validatio
         if key in changed and key in by_urn and change.type in (CLUSTER, NODE_GROUP, "aws:eks/addon:Addon"):
             phases.setdefault(_depth(key, by_urn, changed, memo), []).append(_label(change))
     steps = [f"{number}. {', '.join(sorted(labels))}" for number, (_, labels) in enumerate(sorted(phases.items()), 1)]
-    summary = f"Kubernetes {before} -> {after}, applied by `pulumi up` in this order: " + "; ".join(steps)
+    summary = f"Kubernetes {before} -> {after}, applied by `pulumi up` in this order: " + "; ".join(steps) + _waited_for(changes, by_urn, changed)
     return [
         Impact("upgrade", f"kubernetes {after}", summary, {"from": before, "to": after, "phases": [labels for _, labels in sorted(phases.items())]})
     ]
+
+
+def _upstream(urn: str, resources: dict[str, PreviewResource], seen: set[str]) -> set[str]:
+    """Every resource `urn` depends on, directly or through others."""
+    resource = resources.get(urn)
+    if resource is None:
+        return seen
+    sources = {match_key(source) for source in resource.dependencies}
+    sources |= {match_key(source) for values in resource.property_dependencies.values() for source in values}
+    for source in sources - seen:
+        seen.add(source)
+        _upstream(source, resources, seen)
+    return seen
+
+
+def _waited_for(changes: list[ResourceChange], resources: dict[str, PreviewResource], changed: set[str]) -> str:
+    """Which rolling node groups the add-ons that follow them wait for, when that is not all of them (only the system groups)."""
+    groups = {match_key(change.urn): change for change in changes if change.type == NODE_GROUP and match_key(change.urn) in changed}
+    waiting: set[str] = set()
+    for change in changes:
+        if change.type == "aws:eks/addon:Addon" and match_key(change.urn) in changed:
+            waiting |= _upstream(match_key(change.urn), resources, set()) & set(groups)
+    if not waiting or waiting == set(groups):
+        return ""
+    names = ", ".join(sorted(_label(groups[key]).removesuffix(" rolls").removeprefix("node group ") for key in waiting))
+    return f" (the add-ons after the node groups wait for {names} only; the other node groups may still be rolling while they update)"
 
 
 def _label(change: ResourceChange) -> str:
@@ -120,5 +149,11 @@ def _label(change: ResourceChange) -> str:
     if change.type == CLUSTER:
         return "control plane"
     if change.type == NODE_GROUP:
-        return f"node group {resource.inputs.get('nodeGroupName') or change.name} rolls"
+        # EKS asks for a Capacity Block group's desired size to be 0 before an upgrade: the order says so where it rolls.
+        block = (
+            " (a Capacity Block group: desired size 0 first, see change.capacity-block-roll)"
+            if resource.inputs.get("capacityType") == "CAPACITY_BLOCK"
+            else ""
+        )
+        return f"node group {resource.inputs.get('nodeGroupName') or change.name} rolls{block}"
     return f"add-on {resource.inputs.get('addonName') or change.name}"

@@ -1,8 +1,11 @@
 """`railyard diff OLD NEW` / `railyard diff --git REV FILE`: what a blueprint change does to the running cluster.
 
 OLD and NEW are blueprint files or stack configs (`Pulumi.<stack>.yaml`).
-With `--git REV`, OLD is FILE as it was at that revision. Exit 1 when either
-side is invalid or a change loses state the new blueprint didn't accept.
+With `--git REV`, OLD is FILE as it was at that revision. The report has the
+impact, the ceilings (max nodes, accelerators, spend and quotas at max), the
+cost totals before and after, the resource changes, and the new side's
+findings against the old side's (docs/diff.md). Exit 1 when either side is
+invalid or a change loses state the new blueprint didn't accept.
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ from railyard.commands.preview import _instant
 from railyard.progress import reporting, wanted
 
 NAME = "diff"
-HELP = "Compare two blueprints (or stack configs, or a file against a git revision): every resource change and its impact on the cluster."
+HELP = (
+    "Compare two blueprints (or stack configs, or a file against a git revision): every resource change, its impact on the cluster, "
+    "the ceilings and cost before and after, and the new side's findings against the old side's."
+)
 
 
 def add_arguments(parser) -> None:

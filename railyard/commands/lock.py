@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from railyard.address_lock import LockWriteError, pins_block, pins_of, set_pins
+from railyard.address_lock import LockWriteError, pins_block, set_pins, zoned_pins
 from railyard.commands.arguments import add_file_arguments
 from railyard.pipeline import validate
 from railyard.render import findings_report
@@ -51,7 +51,7 @@ def run(args) -> int:
     if blueprint.cloud.existing_vpc is not None:
         print("nothing to pin: cloud.existing_vpc places the nodes in subnets the team already has", file=sys.stderr)
         return 0
-    pins = pins_of(plan_cluster(blueprint, load_catalog(), layout=args.layout).subnets)
+    pins = zoned_pins(plan_cluster(blueprint, load_catalog(), layout=args.layout).subnets)
     target, keys = (stack_file(args.project_dir, args.stack), ("config", OVERRIDES_KEY, "cloud")) if args.stack else (Path(result.file), ("cloud",))
     if not args.write:
         print(f"# {len(pins)} subnets of {result.file}{f' (stack {args.stack})' if args.stack else ''}, {args.layout} layout: add under {target}")

@@ -86,6 +86,10 @@ EXPLAIN: dict[str, dict[str, str]] = {
         "auto repair replaces healthy nodes (aws/containers-roadmap#2555)",
         "fix": "turn the GPU Operator's standalone DCGM off, or the agent off",
     },
+    "conform.gate-held": {
+        "meaning": "a Ready node of a gated pool still carries the gate's taint: what the gate waits for (LNet over EFA) never came up on it",
+        "fix": "read the gate's file on the node (/run/railyard/gates/) and the railyard-node-gates pod's log there",
+    },
     "conform.kueue": {
         "meaning": "a pool's Kueue ResourceFlavor or Topology is absent or has other levels, or a node lacks a level's label",
         "fix": "run `pulumi up` on the Kubernetes layer's stack; label or replace the named node",
@@ -107,6 +111,7 @@ CHECKS: tuple[tuple[str, Callable[[Judge], list[Finding]]], ...] = (
     ("cluster", cluster.check_cluster),
     ("node-groups", cluster.check_node_groups),
     ("daemonsets", cluster.check_daemonsets),
+    ("node-gates", cluster.check_gates),
     ("kueue", cluster.check_kueue),
     ("storage", cluster.check_storage),
 )

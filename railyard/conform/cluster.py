@@ -10,7 +10,15 @@ from railyard.conform.base import Judge, listed, where
 from railyard.conform.expected import NODE_MONITORING_AGENT, OPERATOR_HOST_ENGINE, DaemonSetWant
 from railyard.online.evidence import CLAIMS, CLUSTER, DAEMONSETS, FILE_SYSTEMS, KUEUE_FLAVORS, KUEUE_TOPOLOGIES, NODES, PODS, VOLUMES, nodegroup_file
 
-CODES = ("conform.cluster", "conform.nodegroup", "conform.daemonset", "conform.nma-dcgm-conflict", "conform.kueue", "conform.fsx")
+CODES = (
+    "conform.cluster",
+    "conform.nodegroup",
+    "conform.daemonset",
+    "conform.nma-dcgm-conflict",
+    "conform.gate-held",
+    "conform.kueue",
+    "conform.fsx",
+)
 
 
 def check_cluster(judge: Judge) -> list[Finding]:
@@ -139,6 +147,29 @@ def _placed_on(judge: Judge, want: DaemonSetWant, daemonset: str, running: set[s
                 nodes=sorted(extra),
             )
         )
+    return found
+
+
+def check_gates(judge: Judge) -> list[Finding]:
+    """No Ready node of a gated pool still carries a gate's taint: what the gate waits for (LNet over EFA) never came up there."""
+    gated = [group for group in judge.expected.groups if group.gates]
+    if not gated:
+        return []
+    found = judge.not_checked("the node gates", [NODES])
+    for group in gated if not found else []:
+        for node in judge.ready_nodes(group):
+            held = sorted(gate.taint_key for gate in group.gates if gate.taint_key in node.taint_keys)
+            if held:
+                found.append(
+                    error(
+                        "conform.gate-held",
+                        judge.expected.path(group.pool),
+                        f"node {node.name} ({node.instance_id}) of {where(group)} is still held behind {', '.join(held)}: no job can run on it",
+                        "read the gate's file on the node (/run/railyard/gates/) and the railyard-node-gates pod's log there",
+                        node=node.name,
+                        gates=held,
+                    )
+                )
     return found
 
 

@@ -36,6 +36,8 @@ OPERATOR_HOST_ENGINE = "nvidia-dcgm"
 NODE_MONITORING_AGENT = "eks-node-monitoring-agent"
 FSX_NODE = "fsx-csi-node"
 NEURON_MONITOR = "neuron-monitor"
+# railyard's own DaemonSet that lifts a node gate's taint (components.kubernetes.node_gates).
+GATE_KEEPER = "railyard-node-gates"
 
 
 @record
@@ -129,6 +131,8 @@ class Expectation:
                 )
             else:
                 wants.append(DaemonSetWant("neuron-monitor", "kube-system", exporter.pools, name=NEURON_MONITOR))
+        if layout.gates.pools:
+            wants.append(DaemonSetWant("node gate keeper", "kube-system", layout.gates.pools, name=GATE_KEEPER))
         if layout.mounts.pools:
             wants.append(DaemonSetWant("FSx CSI node plugin", "kube-system", layout.mounts.pools, name=FSX_NODE))
         if self.blueprint.kubernetes.addons.node_monitoring_agent.enabled:

@@ -51,6 +51,7 @@ class Node:
     ready: bool
     labels: Mapping[str, str] = field(hash=False)
     allocatable: Mapping[str, str] = field(hash=False)
+    taint_keys: frozenset[str] = frozenset()
 
     @property
     def pool(self) -> str | None:
@@ -121,9 +122,9 @@ def nodes(document: Mapping[str, Any]) -> dict[str, Node]:
         metadata, spec, status = item.get("metadata") or {}, item.get("spec") or {}, item.get("status") or {}
         ready = any(condition.get("type") == "Ready" and condition.get("status") == "True" for condition in status.get("conditions") or [])
         name = str(metadata.get("name") or "")
-        found[name] = Node(
-            name, _instance_of(spec.get("providerID")), ready, dict(metadata.get("labels") or {}), dict(status.get("allocatable") or {})
-        )
+        taints = frozenset(str(taint.get("key")) for taint in spec.get("taints") or [])
+        labels, allocatable = dict(metadata.get("labels") or {}), dict(status.get("allocatable") or {})
+        found[name] = Node(name, _instance_of(spec.get("providerID")), ready, labels, allocatable, taints)
     return found
 
 

@@ -6,15 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 
+def percent(share: float) -> str:
+    """A share as the blast-radius section writes it everywhere (chart and table alike): up to two decimals, `6.25%`, `100%`."""
+    return f"{share * 100:,.2f}".rstrip("0").rstrip(".") + "%"
+
+
 def link_loss_text(loss: dict[str, Any] | None) -> str | None:
     """One host link lost and the worst leaf per rail, in words (topology.link_loss)."""
     if not loss or not loss["host_link"]:
         return None
     link, leaf = loss["host_link"], loss["leaf_per_rail"]
-    text = f"a link: {link['share']:.2%} of a host ({link['links_per_host']:g} links)"
+    text = f"a link: {percent(link['share'])} of a host ({link['links_per_host']:g} links)"
     if leaf:
         rails = ", ".join(str(rail) for rail in leaf["rails"])
-        text += f"; a leaf: {leaf['accelerators']:,} accelerators lose {leaf['share']:.0%} of rail {rails}"
+        text += f"; a leaf: {leaf['accelerators']:,} accelerators lose {percent(leaf['share'])} of rail {rails}"
     return text
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import field
 from pathlib import Path
 
 from blueprints.records import record
@@ -22,7 +23,8 @@ class BrowserError(RuntimeError):
 
 @record
 class Loaded:
-    """What the browser saw: console messages and page errors, and counts of the page's main parts."""
+    """What the browser saw: console messages and page errors, counts of the page's main parts, and the ids of the
+    blast-radius chart's bars and tolerance ticks as rendered (`bar-<pool>-<kind>-<state>`, `tolerance-<pool>-<kind>`)."""
 
     console_errors: list[str]
     page_errors: list[str]
@@ -32,6 +34,8 @@ class Loaded:
     # The page's width as laid out (`scrollWidth`), and each identified table's right edge, in CSS pixels.
     scroll_width: int = 0
     table_right_px: dict[str, float] | None = None
+    # The blast-radius chart's bars and tolerance ticks as rendered (`bar-<pool>-<kind>-<state>`, `tolerance-<pool>-<kind>`).
+    drawn: list[str] = field(default_factory=list)
 
 
 def chromium_path() -> str:
@@ -68,7 +72,7 @@ class Browser:
         finally:
             self._playwright.stop()
 
-    def load(self, page_path: Path, screenshot: Path | None = None, width: int = 1300) -> Loaded:
+    def load(self, page_path: Path, screenshot: Path | None = None, width: int = 1280) -> Loaded:
         """Open `page_path` from disk in a window `width` CSS pixels wide, with the network blocked, wait for it to load, and read it back."""
         console: list[str] = []
         errors: list[str] = []
@@ -87,11 +91,12 @@ class Browser:
             tables = page.evaluate(
                 "Object.fromEntries(Array.from(document.querySelectorAll('table[id]'), t => [t.id, t.getBoundingClientRect().right]))"
             )
+            drawn = page.evaluate('Array.from(document.querySelectorAll(\'#blast-chart [id^="bar-"], #blast-chart [id^="tolerance-"]\'), e => e.id)')
             if screenshot is not None:
                 page.screenshot(path=str(screenshot), full_page=True)
         finally:
             context.close()
-        return Loaded(console, errors, svgs, sections, figures, scroll_width, tables)
+        return Loaded(console, errors, svgs, sections, figures, scroll_width, tables, drawn)
 
 
 def load(page_path: Path, screenshot: Path | None = None) -> Loaded:

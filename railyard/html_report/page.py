@@ -11,7 +11,7 @@ import html
 import json
 from typing import Any
 
-from railyard.html_report.blast_cells import link_loss_text, spares_text
+from railyard.html_report.blast_section import blast_section
 from railyard.html_report.charts import bars_against_limits
 from railyard.html_report.cost_section import cost_section
 from railyard.html_report.fabric_picture import fabric_svg
@@ -26,8 +26,18 @@ table { border-collapse: collapse; margin: 0.6rem 0; font-size: 0.85rem; }
 th, td { border: 1px solid #ddd; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .error { color: #b00020; font-weight: 600; } .warning { color: #a15c00; } .info { color: #555; }
-figure { margin: 0.6rem 0; } svg { max-width: 100%; height: auto; }
+figure { margin: 0.6rem 0; } svg { max-width: 100%; height: auto; } figcaption { font-size: 0.85rem; color: #555; }
+summary { cursor: pointer; margin: 0.4rem 0; } #quota-table td:first-child { white-space: nowrap; }
+#findings-table td:nth-child(3), #findings-table td:nth-child(4) { overflow-wrap: anywhere; min-width: 10rem; max-width: 16rem; }
+#findings-table td:nth-child(5), #findings-table td:nth-child(6) { min-width: 16rem; }
 """
+
+
+FABRIC_CAPTIONS = {
+    "grouped": "Each box stands for the switches (or one pool's hosts) of one tier, plane and, where they fit, rail, with their count; "
+    "each edge is every link between two boxes: links × link speed.",
+    "switch by switch": "Each dot is one switch or host, each line the cables between two of them.",
+}
 
 
 def _text(value: Any) -> str:
@@ -58,7 +68,7 @@ def _fabrics(design: Design, figures: dict[str, Any]) -> str:
     by_name = {fabric["name"]: fabric for fabric in figures["fabrics"]}
     for fabric in design.fabrics:
         data = by_name[fabric.plan.name]
-        picture, scale = fabric_svg(fabric)
+        picture, drawn = fabric_svg(fabric)
         key = f"fabrics.{data['name']}"
         rows = [
             f"<tr><td>{tier}</td>{_cell(data['switches'][tier], f'{key}.switches.{tier}')}"
@@ -78,7 +88,7 @@ def _fabrics(design: Design, figures: dict[str, Any]) -> str:
         )
         parts.append(
             f'<section class="fabric" id="fabric-{html.escape(data["name"])}"><h3>{html.escape(data["name"])}</h3>{summary}'
-            f'<figure class="fabric-picture" data-scale="{scale}">{picture}</figure>'
+            f'<figure class="fabric-picture" data-scale="{drawn.scale}">{picture}<figcaption>{FABRIC_CAPTIONS[drawn.scale]}</figcaption></figure>'
             + _table(["tier", "switches", "oversubscription", "one switch carries (Gb/s down)"], rows, f"fabric-{data['name']}-tiers")
             + "</section>"
         )
@@ -94,31 +104,6 @@ def _fabrics(design: Design, figures: dict[str, Any]) -> str:
             + f"<p>Not computed (AWS publishes no fan-out): {html.escape(', '.join(provided['unknown']))}.</p></section>"
         )
     return "".join(parts) or "<p>No fabric.</p>"
-
-
-def _blast(figures: dict[str, Any]) -> str:
-    entries = figures["blast_radius"]
-    labels, values, limits, rows = [], [], [], []
-    for entry in entries:
-        for kind, outage in entry["by_kind"].items():
-            labels.append(f"{entry['pool']}: {kind}")
-            values.append(outage["share"] or 0.0)
-            limits.append(entry["max_failure_share"] if kind in entry["checked"] else None)
-        worst = entry["worst"]
-        element = f"{worst['kind']} {worst['element']}" if worst else None
-        rows.append(
-            f"<tr>{_cell(entry['pool'])}{_cell(entry['spread'])}{_cell(', '.join(entry['checked']))}{_cell(', '.join(entry['unknown']) or '-')}"
-            f"{_cell(element)}{_cell(worst['share'] if worst else None, 'blast_radius.' + entry['pool'] + '.worst.share')}"
-            f"{_cell(entry['max_failure_share'])}{_cell(link_loss_text(entry.get('link_loss')))}{_cell(spares_text(entry.get('spares')))}</tr>"
-        )
-    chart = (
-        bars_against_limits("Share of each pool one failure takes (grey: the pool's tolerance)", labels, values, limits, "share of pool")
-        if labels
-        else ""
-    )
-    headers = ["pool", "spread", "checked", "unknown", "worst element", "share", "max_failure_share", "one link, one leaf", "spares"]
-    table = _table(headers, rows, "blast-table")
-    return f'<figure id="blast-chart">{chart}</figure>{table}'
 
 
 def _scale_up(figures: dict[str, Any]) -> str:
@@ -152,6 +137,13 @@ def _power(figures: dict[str, Any]) -> str:
                 f"{_cell(block['budget_kw'])}{_cell(block['max_rack_kw'] if block['racks'] is not None else 'racks not stated')}"
                 f"{_cell(block['rack_budget_kw'])}</tr>"
             )
+        for group in zone.get("service_racks", ()):
+            kw = group["kw_per_rack"]
+            label = f"{group['racks']} {group['role']} racks (the zone's; serve {', '.join(group['serves'])})"
+            total = group["racks"] * kw if kw is not None else "not stated"
+            rows.append(
+                f"<tr>{_cell(zone['name'])}{_cell(label)}{_cell(total)}{_cell(None)}{_cell(kw if kw is not None else 'not stated')}{_cell(None)}</tr>"
+            )
     chart = bars_against_limits("IT load per block (grey: the block's budget)", labels, values, limits, "kW")
     site = (
         f"<p>Site IT load <span data-figure='power.it_kw' data-value='{json.dumps(power['it_kw'])}'>{_text(power['it_kw'])}</span> kW; "
@@ -167,7 +159,8 @@ def _power(figures: dict[str, Any]) -> str:
     )
 
 
-MAX_FEED_BARS = 96  # beyond this, the chart shows each block's most loaded feed
+MAX_FEED_BARS = 32  # beyond this, the chart shows each block's most loaded feed (64 bars run past a laptop's screen)
+FOLDED_ROWS = 24  # a longer table is folded under a <details> line that says what it holds (no script needed)
 
 
 def _feeds(power: dict[str, Any]) -> str:
@@ -191,9 +184,10 @@ def _feeds(power: dict[str, Any]) -> str:
             )
     title = "Load per power feed when its worst neighbour fails (grey: the feed's rating)" + ("" if every else "; each block's most loaded feed")
     chart = bars_against_limits(title, labels, values, limits, "kW")
-    return f'<figure id="feed-chart">{chart}</figure>' + _table(
-        ["zone", "block", "feed", "IT kW, all feeds up", "kW, worst neighbour down", "rating kW"], rows, "feed-table"
-    )
+    table = _table(["zone", "block", "feed", "IT kW, all feeds up", "kW, worst neighbour down", "rating kW"], rows, "feed-table")
+    if len(rows) > FOLDED_ROWS:
+        table = f"<details><summary>Every feed: {len(rows)} rows</summary>{table}</details>"
+    return f'<figure id="feed-chart">{chart}</figure>' + table
 
 
 def _storage(figures: dict[str, Any]) -> str:
@@ -266,7 +260,7 @@ def render_page(document: dict[str, Any], design: Design | None, decisions: tupl
     if design is not None and "fabrics" in document:
         sections += [
             f'<section id="fabrics"><h2>Fabrics</h2>{_fabrics(design, document)}</section>',
-            f'<section id="blast"><h2>Failure domains and blast radius</h2>{_blast(document)}</section>',
+            f'<section id="blast"><h2>Failure domains and blast radius</h2>{blast_section(document, _cell, _table)}</section>',
             f'<section id="scale-up"><h2>Scale-up domains (NVLink / NeuronLink)</h2>{_scale_up(document)}</section>',
             f'<section id="power"><h2>Power</h2>{_power(document)}</section>',
             f'<section id="storage"><h2>Storage</h2>{_storage(document)}</section>',

@@ -39,3 +39,14 @@ def test_node_groups_follow_the_cluster_or_the_pools_held_version():
     assert held.blueprint is not None
     by_pool = {group.pool: group.kubernetes_version for group in plan_node_groups(held.blueprint, load_catalog())}
     assert by_pool == {"system": "1.35", "train": "1.34", "serve": "1.35"}
+
+
+def test_a_held_pool_is_warned_that_eks_creates_groups_only_at_the_clusters_version():
+    findings = _held("1.35", "1.34")
+    [held] = [finding for finding in findings if finding.code == "k8s.held-version-new-group"]
+    assert held.severity == "warning"
+    assert held.path == ("pools", 0, "kubernetes_version")
+    assert "EKS creates node groups only at the cluster's version" in held.message
+    assert "change.held-group-created" in held.hint
+    assert [finding for finding in _held("1.35", "1.35") if finding.code == "k8s.held-version-new-group"] == []
+    assert [finding for finding in _held("1.35", None) if finding.code == "k8s.held-version-new-group"] == []

@@ -368,21 +368,13 @@ def test_a_cluster_deployed_before_pins_adopts_them_with_nothing_replaced(tmp_pa
 
     blueprint = load_blueprint(str(copy)).blueprint
     assert blueprint is not None
-    assert {key: str(cidr) for key, cidr in blueprint.cloud.subnet_cidrs.items()} == recorded["subnets"]["blueprints/examples/p5-capacity-block.yaml"]
+    assert {key: str(cidr) for key, cidr in blueprint.cloud.pinned_ranges.items()} == recorded["subnets"][
+        "blueprints/examples/p5-capacity-block.yaml"
+    ]
 
 
-def test_a_new_pool_shows_its_hourly_cost_beside_its_accelerators_in_text_json_and_markdown(tmp_path):
-    # dev-g6e runs in us-west-2, where railyard's On-Demand table has no rates: both sides declare them.
-    priced = ("kubernetes:", "cost:\n  instance_usd_per_hour: {g6e.xlarge: 1.861, m7i.xlarge: 0.2016}\nkubernetes:")
-    pool = (
-        "  - name: eval\n    instance_type: g6e.xlarge\n    role: dev\n"
-        "    nodes: {min: 0, max: 2, desired: 2}\n    placement:\n      domains: [usw2a]\n"
-    )
-    (tmp_path / "old").mkdir()
-    (tmp_path / "new").mkdir()
-    old = edited_copy(DEV, tmp_path / "old", priced)
-    new = edited_copy(DEV, tmp_path / "new", priced, ("storage:\n  - ", pool + "storage:\n  - "))
-    result = _diff(old, new)
+def test_a_new_pool_shows_its_hourly_cost_beside_its_accelerators_in_text_json_and_markdown(dev_with_a_new_priced_pool):
+    result = _diff(*dev_with_a_new_priced_pool)
     added = [delta for delta in result.cost.deltas if delta.key == "pool:eval"]
     assert len(added) == 1 and added[0].what == "added" and added[0].delta_usd == pytest.approx(2 * 1.861)
     # Two more nodes also add two 200 GiB root volumes, which railyard can't price in us-west-2: an unknown
@@ -392,15 +384,14 @@ def test_a_new_pool_shows_its_hourly_cost_beside_its_accelerators_in_text_json_a
     expected = f"{2 * 1.861:+,.2f} USD/h ({2 * 1.861 * 730:+,.0f} USD a month of 730 h): pool eval: g6e.xlarge, added"
     text, markdown = text_report(result), markdown_report(result)
     assert "cost: pool:eval" in text and expected in text
-    assert f"| cost: pool:eval | {expected} |" in markdown and "| cost: total |" in markdown
+    assert f"| cost: pool:eval | {expected} |" in markdown and "| USD per hour as planned |" in markdown
     document = result.as_json()
     line = next(line for line in document["cost"]["lines"] if line["key"] == "pool:eval")
     assert line == {
         "key": "pool:eval",
         "item": "pool eval: g6e.xlarge",
-        "old_hourly_usd": None,
-        "new_hourly_usd": 3.72,
-        "delta_hourly_usd": 3.72,
-        "change": "added",
+        "what": "added",
+        "hourly_usd": {"before": 0.0, "after": 3.72, "change": 3.72},
     }
-    assert document["cost"]["delta_hourly_usd"] == pytest.approx(round(result.cost.hourly_delta_usd, 2))
+    volumes = next(line for line in document["cost"]["lines"] if line["key"] == "root-volumes")
+    assert volumes["hourly_usd"] == {"before": None, "after": None, "change": None}  # unpriced on both sides: unknown, not zero

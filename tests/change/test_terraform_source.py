@@ -103,3 +103,9 @@ def test_a_framework_resource_that_embeds_another_takes_its_schema_and_modify_pl
     twin, cog = (read_resources(PROVIDER, {"aws_newer_cog_twin", "aws_newer_cog"})[name] for name in ("aws_newer_cog_twin", "aws_newer_cog"))
     assert twin.attributes == cog.attributes and twin.unresolved == cog.unresolved
     assert twin.file.endswith("cog_twin.go")
+
+
+def test_attributes_both_optional_and_computed_are_recorded_inline_and_behind_helpers():
+    schemas = _read()
+    assert schemas["aws_demo_widget"].optional_computed == ["image_type"]  # template_version is computed only
+    assert sorted(schemas["aws_newer_sprocket"].optional_computed) == ["cidr_block", "policy"]  # policy: a sync.OnceValue helper

@@ -54,6 +54,8 @@ class Group:
     per_leaf: int
     ultraserver: int = 0
     id_prefix: str = "0a"
+    # Taints the node group registers its nodes with that a DaemonSet lifts once the node is ready (railyard's node gates).
+    gates: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,6 +104,8 @@ P5 = Sketch(
                 "railyard.dev/role": "training",
             },
             taint=("nvidia.com/gpu", "true", "NO_SCHEDULE"),
+            # The pool mounts FSx for Lustre over EFA: its nodes wait for LNet behind this taint.
+            gates=(("railyard.dev/lnet", "pending", "NO_SCHEDULE"),),
             network=("nn-p5-1", "nn-p5-2"),
             per_leaf=16,
         ),
@@ -112,6 +116,7 @@ P5 = Sketch(
         ("dcgm-exporter", "dcgm-exporter", "dcgm-exporter"),
         ("kube-system", "fsx-csi-node", None),
         ("kube-system", "eks-node-monitoring-agent", None),
+        ("kube-system", "railyard-node-gates", None),
     ),
     topologies={"aws-network-3": (*LAYERS, "kubernetes.io/hostname")},
     flavors=("train-3f4fbd61",),
@@ -298,7 +303,7 @@ def _aws(sketch: Sketch) -> dict[str, dict[str, Any]]:
         },
     }
     for group in sketch.groups:
-        key, value, effect = group.taint
+        taints = [{"key": key, "value": value, "effect": effect} for key, value, effect in (group.taint, *group.gates)]
         files[f"eks-describe-nodegroup-{group.node_group}.json"] = {
             "nodegroup": {
                 "nodegroupName": group.node_group,
@@ -308,7 +313,7 @@ def _aws(sketch: Sketch) -> dict[str, dict[str, Any]]:
                 "capacityType": group.capacity_type,
                 "scalingConfig": {"minSize": 0, "maxSize": group.count, "desiredSize": group.count},
                 "labels": dict(group.labels),
-                "taints": [{"key": key, "value": value, "effect": effect}],
+                "taints": taints,
                 "nodeRepairConfig": {"enabled": sketch.repair},
             }
         }

@@ -112,7 +112,7 @@ MUTATIONS = {
 def test_a_conforming_folder_gives_no_finding(sketch, tmp_path):
     report = judged(sketch, tmp_path)
     assert [finding.as_json() for finding in report.findings] == []
-    assert report.ok and len(report.checks) == 12
+    assert report.ok and len(report.checks) == 13
 
 
 @pytest.mark.parametrize("case", sorted(MUTATIONS))
@@ -167,6 +167,7 @@ def test_an_unreadable_file_is_a_finding_not_a_traceback(tmp_path):
         "Kueue's Topologies",
         "the DaemonSets",
         "the node count",
+        "the node gates",
         "the nodes' allocatable devices",
         "the topology labels",
     ]
@@ -176,7 +177,7 @@ def test_an_empty_folder_passes_no_check(tmp_path):
     report = conform(validate(str(EXAMPLES / P5.blueprint)), read_evidence(tmp_path))
     assert {finding.code for finding in report.findings} == {"conform.not-checked"}
     # Every check but the UltraServer one, which the p5 pool doesn't need.
-    assert len(report.findings) == 11
+    assert len(report.findings) == 12
 
 
 def test_the_json_of_one_folder_is_byte_identical_twice(tmp_path, capsys):
@@ -291,7 +292,7 @@ def test_worst_hops_equals_the_longest_path_in_the_observed_tree(paths):
 
 def test_the_daemonsets_conform_looks_for_are_named_as_the_compiler_installs_them():
     from blueprints.catalog.pins import load_pins
-    from components.kubernetes import metrics
+    from components.kubernetes import metrics, node_gates
     from components.kubernetes.device_plugins import _RELEASES
     from railyard.conform import expected
 
@@ -300,6 +301,7 @@ def test_the_daemonsets_conform_looks_for_are_named_as_the_compiler_installs_the
         kind: release[0] for kind, release in _RELEASES.items() if kind != "gpu_operator"
     }
     assert (expected.NEURON_MONITOR, pins.chart("dcgm_exporter").chart) == (metrics.NEURON_MONITOR, "dcgm-exporter")
+    assert expected.GATE_KEEPER == node_gates.NAME and node_gates.NAMESPACE == "kube-system"
 
 
 def _nodegroup(documents: Documents) -> dict[str, Any]:
@@ -470,6 +472,7 @@ def test_a_file_in_another_shape_is_a_finding_not_a_traceback(tmp_path):
         "daemonsets",
         "kueue",
         "node-count",
+        "node-gates",
         "placement",
         "topology-labels",
     ]
@@ -481,3 +484,15 @@ def documents_of(change: Callable[[Documents], None]) -> Documents:
     found = documents(P5)
     change(found)
     return found
+
+
+def test_a_node_still_behind_its_lnet_gate_is_named(tmp_path):
+    def held(documents: Documents) -> None:
+        _node(documents, node_name(P5_GROUP, 12))["spec"]["taints"].append({"key": "railyard.dev/lnet", "value": "pending", "effect": "NoSchedule"})
+
+    (finding,) = judged(P5, tmp_path, held).findings
+    assert (finding.code, finding.certificate["node"], finding.certificate["gates"]) == (
+        "conform.gate-held",
+        node_name(P5_GROUP, 12),
+        ["railyard.dev/lnet"],
+    )

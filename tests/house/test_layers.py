@@ -22,9 +22,11 @@ ALLOWED = {
     "components": {"blueprints", "topology"},
     # The policy pack stands beside the compiler: published and run as a folder of its own.
     "policies": set(),
-    "railyard": {"blueprints", "topology", "components", "policies"},
+    # The node checker stands alone too: it runs on the node, from a ConfigMap, with the standard library only.
+    "acceptance": set(),
+    "railyard": {"blueprints", "topology", "components", "policies", "acceptance"},
 }
-OURS = {"blueprints", "topology", "components", "railyard", "policies", "bench", "tests"}
+OURS = {"blueprints", "topology", "components", "railyard", "policies", "acceptance", "bench", "tests"}
 SDK = ("pulumi", "pulumi_aws", "pulumi_kubernetes", "pulumi_policy", "grpc")
 # boto3 is for `validate --online` only.
 AWS_SDK = {"boto3", "botocore"}
@@ -58,6 +60,12 @@ def test_the_policy_pack_imports_only_itself_and_its_requirements():
     for path in sorted((ROOT / "policies").rglob("*.py")):
         if path.name not in tools:
             assert imported_packages(path) <= allowed, (path, imported_packages(path) - allowed)
+
+
+def test_the_node_checker_imports_only_itself_and_the_standard_library():
+    allowed = {"acceptance"} | set(sys.stdlib_module_names)
+    for path in sorted((ROOT / "acceptance").rglob("*.py")):
+        assert imported_packages(path) <= allowed, (path, imported_packages(path) - allowed)
 
 
 def test_load_and_check_never_import_the_pulumi_sdk():

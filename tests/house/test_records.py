@@ -199,8 +199,8 @@ def _decorators(path: Path) -> list[str]:
 
 
 def test_the_stages_make_their_value_classes_with_record():
-    # One way to make a value class in the stages `railyard` imports on its way to a plan (the policy pack stands apart,
-    # with no import of ours, and keeps dataclasses).
+    # One way to make a value class in the stages `railyard` imports on its way to a plan (the policy pack and the node
+    # checker, acceptance/, stand apart, with no import of ours, and keep dataclasses).
     found = [
         place
         for package in ("blueprints", "topology", "components", "railyard")

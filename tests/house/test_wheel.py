@@ -34,7 +34,7 @@ from tests import shared
 from tests.shared import shared as computed_once
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("blueprints", "topology", "components", "railyard", "policies")
+PACKAGES = ("blueprints", "topology", "components", "railyard", "policies", "acceptance")
 WHEEL = f"railyard-{__version__}-py3-none-any.whl"
 
 # Files of the packages that are not read at run time, so the wheel may leave them out.
@@ -124,7 +124,7 @@ def test_railyard_loads_from_the_wheel_not_the_checkout(installed, empty):
     code = f"import {', '.join(PACKAGES)}; print('\\n'.join(m.__file__ for m in ({', '.join(PACKAGES)})))"
     bare = {"PATH": os.environ["PATH"]}
     where = subprocess.run([str(installed.python), "-c", code], cwd=empty, check=True, capture_output=True, text=True, env=bare)
-    assert [Path(path).is_relative_to(installed.site) for path in where.stdout.split()] == [True] * 5
+    assert [Path(path).is_relative_to(installed.site) for path in where.stdout.split()] == [True] * len(PACKAGES)
 
 
 def _changed_copy(example: Path, into: Path) -> Path:
@@ -151,6 +151,11 @@ CASES = {
     "catalog": (["catalog"], 0, "g6e.xlarge"),
     "catalog --system": (["catalog", "--system"], 0, "m7i.xlarge"),
     "rules": (["rules"], 0, "SEC003"),
+    "acceptance expect": (["acceptance", "expect", "EXAMPLE", "--pool", "dev"], 0, '"accelerator_model": "L40S"'),
+    "init --list": (["init", "--list"], 0, "dev-g6e "),
+    "explain": (["explain", "fsx.capacity-step"], 0, "How to fix it\n  use <nearest>, the next legal size"),
+    "explain a policy": (["explain", "SEC003", "--json"], 0, '"owner": "policies.rules.security.fsx_encrypted_with_kms"'),
+    "explain an unknown code": (["explain", "fsx.capacity-stp"], 2, "did you mean fsx.capacity-step"),
     "missing file": (["validate", "no-such.yaml"], 2, "no-such.yaml"),
 }
 
@@ -213,6 +218,26 @@ def test_the_installed_lock_writes_the_pins_into_a_copy(installed, empty):
     assert installed.run("validate", "blueprint.yaml", cwd=empty).returncode == 0
 
 
+def test_the_installed_acceptance_check_accepts_the_shipped_h100_capture_copied_into_the_users_folder(installed, empty):
+    shutil.copytree(installed.site / "acceptance" / "examples" / "h100-80gb-hbm3", empty / "evidence")
+    completed = installed.run("acceptance", "check", "--expect", "evidence/expectation.json", "--from", "evidence", cwd=empty)
+    _no_traceback(completed)
+    assert (completed.returncode, completed.stdout.splitlines()[-1]) == (0, "ACCEPTED")
+    (empty / "evidence" / "dmesg.txt").unlink()
+    rejected = installed.run("acceptance", "check", "--expect", "evidence/expectation.json", "--from", "evidence", cwd=empty)
+    assert (rejected.returncode, rejected.stdout.splitlines()[-1]) == (1, "REJECTED (1 failed: evidence.dmesg.txt)")
+
+
+def test_the_installed_init_writes_a_starter_and_an_example_that_validate(installed, empty):
+    starter, example = ("a starter blueprint", "railyard.yaml"), ("example dev-g6e", "dev-g6e.yaml")
+    for args, (what, written) in ((["init"], starter), (["init", "dev-g6e"], example)):
+        completed = installed.run(*args, cwd=empty)
+        _no_traceback(completed)
+        assert (completed.returncode, completed.stdout) == (0, f"wrote {what} to {written}; next: railyard validate {written}\n")
+        assert installed.run("validate", written, cwd=empty).returncode == 0
+    assert (empty / "dev-g6e.yaml").read_text(encoding="utf-8") == (installed.examples / "dev-g6e.yaml").read_text(encoding="utf-8")
+
+
 def test_the_installed_conform_judges_a_recorded_folder(installed, empty):
     from tests.conform.clusters import P5, write_folder
 
@@ -231,7 +256,7 @@ def test_the_installed_conform_says_what_an_empty_folder_could_not_check(install
     assert "conform.not-checked" in completed.stdout and "kubectl-get-nodes.json is missing" in completed.stdout
 
 
-COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "conform"}
+COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "init", "explain", "acceptance", "conform"}
 
 
 def test_every_command_is_run_from_the_wheel():

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from blueprints.catalog.pins import load_pins
-from tests.preview.conftest import ROOT, preview_of
+from railyard.mocked import run_preview
+from tests.preview.conftest import ROOT, preview_of, write_stack
 from tests.topology.cluster.test_addons import SEVEN
 
 ADDON = "aws:eks/addon:Addon"
@@ -76,6 +77,13 @@ def test_the_ebs_driver_gets_a_role_only_pod_identity_can_assume_with_the_manage
 def test_every_node_group_has_auto_repair(example):
     groups = preview_of(example).of_type(NODE_GROUP)
     assert groups and all(group.inputs["nodeRepairConfig"] == {"enabled": True} for group in groups)
+
+
+def test_auto_repair_turned_off_is_sent_as_off_not_left_out(tmp_path):
+    # nodeRepairConfig is optional and computed in the provider: a group that leaves it out keeps repair on (issue 41).
+    write_stack(tmp_path, "norepair", "dev-g6e.yaml", "    kubernetes: {node_auto_repair: false}\n")
+    groups = run_preview(None, "norepair", str(tmp_path)).of_type(NODE_GROUP)
+    assert groups and [group.inputs["nodeRepairConfig"] for group in groups] == [{"enabled": False}] * len(groups)
 
 
 def test_gp3_is_the_default_storage_class_encrypted_and_bound_in_the_pods_zone(p5):

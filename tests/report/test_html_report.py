@@ -20,7 +20,6 @@ import pytest
 
 from railyard.cli import main
 from railyard.html_report import build_report
-from railyard.html_report.browser import Browser
 from tests.preview.conftest import ROOT
 from tests.shared import shared
 
@@ -46,13 +45,6 @@ def _json(name: str) -> dict[str, Any]:
         main(["validate", str(ROOT / "blueprints" / "examples" / f"{name}.yaml"), "--json"])
     document: dict[str, Any] = json.loads(out.getvalue())
     return document
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for the module's pages (each page gets a fresh offline context)."""
-    with Browser() as opened:
-        yield opened
 
 
 class _Figures(HTMLParser):
@@ -152,9 +144,10 @@ def test_the_same_blueprint_gives_the_same_bytes():
     assert _built("heterogeneous") == _page("heterogeneous")
 
 
-def test_a_small_fabric_is_drawn_to_scale_and_a_large_one_aggregated():
-    assert 'data-scale="to scale"' in _page("p5-capacity-block")  # 16 hosts on a few dozen switches
-    assert 'data-scale="aggregated"' in _page("rail-131k")  # 16,384 hosts: one box per group of identical ones
+def test_every_example_fabric_is_drawn_grouped_since_none_is_small_enough_to_read_switch_by_switch():
+    # The smallest, heterogeneous's trainium fabric, has 24 switches and 16 hosts with 16 rails: 256 host cables.
+    assert _page("heterogeneous").count('data-scale="grouped"') == 2
+    assert 'data-scale="grouped"' in _page("p5-capacity-block") and 'data-scale="switch by switch"' not in _page("p5-capacity-block")
 
 
 def test_a_fabric_whose_planes_join_above_the_leaves_says_where():
@@ -186,6 +179,9 @@ def test_every_example_opens_in_headless_chromium_with_no_error(name, tmp_path: 
     # What the browser read from the rendered page is what the JSON says.
     for path_, value in loaded.figures.items():
         assert json.loads(value) == _from_json(document, path_), path_
+    # The blast-radius chart as rendered: a tolerance tick for exactly the kinds each pool is checked against.
+    ticks = {drawn for drawn in loaded.drawn if drawn.startswith("tolerance-")}
+    assert ticks == {f"tolerance-{entry['pool']}-{kind}" for entry in document.get("blast_radius") or [] for kind in entry["checked"]}
 
 
 def test_the_cost_table_of_the_largest_example_fits_a_laptops_1280_px_window(tmp_path: Path, browser):

@@ -29,6 +29,16 @@ from topology.cluster.spare_placement import share_served_groups
 from topology.cluster.subnets import SubnetDemand, SubnetPlan, lay_out_subnets, place_in_existing
 
 Layout = Literal["stable", "legacy"]
+# What `railyard explain` says for the finding a `PlanError` becomes (its wording is the error's own).
+EXPLAIN = {
+    "compile.plan": {
+        "meaning": "the blueprint validated, but the cluster plan can't lay it out as written: for example, the VPC's "
+        "blocks can't hold the subnets the node groups need; the message names the value at fault and what would fit",
+        "why": "planning (node groups, subnets, placement groups) runs before anything is compiled or created; a design it "
+        "can't lay out would fail half-way through `pulumi up`, so it is refused here with the blueprint line at fault",
+        "fix": "change the value the message names (a larger vpc_cidr or secondary_cidrs, fewer nodes per domain), then run railyard validate again",
+    },
+}
 
 
 @record
@@ -100,7 +110,7 @@ def _subnets(blueprint: Blueprint, groups: tuple[NodeGroupPlan, ...], layout: La
     node_blocks, pod_blocks = [cloud.vpc_cidr, *cloud.secondary_cidrs], list(blueprint.kubernetes.pod_networking.pod_cidrs)
     if layout == "legacy":
         return legacy_layout(node_blocks, nodes, bool(cloud.secondary_cidrs)) + (legacy_layout(pod_blocks, pods, True) if pods else ())
-    pinned = cloud.subnet_cidrs
+    pinned = cloud.pinned_ranges
     return lay_out_subnets(node_blocks, nodes, pinned) + (lay_out_subnets(pod_blocks, pods, pinned, "pod CIDR blocks") if pods else ())
 
 

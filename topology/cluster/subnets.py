@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from ipaddress import IPv4Network
 from typing import Literal, NoReturn
 
-from blueprints.findings import Finding, warning
+from blueprints.findings import Finding, error, warning
 from blueprints.records import record
 from topology.cluster.address_space import AddressSpace
 from topology.cluster.errors import PlanError
@@ -116,6 +116,36 @@ def unused_pins(pins: Mapping[str, IPv4Network], plans: Sequence[SubnetPlan]) ->
         for key, cidr in pins.items()
         if key not in planned
     ]
+
+
+def moved_pins(zones: Mapping[str, str], plans: Sequence[SubnetPlan]) -> list[Finding]:
+    """An error for each pinned subnet the plan now puts in another zone than the one its pin records.
+
+    A subnet's zone can't change in place, so it is replaced; its pin keeps the
+    range, and Pulumi creates a replacement before it deletes the old resource
+    (Pulumi docs, "deleteBeforeReplace"), so EC2 is asked for a second subnet on
+    the range the old one holds and refuses it: "A subnet CIDR block must not
+    overlap the CIDR block of an existing subnet in the VPC" (EC2 API reference,
+    CreateSubnet). The old subnet can't go first either while nodes and file
+    systems sit in it.
+    """
+    findings = []
+    for plan in plans:
+        pinned = zones.get(plan.key)
+        if pinned is None or pinned == plan.availability_zone:
+            continue
+        findings.append(
+            error(
+                "compile.pin-zone-moved",
+                ("cloud", "subnet_cidrs", plan.key),
+                f"subnet '{plan.key}' is pinned at {plan.cidr} in {pinned}, but the plan now puts it in {plan.availability_zone} "
+                f"(its failure domain moved): the subnet is replaced at the same range, and EC2 refuses the new subnet while the "
+                "old one still holds that range, with every node group and file system in it",
+                f"keep the failure domain in {pinned}; to use {plan.availability_zone}, add a failure domain of its own there "
+                "(a new subnet at a free range, nothing moved), move the pools to it, then retire the old domain and its pin",
+            )
+        )
+    return findings
 
 
 def smallest_size(demand: SubnetDemand, addresses: int | None = None) -> int:

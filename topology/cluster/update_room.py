@@ -25,9 +25,9 @@ from blueprints.catalog.system_types import load_system_types
 from blueprints.findings import Finding, warning
 from topology.cluster.node_groups import MAX_UNAVAILABLE_PERCENT, NodeGroupPlan
 from topology.cluster.quotas import MARKETS, QuotaNeed
+from topology.cluster.update_time import MAX_UNAVAILABLE_CAP
 
 CODES = ("quota.no-update-room",)
-MAX_UNAVAILABLE_CAP = 100  # EKS: maxUnavailable is at most 100 nodes
 
 
 def update_surge(group: NodeGroupPlan) -> int:

@@ -1,0 +1,79 @@
+"""`python -m acceptance`: record a node's evidence, judge it, or both, with only the standard library.
+
+    python -m acceptance record --expect expectation.json --into /var/lib/railyard/evidence
+    python -m acceptance check  --expect expectation.json --from /var/lib/railyard/evidence [--json]
+    python -m acceptance run    --expect expectation.json --into DIR [--json]   # record, then check
+
+With `--publish NODE` (in a pod: `--publish "$NODE_NAME"` from the downward API) the verdict is
+written on the node as the `railyard.dev/Accepted` condition and the `railyard.dev/acceptance`
+annotation; `--lift-taint` also removes the `railyard.dev/acceptance` taint from a node that
+passed (leave it off where node-readiness-controller lifts it). See acceptance/kube.py.
+
+Exit status: 0 when the node is accepted, 1 when a check failed, 2 when the expectation or the
+folder can't be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from acceptance.evidence import record
+from acceptance.expectation import Expectation, ExpectationError
+from acceptance.kube import ApiError, NodeApi, publish
+from acceptance.run import check_folder
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m acceptance", description="Accept a node against its pool's design.")
+    sub = parser.add_subparsers(dest="action", required=True)
+    for action, folder_flag, helptext in (
+        ("record", "--into", "run the commands and write their output into a folder"),
+        ("check", "--from", "judge a folder of recorded outputs"),
+        ("run", "--into", "record, then judge"),
+    ):
+        command = sub.add_parser(action, help=helptext)
+        command.add_argument("--expect", required=True, metavar="FILE", help="the expectation JSON")
+        command.add_argument(folder_flag, dest="folder", required=True, metavar="DIR", help="the evidence folder")
+        command.add_argument("--json", action="store_true", help="print the report as JSON")
+        if action != "record":
+            command.add_argument("--publish", metavar="NODE", help="write the verdict on this node (in-cluster service account)")
+            command.add_argument("--lift-taint", action="store_true", help="with --publish: remove the acceptance taint when the node passed")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments, act, print, and return the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        expectation = Expectation.from_json(Path(args.expect).read_text(encoding="utf-8"))
+    except OSError as exc:
+        print(f"{args.expect}: can't read the expectation: {exc.strerror}", file=sys.stderr)
+        return 2
+    except ExpectationError as exc:
+        print(f"{args.expect}: {exc}", file=sys.stderr)
+        return 2
+    folder = Path(args.folder)
+    if args.action in ("record", "run"):
+        for file, outcome in record(expectation, folder).items():
+            print(f"{file}: {outcome}", file=sys.stderr)
+        if args.action == "record":
+            return 0
+    elif not folder.is_dir():
+        print(f"{folder}: no such folder", file=sys.stderr)
+        return 2
+    report = check_folder(expectation, folder)
+    print(report.as_json() if args.json else report.as_text())
+    if args.publish:
+        try:
+            lifted = publish(report, args.publish, NodeApi.in_cluster(), args.lift_taint)
+        except (ApiError, OSError) as exc:
+            print(f"can't publish the verdict on node {args.publish}: {exc}", file=sys.stderr)
+            return 2
+        print(f"published on node {args.publish}{'; taint lifted' if lifted else ''}", file=sys.stderr)
+    return 0 if report.passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

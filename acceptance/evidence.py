@@ -1,0 +1,95 @@
+"""The evidence folder: one file per command, which files a node's expectation needs, and the live recorder.
+
+The checker has one code path with two inputs. On a node, `record` runs the commands and
+writes their output (standard output, then standard error) into the folder; `check_folder`
+then judges the folder exactly as it judges one recorded elsewhere and handed over later.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from acceptance.expectation import Expectation
+
+SMI_XML = "nvidia-smi-q.xml"
+NVLINK = "nvidia-smi-nvlink-s.txt"
+DCGM = "dcgmi-diag.json"
+FI_INFO = "fi_info.txt"
+NEURON_LS = "neuron-ls.json"
+DMESG = "dmesg.txt"
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command the checker runs on a node: the file its output goes to, its arguments, and why it needs what it needs."""
+
+    file: str
+    argv: tuple[str, ...]
+    privilege: str
+
+
+def commands(expectation: Expectation) -> tuple[Command, ...]:
+    """The commands this expectation's level needs, in the order they run (the diagnostic last: it is the long one)."""
+    gpu, neuron = expectation.accelerator_kind == "gpu", expectation.accelerator_kind == "neuron"
+    needed: list[Command] = []
+    if gpu:
+        needed.append(Command(SMI_XML, ("nvidia-smi", "-q", "-x"), "the NVIDIA device nodes (/dev/nvidia*), read-only queries"))
+        if expectation.nvlinks_per_gpu:
+            needed.append(Command(NVLINK, ("nvidia-smi", "nvlink", "-s"), "the NVIDIA device nodes, read-only"))
+        needed.append(Command(DMESG, ("dmesg",), "the kernel log (CAP_SYSLOG), where the driver writes Xid events"))
+    if expectation.efa_devices:
+        needed.append(Command(FI_INFO, ("fi_info", "-p", "efa", "-t", "FI_EP_RDM"), "the EFA device nodes (/dev/infiniband/uverbs*)"))
+    if neuron:
+        needed.append(Command(NEURON_LS, ("neuron-ls", "--json-output"), "the Neuron device nodes (/dev/neuron*)"))
+    if gpu and expectation.dcgm_level is not None:
+        argv = ["dcgmi", "diag", "-r", str(expectation.dcgm_level), "-j"]
+        if expectation.nvlinks_per_gpu:
+            # DCGM's PCIe plugin then fails a GPU with fewer NVLinks up than the design's count.
+            argv += ["-p", f"pcie.gpu_nvlinks_expected_up={expectation.nvlinks_per_gpu}"]
+        needed.append(Command(DCGM, tuple(argv), "exclusive use of the GPUs (the diagnostic loads them) and the DCGM host engine"))
+    return tuple(needed)
+
+
+def read_evidence(folder: Path, needed: tuple[Command, ...]) -> dict[str, str | None]:
+    """The text of each needed file in `folder` (None where it is missing or unreadable)."""
+    texts: dict[str, str | None] = {}
+    for command in needed:
+        try:
+            texts[command.file] = (folder / command.file).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            texts[command.file] = None
+    return texts
+
+
+Runner = Callable[[tuple[str, ...]], "subprocess.CompletedProcess[str]"]
+
+
+def _run(argv: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
+    """Run one command with no shell and a timeout long enough for DCGM's r4 (its published range tops out at 2.25 h)."""
+    return subprocess.run(list(argv), capture_output=True, text=True, timeout=3 * 3600, check=False)
+
+
+def record(expectation: Expectation, folder: Path, runner: Runner = _run) -> dict[str, str]:
+    """Run the expectation's commands and write each one's output into `folder`; return what happened to each file.
+
+    A command that isn't installed writes no file (the check then fails as missing evidence,
+    saying which command); one that exits non-zero still writes what it printed (`fi_info`
+    answering `fi_getinfo: -61` is the evidence that EFA is absent).
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    outcome: dict[str, str] = {}
+    for command in commands(expectation):
+        try:
+            completed = runner(command.argv)
+        except (FileNotFoundError, PermissionError) as exc:
+            outcome[command.file] = f"not written: {command.argv[0]} could not run ({exc.strerror})"
+            continue
+        except subprocess.TimeoutExpired:
+            outcome[command.file] = f"not written: {' '.join(command.argv)} ran past its timeout"
+            continue
+        (folder / command.file).write_text(completed.stdout + completed.stderr, encoding="utf-8")
+        outcome[command.file] = f"written (exit status {completed.returncode})"
+    return outcome

@@ -1,0 +1,99 @@
+"""Fabric acceptance: judge an nccl-tests run (its table and NCCL's log) against a bus-bandwidth line.
+
+What is judged, and why:
+- out-of-place `busbw` at message sizes of 1 GiB and up, the best of them (the plateau): small
+  messages measure latency, and "Avg bus bandwidth" averages every size from the sweep's start,
+  so one run reads 52.98 or 123.34 GB/s depending only on where the sweep began
+  (awsome-distributed-training and EKS Blueprints, two p5.48xlarge each; acceptance-conformance.md F2/F4);
+- the transport NCCL used (`Using network ...` in an `NCCL_DEBUG=INFO` log): the aws-ofi-nccl
+  plugin names itself `Libfabric` (older releases print `AWS Libfabric`); `Socket` is NCCL's TCP fallback,
+  which runs, slowly, and hides a node without EFA; a provider other than `efa` in aws-ofi-nccl's
+  `Selected Provider is ...` line is the same fault one layer down;
+- the algorithm: only `NCCL_ALGO=Ring` measures the network. On two nodes NCCL's default (Tree,
+  NVLS) can exceed the NICs' line rate (NVIDIA/nccl-tests#196), so a default run that clears the
+  line proves less than a Ring run does, and the report says so.
+
+The table layout is nccl-tests' (`size count type redop root time algbw busbw #wrong ...`, the
+out-of-place half first); lines may carry mpirun's `[1,0]<stdout>:` prefix. Older nccl-tests
+have no `root` column and an `error` column: the header row is read for where `busbw` sits.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from acceptance.report import Checks, Report
+
+GIB = 2**30
+OFI_NETWORKS = ("Libfabric", "AWS Libfabric")
+_PREFIX = re.compile(r"^\[\d+,\d+\]<std(?:out|err)>:")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One size of the sweep: bytes, out-of-place bus bandwidth (GB/s, 10^9 bytes) and its wrong-value count (None if not printed)."""
+
+    size_bytes: int
+    busbw_gbs: float
+    wrong: float | None
+
+
+def _lines(text: str) -> list[str]:
+    return [_PREFIX.sub("", line) for line in text.splitlines()]
+
+
+def parse_table(text: str) -> list[Row]:
+    """The table's rows, out-of-place columns, in the order printed."""
+    columns = ["size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong"]
+    rows = []
+    for line in _lines(text):
+        tokens = line.split()
+        if tokens[:1] == ["#"] and "busbw" in tokens:
+            columns = tokens[1:]
+            continue
+        if len(tokens) < len(columns) // 2 + 1 or not tokens[0].isdigit():
+            continue
+        try:
+            busbw = float(tokens[columns.index("busbw")])
+            wrong_at = next((i for i, name in enumerate(columns) if name in ("#wrong", "error")), None)
+            wrong = float(tokens[wrong_at]) if wrong_at is not None and tokens[wrong_at] != "N/A" else None
+        except (ValueError, IndexError):
+            continue
+        rows.append(Row(int(tokens[0]), busbw, wrong))
+    return rows
+
+
+def transport(text: str) -> tuple[list[str], list[str], str]:
+    """The networks NCCL said it used, the libfabric providers aws-ofi-nccl selected, and the algorithm forced (`default` if none)."""
+    lines = _lines(text)
+    networks = sorted({m.group(1).strip() for line in lines if (m := re.search(r"NCCL INFO Using network (.+)$", line))})
+    providers = sorted({m.group(1).lower() for line in lines if (m := re.search(r"Selected [Pp]rovider is (\w+)", line))})
+    algorithm = next((m.group(1) for line in lines if (m := re.search(r"NCCL_ALGO set by environment to (\S+)", line))), "default")
+    return networks, providers, algorithm
+
+
+def judge(text: str, line_gbs: float, source: str = "nccl-tests log") -> Report:
+    """Pass when NCCL used EFA through libfabric, no value was wrong, and the best >= 1 GiB out-of-place busbw reaches `line_gbs`."""
+    checks = Checks(source=source)
+    networks, providers, algorithm = transport(text)
+    bad_provider = [p for p in providers if p != "efa"]
+    on_ofi = bool(networks) and all(n in OFI_NETWORKS for n in networks) and not bad_provider
+    seen = f"network {', '.join(networks) or 'never named (run with NCCL_DEBUG=INFO)'}" + (f"; provider {', '.join(providers)}" if providers else "")
+    checks.add("fabric.transport", on_ofi, "NCCL over EFA: `Using network Libfabric` (aws-ofi-nccl), provider efa", seen)
+    rows = parse_table(text)
+    large = [row for row in rows if row.size_bytes >= GIB]
+    wrong = [row for row in rows if row.wrong]
+    counted = f"{len(wrong)} rows with wrong values" if wrong else f"{len(rows)} rows, none wrong"
+    checks.add("fabric.correctness", bool(rows) and not wrong, "no wrong values in any row", counted)
+    expected = f">= {line_gbs:.1f} GB/s out-of-place busbw at >= 1 GiB"
+    if not large:
+        checks.add("fabric.busbw", False, expected, "no row at 1 GiB or more (sweep to -e 16G)")
+    else:
+        best = max(large, key=lambda row: row.busbw_gbs)
+        sizes = ", ".join(f"{row.size_bytes // GIB} GiB {row.busbw_gbs:g}" for row in large)
+        checks.add("fabric.busbw", best.busbw_gbs >= line_gbs, expected, f"best {best.busbw_gbs:g} GB/s at {best.size_bytes // GIB} GiB ({sizes})")
+    if algorithm.lower() != "ring":
+        why = "only a Ring run measures the network (a default run on few nodes can beat the NICs)"
+        checks.skip("fabric.network-bound", f"NCCL_ALGO was {algorithm}: {why}")
+    return Report(tuple(checks.made), checks.skipped)

@@ -1,0 +1,49 @@
+"""Judge one node's evidence folder against its expectation: every needed file read, every check named."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from acceptance.dcgm import dcgm_checks
+from acceptance.efa import efa_checks
+from acceptance.evidence import DCGM, DMESG, FI_INFO, NEURON_LS, NVLINK, SMI_XML, Command, commands, read_evidence
+from acceptance.expectation import Expectation
+from acceptance.neuron import neuron_checks
+from acceptance.nvidia import gpu_checks, nvlink_checks, xid_checks
+from acceptance.report import Check, Checks, Report
+
+# Which checks read each file, so a missing file fails under the name of what it would have shown.
+_READERS: dict[str, Callable[[Expectation, str, Checks], None]] = {
+    SMI_XML: gpu_checks,
+    NVLINK: nvlink_checks,
+    DMESG: lambda _expectation, text, checks: xid_checks(text, checks),
+    FI_INFO: efa_checks,
+    NEURON_LS: neuron_checks,
+    DCGM: dcgm_checks,
+}
+
+
+def _missing(command: Command) -> Check:
+    """The failed check for a needed file that isn't there: evidence that was never gathered proves nothing."""
+    return Check(f"evidence.{command.file}", False, f"the output of `{' '.join(command.argv)}`", "missing: no such file in the folder", command.file)
+
+
+def check_folder(expectation: Expectation, folder: Path) -> Report:
+    """Every check the expectation's level needs, over the files recorded in `folder`."""
+    needed = commands(expectation)
+    texts = read_evidence(folder, needed)
+    made: list[Check] = []
+    skipped: dict[str, str] = {}
+    for command in needed:
+        text = texts[command.file]
+        if text is None:
+            made.append(_missing(command))
+            continue
+        checks = Checks(source=f"{' '.join(command.argv)} ({command.file})")
+        _READERS[command.file](expectation, text, checks)
+        made += checks.made
+        skipped |= checks.skipped
+    if expectation.accelerator_kind is None and not expectation.efa_devices:
+        skipped["node"] = "the pool's instance type has no accelerator and no EFA device: nothing to check"
+    return Report(tuple(made), skipped)

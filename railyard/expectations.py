@@ -1,0 +1,148 @@
+"""A pool's acceptance expectation, compiled from the same plan `preview` compiles, and the fabric test's pass line.
+
+The expectation is data for the node checker (`acceptance/`, standard library only): this module
+is the one place that reads the blueprint, the plan and the catalog for it. Its figures:
+
+- accelerator count, model and memory: the catalog (EC2 DescribeInstanceTypes, `GpuInfo` / `NeuronInfo`);
+  the memory floor is 98% of EC2's figure, because the driver keeps some back (the real H100 80GB HBM3
+  capture shows 81,559 MiB of EC2's 81,920, 0.44% less) and a GPU with a whole memory partition
+  missing is far below 98%;
+- the power limit: the catalog's per-accelerator `tdp_watts` (accelerator_facts.yaml, with its source);
+- EFA devices: the interfaces the plan's launch template gives the pool's nodes
+  (`topology.cluster.interfaces.interface_layout`), what the EFA device plugin advertises;
+- NVLinks per GPU and PCIe generation and width: the two tables below, each figure with its source;
+- Neuron cores: the catalog's physical NeuronCores per device times the device count.
+
+The fabric line: a fraction (0.8, `RING_FRACTION`) of the node's EFA bandwidth, the sum of the
+`BaselineBandwidthInGbps` of the network cards its EFA interfaces sit on, in GB/s. The fraction is
+a starting point to be calibrated on hardware (acceptance-conformance.md section 3, "a first,
+calibratable rule"): published two-node p5.48xlarge runs reach 437.79-487.09 GB/s with NCCL's
+default algorithm, above the p5 line of 320 GB/s, as a sanity check must.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import replace
+from typing import Any
+
+from acceptance import Expectation
+from blueprints.catalog import Catalog, InstanceType
+from blueprints.models import Blueprint
+from blueprints.records import record
+from topology.cluster.interfaces import InterfaceSpec
+from topology.cluster.node_groups import plan_node_groups
+
+CHEATSHEET = "aws-samples/awsome-distributed-training 1.architectures/efa-cheatsheet.md @ 7217859f (pcie.gpu_nvlinks_expected_up)"
+# NVLinks each GPU must show up, per instance family. p4d and p5e are not in the cheatsheet: they carry the same GPU and
+# NVSwitch board as p4de and p5en, so the same count is derived for them.
+NVLINKS_PER_GPU: dict[str, tuple[int, str]] = {
+    "p4d": (12, f"derived: the A100 SXM board of p4de (12 links, {CHEATSHEET})"),
+    "p4de": (12, CHEATSHEET),
+    "p5": (18, CHEATSHEET),
+    "p5e": (18, f"derived: the H200 SXM board of p5en (18 links, {CHEATSHEET})"),
+    "p5en": (18, CHEATSHEET),
+    "p6-b200": (18, CHEATSHEET),
+}
+# PCIe generation and width each GPU's link trains to, per accelerator (EC2's name for it).
+PCIE: dict[str, tuple[int, int, str]] = {
+    "H100": (5, 16, "a real H100 80GB HBM3 (acceptance/examples/h100-80gb-hbm3: max_link_gen 5, 16x); NVIDIA H100 datasheet: PCIe Gen5"),
+    "H200": (5, 16, "https://www.nvidia.com/en-us/data-center/h200/ (PCIe Gen5: 128 GB/s)"),
+    "A100": (4, 16, "https://www.nvidia.com/en-us/data-center/a100/ (PCIe Gen4: 64 GB/s)"),
+    "A10G": (4, 16, "https://www.nvidia.com/en-us/data-center/products/a10-gpu/ (PCIe Gen4 x16)"),
+    "L4": (4, 16, "https://www.nvidia.com/en-us/data-center/l4/ (PCIe Gen4 x16)"),
+    "L40S": (4, 16, "https://www.nvidia.com/en-us/data-center/l40s/ (PCIe Gen4 x16)"),
+    "RTX PRO Server 6000": (5, 16, "https://www.nvidia.com/en-us/data-center/rtx-pro-6000-blackwell-server-edition/ (PCIe Gen5 x16)"),
+}
+# GPUs whose memory is HBM, where ECC is on unless someone turned it off (NVIDIA's data-center HBM parts): acceptance holds
+# them to ECC on. On the GDDR parts (A10G, L4, L40S, RTX PRO 6000) ECC is a setting the AMI chooses, so it is not held.
+HBM_MODELS = frozenset({"A100", "H100", "H200", "B200", "B300"})
+# The word nvidia-smi's product name holds where EC2's name for the GPU differs ("NVIDIA RTX PRO 6000 Blackwell Server Edition").
+PRODUCT_WORD = {"RTX PRO Server 6000": "RTX PRO 6000"}
+MEMORY_FLOOR = 0.98
+RING_FRACTION = 0.8
+
+
+class ExpectationNeeds(ValueError):
+    """The expectation can't be compiled as asked (an unknown pool, pools whose node groups disagree); the message says why."""
+
+
+def _pool_interfaces(blueprint: Blueprint, catalog: Catalog, pool: str) -> tuple[InstanceType, tuple[InterfaceSpec, ...]]:
+    """The pool's instance type and the network interfaces the plan gives its nodes (every node group of a pool gets the same)."""
+    names = [p.name for p in blueprint.pools]
+    if pool not in names:
+        near = difflib.get_close_matches(pool, names, n=1)
+        raise ExpectationNeeds(f"no pool {pool!r} in the blueprint{f'; did you mean {near[0]!r}?' if near else ''} (pools: {', '.join(names)})")
+    layouts = {group.interfaces for group in plan_node_groups(blueprint, catalog) if group.pool == pool}
+    if len(layouts) > 1:
+        raise ExpectationNeeds(f"the node groups of pool {pool!r} launch different interface layouts: {sorted(map(len, layouts))}")
+    spec = catalog.get(next(p.instance_type for p in blueprint.pools if p.name == pool))
+    assert spec is not None, "validation refuses an instance type the catalog doesn't have"
+    return spec, (layouts.pop() if layouts else ())
+
+
+def pool_expectation(blueprint: Blueprint, catalog: Catalog, pool: str, level: str = "standard") -> Expectation:
+    """What every node of `pool` must show, at `level` (`acceptance.LEVELS`), from the plan and the catalog; `ExpectationNeeds` when it can't."""
+    spec, interfaces = _pool_interfaces(blueprint, catalog, pool)
+    efa = sum(1 for interface in interfaces if interface.is_efa)
+    sources = {"instance_type": "the blueprint", "efa_devices": f"the plan's launch-template interfaces: {efa} EFA on {spec.name}"}
+    node = Expectation(pool=pool, instance_type=spec.name, level=level, efa_devices=efa, sources=sources)
+    accelerator = spec.accelerator
+    if accelerator is None:
+        return node
+    sources["accelerator_count"] = f"EC2 DescribeInstanceTypes: {accelerator.count} x {accelerator.model}, {accelerator.memory_mib} MiB each"
+    if accelerator.kind == "neuron":
+        sources["neuron_cores"] = f"EC2 NeuronInfo: {accelerator.neuron_cores} NeuronCores per device"
+        cores = accelerator.total_neuron_cores
+        return replace(node, accelerator_kind="neuron", accelerator_count=accelerator.count, accelerator_model=accelerator.model, neuron_cores=cores)
+    return replace(node, accelerator_kind="gpu", accelerator_count=accelerator.count, **_gpu_figures(spec, sources))
+
+
+def _gpu_figures(spec: InstanceType, sources: dict[str, str]) -> dict[str, Any]:
+    """The GPU fields of an expectation (model word, memory floor, ECC, power, PCIe, NVLinks), each source added to `sources`."""
+    accelerator = spec.accelerator
+    assert accelerator is not None
+    # A one-GPU size of an NVLink family (p5.4xlarge) has no peer GPU for a link to reach: no NVLink is expected there.
+    links = NVLINKS_PER_GPU.get(spec.family) if accelerator.count > 1 else None
+    pcie = PCIE.get(accelerator.model)
+    power = spec.fact("tdp_watts")
+    sources["memory_mib_min"] = f"{MEMORY_FLOOR:.0%} of EC2's {accelerator.memory_mib} MiB (the driver keeps some back)"
+    if power is not None:
+        sources["power_limit_w"] = f"accelerator_facts.yaml tdp_watts ({power.confidence}): {power.source}"
+    if links is not None:
+        sources["nvlinks_per_gpu"] = links[1]
+    if pcie is not None:
+        sources["pcie"] = pcie[2]
+    return {
+        "accelerator_model": PRODUCT_WORD.get(accelerator.model, accelerator.model),
+        "memory_mib_min": int(accelerator.memory_mib * MEMORY_FLOOR),
+        "ecc": True if accelerator.model in HBM_MODELS else None,
+        "power_limit_w": spec.tdp_watts,
+        "pcie_generation": pcie[0] if pcie else None,
+        "pcie_width": pcie[1] if pcie else None,
+        "nvlinks_per_gpu": links[0] if links else None,
+    }
+
+
+@record
+class FabricLine:
+    """The pass line of a pool's fabric test: the node's EFA bandwidth, the fraction asked of it, and the line in GB/s."""
+
+    pool: str
+    efa_gbps: float
+    fraction: float
+
+    @property
+    def line_gbs(self) -> float:
+        """`fraction` x the EFA bandwidth, in GB/s (10^9 bytes a second, nccl-tests' unit)."""
+        return self.fraction * self.efa_gbps / 8
+
+
+def fabric_line(blueprint: Blueprint, catalog: Catalog, pool: str, fraction: float = RING_FRACTION) -> FabricLine:
+    """The fabric test's line for `pool`; `ExpectationNeeds` when its nodes have no EFA (nothing a fabric test could hold)."""
+    spec, interfaces = _pool_interfaces(blueprint, catalog, pool)
+    cards = {card.index: card for card in spec.network_cards}
+    gbps = sum(cards[interface.network_card_index].baseline_gbps for interface in interfaces if interface.is_efa)
+    if not gbps:
+        raise ExpectationNeeds(f"pool {pool!r} ({spec.name}) joins no EFA fabric: its nodes have no EFA interface to test")
+    return FabricLine(pool, gbps, fraction)
