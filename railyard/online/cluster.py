@@ -14,6 +14,12 @@ objects whose JSON is not what kubectl prints. kubectl is already on every machi
 use it, and its output is stored byte for byte, so a folder recorded by hand with kubectl is the
 same evidence. The price is a subprocess per kind; the reads are few.
 
+The cluster's instances are found by the tag EKS puts on a managed node group's Auto Scaling group,
+`eks:cluster-name`, propagated to the instances at launch (with `eks:nodegroup-name`; the
+AWSServiceRoleForAmazonEKSNodegroup managed policy conditions its Auto Scaling calls on these tag
+keys), and by the instance ids the nodes' providerIDs name, which catches Karpenter's and any
+instance the tag misses.
+
 A call that fails leaves its file out, and the judge reports the checks it feeds as not run.
 """
 
