@@ -239,7 +239,25 @@ def test_the_installed_init_writes_a_starter_and_an_example_that_validate(instal
     assert (empty / "dev-g6e.yaml").read_text(encoding="utf-8") == (installed.examples / "dev-g6e.yaml").read_text(encoding="utf-8")
 
 
-COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "init", "explain", "acceptance"}
+def test_the_installed_conform_judges_a_recorded_folder(installed, empty):
+    from tests.conform.clusters import P5, write_folder
+
+    folder = write_folder(P5, empty / "evidence")
+    completed = installed.run("conform", str(installed.examples / P5.blueprint), "--from", "evidence", "--json", cwd=empty)
+    _no_traceback(completed)
+    assert completed.returncode == 0, completed.stderr
+    assert '"ok": true' in completed.stdout and f'"evidence": "{folder.name}"' in completed.stdout
+
+
+def test_the_installed_conform_says_what_an_empty_folder_could_not_check(installed, empty):
+    (empty / "evidence").mkdir()
+    completed = installed.run("conform", str(installed.examples / "dev-g6e.yaml"), "--from", "evidence", cwd=empty)
+    _no_traceback(completed)
+    assert completed.returncode == 1, completed.stderr
+    assert "conform.not-checked" in completed.stdout and "kubectl-get-nodes.json is missing" in completed.stdout
+
+
+COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "init", "explain", "acceptance", "conform"}
 
 
 def test_every_command_is_run_from_the_wheel():
