@@ -47,10 +47,12 @@ screenshots: $(VENV)/.installed browser
 validate: $(VENV)/.installed
 	@for f in $(filter-out blueprints/examples/insecure.yaml,$(wildcard blueprints/examples/*.yaml)); do $(PY) -m railyard validate $$f > /dev/null && echo "ok   $$f" || { echo "FAIL $$f"; exit 1; }; done
 
-# The three goal ratios: cold validate and cold preview (bench.coldstart), many small pools (bench.topology --shape many-small).
+# The goal ratios: cold validate and cold preview (bench.coldstart), many small pools (bench.topology --shape many-small and
+# many-mixed).
 bench: $(VENV)/.installed
 	$(PY) -m bench.coldstart
 	$(PY) -m bench.topology --shape many-small --sizes 131072 --repeats 3
+	$(PY) -m bench.topology --shape many-mixed --sizes 131072 --repeats 5
 	$(PY) -m bench.topology --sizes 1024,16384,131072,1048576 --repeats 5
 	$(PY) -m bench.preview
 	$(PY) -m bench.policies

@@ -1,6 +1,6 @@
 """Benchmark: `validate` end to end, from 1,024 to 1,048,576 accelerators, against bare networkx edge insertion.
 
-    python -m bench.topology [--sizes 1024,16384,131072,1048576] [--repeats 5] [--shape few-big|many-small]
+    python -m bench.topology [--sizes 1024,16384,131072,1048576] [--repeats 5] [--shape few-big|many-small|many-mixed]
 
 Two shapes of design. `few-big` (the default): for each size a blueprint is generated (p5en.48xlarge hosts of 8 GPUs, 2 NICs
 per GPU on 8 rails, 200 Gb/s links, a rail-optimized Clos with the smallest
@@ -12,6 +12,10 @@ once cold, then `--repeats` more times, and reports the cold call, the median
 of the others and its peak RSS (`getrusage` of the child). Another fresh child times inserting one edge per accelerator (the
 accelerator-host edge) into an empty `networkx.Graph`: the floor no checker
 that puts every accelerator in a networkx graph can beat. Prints a markdown table.
+
+`many-mixed`: about 780 pools of 22, 21 and 20 hosts of two eight-GPU types (p5en and p6-b300, turn by turn), dealt
+one host per pool per rack; each pool gets its own per-pool figures (connectivity, hops, a max-flow bisection). Its
+floor is the explicit graph's edges, as for `many-small`; the goal is validate at most 1.5x that.
 
 `many-small`: the same fabric and racks shared by hundreds of team pools of
 22 and 11 hosts (every eighth pool is the small one), each spread over the
@@ -93,18 +97,20 @@ def blueprint_yaml(accelerators: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def many_pools_yaml(accelerators: int) -> str:
-    """A valid blueprint of `accelerators` p5en GPUs carved into team pools of 22 and 11 hosts that share every rack."""
+def team_pools_yaml(accelerators: int, sizes_in_turn: tuple[int, ...], types: tuple[str, ...], interfaces_per_host: int) -> str:
+    """A valid blueprint of `accelerators` GPUs carved into team pools that share every rack: pool i has the i-th size and
+    type in turn (the last pool what is left), each spread over the racks, with the quotas such a cluster declares
+    (`interfaces_per_host`: network interfaces a host of these types may attach, for the Region's quota)."""
     hosts = accelerators // GPUS_PER_HOST
     sizes: list[int] = []
     while sum(sizes) < hosts:
-        sizes.append(min(11 if len(sizes) % 8 == 7 else 22, hosts - sum(sizes)))
+        sizes.append(min(sizes_in_turn[len(sizes) % len(sizes_in_turn)], hosts - sum(sizes)))
     head = blueprint_yaml(accelerators)
     lines = head[: head.index("pools:\n")].splitlines()
     lines.append("pools:")
     for index, size in enumerate(sizes):
         lines += [
-            f"  - {{name: team-{index:04d}, instance_type: p5en.48xlarge, role: training, nodes: {size}, fabric: rails,",
+            f"  - {{name: team-{index:04d}, instance_type: {types[index % len(types)]}, role: training, nodes: {size}, fabric: rails,",
             "     placement: {domains: [site], spread: racks, max_failure_share: 0.5}}",
         ]
     pod_blocks = max(2, math.ceil(len(sizes) / 200))  # a /24 of pod addresses per team's node group
@@ -116,12 +122,29 @@ def many_pools_yaml(accelerators: int) -> str:
         "             pod_networking: {mode: custom_networking, pods_per_node: 8, minimum_ip_target: 8, warm_ip_target: 0,",
         f"                              pod_cidrs: [{', '.join(f'100.{64 + index}.0.0/16' for index in range(pod_blocks))}]}}}}",
         # Subnets per VPC, network interfaces per Region, managed node groups per cluster, as raised for this design.
-        f"quotas: {{L-407747CB: {groups + 16}, L-DF5E4CA3: {hosts * 20}, L-6D54EA21: {groups}}}",
+        f"quotas: {{L-407747CB: {groups + 16}, L-DF5E4CA3: {hosts * interfaces_per_host}, L-6D54EA21: {groups}}}",
     ]
     return "\n".join(lines) + "\n"
 
 
-SHAPES = {"few-big": blueprint_yaml, "many-small": many_pools_yaml}
+def many_pools_yaml(accelerators: int) -> str:
+    """A valid blueprint of `accelerators` p5en GPUs carved into team pools of 22 and 11 hosts (every eighth pool the small one)."""
+    return team_pools_yaml(accelerators, (22,) * 7 + (11,), ("p5en.48xlarge",), 20)
+
+
+MIXED_TYPES = ("p5en.48xlarge", "p6-b300.48xlarge")
+
+
+def many_mixed_yaml(accelerators: int) -> str:
+    """A valid blueprint of `accelerators` GPUs in small pools of two eight-GPU types (H200 and B300), dealt one host per pool per rack.
+
+    Pools of 22, 21 and 20 hosts (turn by turn) take the two types in turn, each spread over the racks, so a rack of four
+    holds one host of each of four pools, of both types: issue 44's shape, where every pool is its own per-pool check.
+    """
+    return team_pools_yaml(accelerators, (22, 21, 20), MIXED_TYPES, 34)
+
+
+SHAPES = {"few-big": blueprint_yaml, "many-small": many_pools_yaml, "many-mixed": many_mixed_yaml}
 
 
 def _peak_mib() -> float:
@@ -140,15 +163,17 @@ def child_validate(accelerators: int, repeats: int, shape: str = "few-big") -> d
         start = time.perf_counter()
         result = validate(str(path))
         first = time.perf_counter() - start
-        times = []
+        times, cpu = [], []
         for _ in range(repeats):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             result = validate(str(path))
             times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
     fabric = result.as_json()["fabrics"][0]
     errors = [finding.code for finding in result.findings if finding.is_error]
     return {
         "seconds": statistics.median(times),
+        "cpu_seconds": statistics.median(cpu),
         "first_seconds": first,
         "peak_mib": _peak_mib(),
         "errors": errors,
@@ -178,18 +203,19 @@ def child_floor(accelerators: int, repeats: int, shape: str = "few-big") -> dict
     """
     import networkx as nx
 
-    if shape == "many-small":
+    if shape != "few-big":
         edges = _explicit_edges(accelerators, shape)
     else:
         edges = [(accelerator, accelerators + accelerator // GPUS_PER_HOST) for accelerator in range(accelerators)]
-    times = []
+    times, cpu = [], []
     for _ in range(repeats):
         graph = nx.Graph()
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         graph.add_edges_from(edges)
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
         del graph
-    return {"seconds": statistics.median(times), "peak_mib": _peak_mib(), "edges": len(edges)}
+    return {"seconds": statistics.median(times), "cpu_seconds": statistics.median(cpu), "peak_mib": _peak_mib(), "edges": len(edges)}
 
 
 def _run_child(role: str, accelerators: int, repeats: int, shape: str) -> dict:
@@ -199,12 +225,16 @@ def _run_child(role: str, accelerators: int, repeats: int, shape: str) -> dict:
 
 
 def table(rows: list[dict], shape: str = "few-big") -> str:
-    """The markdown table of results (the floor: one edge per accelerator, or the explicit design's edges)."""
-    floor = "explicit-edge floor s" if shape == "many-small" else "edge floor s"
+    """The markdown table of results (the floor: one edge per accelerator, or the explicit design's edges).
+
+    Wall-clock medians, and the same medians in CPU seconds (`time.process_time`): on a shared machine the wall clock
+    counts the time other processes hold the cores, the CPU seconds only the work.
+    """
+    floor = "edge floor s" if shape == "few-big" else "explicit-edge floor s"
     lines = [
         "| accelerators | pools | tiers (radix) | graph nodes / edges (explicit design) | validate first s | "
-        f"validate median s | validate peak MiB | {floor} | ratio | floor peak MiB |",
-        "| ---: | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        f"validate median s | validate peak MiB | {floor} | ratio | floor peak MiB | CPU s validate / floor | CPU ratio |",
+        "| ---: | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in rows:
         graph = row["validate"]["graph"]
@@ -213,7 +243,9 @@ def table(rows: list[dict], shape: str = "few-big") -> str:
             f"{graph['nodes']:,} / {graph['edges']:,} ({graph['expanded_nodes']:,} / {graph['expanded_edges']:,}) | "
             f"{row['validate']['first_seconds']:.3f} | {row['validate']['seconds']:.3f} | "
             f"{row['validate']['peak_mib']:,.0f} | {row['floor']['seconds']:.3f} | "
-            f"{row['validate']['seconds'] / row['floor']['seconds']:.2f} | {row['floor']['peak_mib']:,.0f} |"
+            f"{row['validate']['seconds'] / row['floor']['seconds']:.2f} | {row['floor']['peak_mib']:,.0f} | "
+            f"{row['validate']['cpu_seconds']:.3f} / {row['floor']['cpu_seconds']:.3f} | "
+            f"{row['validate']['cpu_seconds'] / row['floor']['cpu_seconds']:.2f} |"
         )
     return "\n".join(lines)
 
@@ -227,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         "--shape",
         choices=sorted(SHAPES),
         default="few-big",
-        help="few-big: one pool on the fabric; many-small: hundreds of interleaved team pools (default few-big)",
+        help="few-big: one pool on the fabric; many-small: hundreds of interleaved team pools; many-mixed: the same of two types (default few-big)",
     )
     parser.add_argument("--child", choices=("validate", "floor"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

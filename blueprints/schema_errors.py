@@ -33,6 +33,17 @@ CODES: tuple[str, ...] = (
     "schema.invalid",
 )
 """Every code a pydantic error becomes."""
+# What `railyard explain` says for the codes whose wording is built from pydantic's error at run time.
+EXPLAIN = {
+    "schema.wrong-type": {
+        "meaning": "a field holds a value of the wrong type: text where a number belongs, a single value where a list belongs",
+        "fix": "write the type the message names; quote a value YAML would read as a number or a boolean ('1.31', 'on')",
+    },
+    "schema.invalid": {
+        "meaning": "a value breaks a rule of its field that has no finding code of its own; the message carries pydantic's words",
+        "fix": "see `railyard schema` (or the field reference) for what the field allows",
+    },
+}
 
 _TYPE_WORDS = {
     "int_type": "a whole number",

@@ -12,10 +12,13 @@ from blueprints.models import MODEL_CODES
 from blueprints.records import record
 from blueprints.rules import RULES as BLUEPRINT_RULES
 from blueprints.schema_errors import CODES as SCHEMA_CODES
+from railyard.change.capacity_blocks import CODES as CAPACITY_BLOCK_DIFF_CODES
+from railyard.change.held_groups import CODES as HELD_DIFF_CODES
 from railyard.change.impact import CODES as DIFF_CODES
 from railyard.change.node_group_steps import CODES as NODE_GROUP_DIFF_CODES
 from railyard.change.subnets import CODES as SUBNET_DIFF_CODES
 from railyard.change.upgrade import CODES as UPGRADE_DIFF_CODES
+from railyard.conform import CODES as CONFORM_CODES
 from railyard.online import existing, images, names, offerings, quotas, reservations
 from railyard.online import findings as online_findings
 from topology import CODES as TOPOLOGY_CODES
@@ -70,6 +73,9 @@ def every_check() -> list[Check]:
     checks += [Check("diff", code, "railyard.change.subnets") for code in SUBNET_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.upgrade") for code in UPGRADE_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.node_group_steps") for code in NODE_GROUP_DIFF_CODES]
+    checks += [Check("diff", code, "railyard.change.held_groups") for code in HELD_DIFF_CODES]
+    checks += [Check("diff", code, "railyard.change.capacity_blocks") for code in CAPACITY_BLOCK_DIFF_CODES]
+    checks += [Check("conform", code, "railyard.conform") for code in CONFORM_CODES]
     return checks
 
 

@@ -5,8 +5,8 @@ manifests/base/kubeflow.org_mpijobs.yaml) running `all_reduce_perf -b 8 -e 16G -
 one with NCCL's default algorithm (what an application sees) and one with `NCCL_ALGO=Ring` (the only
 one that measures the network, acceptance-conformance.md section 3); both with `NCCL_DEBUG=INFO`, so
 `railyard acceptance judge` can read the transport NCCL used. Each worker is one node: the pool's
-node selector, its taints tolerated (the acceptance taint left out: a fabric test runs on accepted
-nodes), every GPU and every EFA interface the plan gives a node requested, `/dev/shm` in memory.
+node selector, its taints tolerated (the acceptance and node-gate taints left out: a fabric test runs on
+nodes already let in), every GPU and every EFA interface the plan gives a node requested, `/dev/shm` in memory.
 `--scope` chooses where Kueue's topology-aware scheduling must keep the workers: one node
 (`kubernetes.io/hostname`), one network-node layer-3 domain (`topology.k8s.aws/network-node-layer-3`), or
 anywhere in the pool (no constraint); the job goes to the cluster's LocalQueue when Kueue is on.
@@ -24,10 +24,12 @@ from blueprints.catalog.pins import load_pins
 from blueprints.models import Blueprint
 from railyard.expectations import ExpectationNeeds, fabric_line
 from topology.cluster.kubernetes import lay_out_kubernetes
-from topology.cluster.labels import ACCEPTANCE_KEY, HOSTNAME_LABEL, NETWORK_LAYER_LABEL, POOL_LABEL
+from topology.cluster.labels import ACCEPTANCE_KEY, GATE_TAINT_KEYS, HOSTNAME_LABEL, NETWORK_LAYER_LABEL, POOL_LABEL
 from topology.cluster.scheduling import NodeGroupView
 
 API_VERSION = "kubeflow.org/v2beta1"
+# Taints a job never tolerates: the node gates' and acceptance's (a fabric test runs on nodes already let in).
+HELD = GATE_TAINT_KEYS | {ACCEPTANCE_KEY}
 SCOPES: dict[str, str | None] = {"node": HOSTNAME_LABEL, "layer3": NETWORK_LAYER_LABEL.format(3), "pool": None}
 REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
@@ -86,7 +88,7 @@ def _worker(view: NodeGroupView, scope: str) -> dict[str, Any]:
     if view.efa_interfaces:
         requests["vpc.amazonaws.com/efa"] = str(view.efa_interfaces)
     tolerations = [
-        {"key": taint.key, "operator": "Equal", "value": taint.value, "effect": taint.effect} for taint in view.taints if taint.key != ACCEPTANCE_KEY
+        {"key": taint.key, "operator": "Equal", "value": taint.value, "effect": taint.effect} for taint in view.taints if taint.key not in HELD
     ]
     container = {
         "name": "worker",

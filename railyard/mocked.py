@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -382,7 +382,8 @@ def run_preview(
 
 
 def _preview(path: str | None, stack: str | None, project_dir: str | Path, account_roles: tuple[str, ...], at: datetime | None) -> PreviewResult:
-    validation = validate(path, stack, project_dir)
+    at = at or datetime.now(UTC)  # one instant for the checks' prices and the plan's Capacity Block sizing
+    validation = validate(path, stack, project_dir, at=at)
     stage("compiling the plan")
     plan, findings = plan_validated(validation, at)
     stack_name = stack or PREVIEW_STACK

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import field
-from datetime import date
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -158,13 +158,16 @@ class Pack:
     config: Mapping[str, Any] | None = None
 
 
-def validate(path: str | None = None, stack: str | None = None, project_dir: str | Path = ".", pack: Pack | None = None) -> Validation:
-    """Load and check a blueprint (with `pack`, also against the policy pack); raises `SourceError` only for unreadable input."""
+def validate(
+    path: str | None = None, stack: str | None = None, project_dir: str | Path = ".", pack: Pack | None = None, at: datetime | None = None
+) -> Validation:
+    """Load and check a blueprint (with `pack`, also against the policy pack), pricing its plan as of `at` (default: now:
+    the day decides the EKS support the control plane bills); raises `SourceError` only for unreadable input."""
     with fewer_collections():
-        return _validate(path, stack, project_dir, pack)
+        return _validate(path, stack, project_dir, pack, (at or datetime.now(UTC)).astimezone(UTC))
 
 
-def _validate(path: str | None, stack: str | None, project_dir: str | Path, pack: Pack | None) -> Validation:
+def _validate(path: str | None, stack: str | None, project_dir: str | Path, pack: Pack | None, at: datetime) -> Validation:
     file, overrides = resolve_input(path, stack, project_dir)
     stage("loading the blueprint and checking its rules")
     catalog = load_catalog()
@@ -192,7 +195,7 @@ def _validate(path: str | None, stack: str | None, project_dir: str | Path, pack
         if node_groups is not None and not has_errors(findings):
             stage("pricing the plan")
             tier = plane["tier"] if plane is not None else "standard"
-            cost = cost_report(blueprint, node_groups, tier, load_prices(), date.today())
+            cost = cost_report(blueprint, node_groups, tier, load_prices(), at.date())
             findings += [loaded.source_map.place(finding) for finding in cost_findings(cost) + declared_findings(blueprint, node_groups)]
             findings += [loaded.source_map.place(finding) for finding in _acceptance_findings(blueprint, catalog, node_groups)]
         if node_groups is not None and pack is not None:

@@ -99,10 +99,10 @@ def plan_validated(validation: Validation, now: datetime | None = None) -> tuple
         return None, findings + [
             validation.load.source_map.place(error("compile.plan", exc.path, str(exc), "change the blueprint so it can be compiled"))
         ]
-    gates = plan.kubernetes.layout.gates
+    gates = plan.kubernetes.layout.acceptance
     if gates:
         bundle = checker_bundle(validation.blueprint, catalog, gates)
-        plan = dataclasses.replace(plan, kubernetes=dataclasses.replace(plan.kubernetes, acceptance=bundle))
+        plan = dataclasses.replace(plan, kubernetes=dataclasses.replace(plan.kubernetes, checker_bundle=bundle))
     return plan, findings
 
 

@@ -50,6 +50,7 @@ CODES: tuple[str, ...] = (
     "power.domain-budget",
     "power.site-budget",
     "power.switches-unstated",
+    "power.service-racks-unstated",
     "storage.throughput",
     "storage.checkpoint-time",
     *provider_fabric.CODES,

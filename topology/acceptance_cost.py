@@ -76,13 +76,14 @@ def acceptance_cost_findings(blueprint: Blueprint, gates: Sequence[AcceptanceGat
         path = ("pools", gate.pool_index, "acceptance")
         diagnostic = f"DCGM r{gate.dcgm_level}, " if gate.dcgm_level is not None else ""
         dollars = f", ${cost.usd:,.2f} at the pool's rate" if cost.usd is not None else ", unpriced (no rate for the pool)"
+        source = LEVELS[gate.level].source if gate.vendor == "nvidia" else "the reads take seconds; the burn-in as declared"
         findings.append(
             info(
                 "acceptance.cost",
                 path,
                 f"pool '{gate.pool}' acceptance at level {gate.level} ({diagnostic}up to {cost.minutes_per_node:g} min per node): "
-                f"{cost.accelerator_hours:,.1f} accelerator-hours for {cost.nodes} nodes{dollars}",
-                LEVELS[gate.level].source if gate.vendor == "nvidia" else "the reads take seconds; the burn-in as declared",
+                f"{cost.accelerator_hours:,.1f} accelerator-hours for {cost.nodes} nodes{dollars} ({source})",
+                "a lower level or a shorter burn-in costs less; the figures are upper bounds from published durations",
                 minutes_per_node=cost.minutes_per_node,
                 accelerator_hours=round(cost.accelerator_hours, 3),
                 usd=None if cost.usd is None else round(cost.usd, 2),

@@ -35,6 +35,7 @@ __all__ = [
     "SwitchLoss",
     "switch_loss",
     "Bisection",
+    "SharedCuts",
     "bisection",
     "provisioned_bisection_gbps",
 ]
@@ -208,26 +209,54 @@ def _cut_by_tier(graph: FabricGraph, network: FlowGraph, reachable: set[FlowNode
     return dict(sorted(cut.items()))
 
 
-def bisection(graph: FabricGraph, pool: str | None = None) -> Bisection | None:
+CutShape: TypeAlias = tuple[tuple[tuple[object, ...], ...], tuple[tuple[int, int, int, float], ...]]
+"""A bisection's flow network up to the names of its nodes: each node, in graph order, as its tier (switches) or its halves
+(the pool's endpoint groups), and each edge, in graph order, as the positions of its ends, its links and their speed."""
+SharedCuts: TypeAlias = dict[CutShape, tuple[float, dict[str, float]]]
+"""Max-flow values and minimum cuts by tier already found, by the shape of the flow network they were found on."""
+
+
+def _cut_shape(graph: FabricGraph, first: dict[FabricNode, int]) -> CutShape:
+    """The shape of the flow network `_flow_network` builds on `graph` with these halves: two pools with the same shape see
+    the same fabric the same way (an isomorphism that keeps every tier, half and capacity, edge for edge in order), so the
+    max-flow and the minimum cut by tier found for one are the other's."""
+    position = {node: index for index, node in enumerate(graph)}
+    nodes: list[tuple[object, ...]] = []
+    for node, data in graph.nodes(data=True):
+        if node in first:
+            nodes.append(("pool", first[node], data["count"]))
+        else:
+            nodes.append((data["kind"], data.get("tier")))
+    edges = tuple((position[u], position[v], data["links"], data["gbps"]) for u, v, data in graph.edges(data=True))
+    return tuple(nodes), edges
+
+
+def bisection(graph: FabricGraph, pool: str | None = None, shared: SharedCuts | None = None) -> Bisection | None:
     """The bisection of a pool (or of every host on the fabric that runs jobs: standby hosts, `pools[].standby_for`,
-    carry no job traffic and have no bisection of their own); None with fewer than two hosts."""
+    carry no job traffic and have no bisection of their own); None with fewer than two hosts.
+
+    With `shared`, a pool whose flow network has the shape of one already cut (`_cut_shape`: hundreds of small pools
+    laid over a fabric the same way) takes that cut instead of running the max-flow again; the per-accelerator figure
+    is still the pool's own. `tests/topology/test_pool_graphs.py` holds the shared cuts to the pools' own.
+    """
     endpoints = pool_endpoints(graph, pool) if pool is not None else [node for node in fabric_order(graph) if not graph.nodes[node].get("standby")]
     first = _halves(graph, endpoints)
     hosts_a = sum(first[node] for node in endpoints if node[3] == 0)
     hosts = sum(graph.nodes[node]["count"] for node in endpoints if node[3] == 0)
     if hosts_a == 0 or hosts - hosts_a == 0:
         return None
-    network = _flow_network(graph, endpoints, first)
-    value, (reachable, _) = nx.minimum_cut(network, "source", "sink")
+    shape = _cut_shape(graph, first) if shared is not None else None
+    if shared is not None and shape in shared:
+        value, cut = shared[shape]
+    else:
+        network = _flow_network(graph, endpoints, first)
+        value, (reachable, _) = nx.minimum_cut(network, "source", "sink")
+        cut = _cut_by_tier(graph, network, reachable)
+        if shared is not None and shape is not None:
+            shared[shape] = (value, cut)
     accelerators_a = sum(first[node] * graph.nodes[node]["accelerators"] for node in endpoints)
     accelerators = sum(graph.nodes[node]["count"] * graph.nodes[node]["accelerators"] for node in endpoints)
-    return Bisection(
-        value,
-        value / accelerators_a,
-        (hosts_a, hosts - hosts_a),
-        (accelerators_a, accelerators - accelerators_a),
-        _cut_by_tier(graph, network, reachable),
-    )
+    return Bisection(value, value / accelerators_a, (hosts_a, hosts - hosts_a), (accelerators_a, accelerators - accelerators_a), dict(cut))
 
 
 def provisioned_bisection_gbps(graph: FabricGraph) -> float:

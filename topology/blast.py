@@ -54,6 +54,10 @@ _HINTS = {
     "block": "spread the pool over more blocks (spread: blocks)",
     "zone": "spread the pool over more zones",
 }
+# The fix `railyard explain` gives: the hint of each element kind, from the table the findings use.
+EXPLAIN = {
+    "topology.blast-radius": {"fix": "; ".join(f"for a {kind}: {hint}" for kind, hint in _HINTS.items()) + "; or raise max_failure_share"},
+}
 
 
 @record

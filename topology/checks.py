@@ -1,7 +1,7 @@
 """Every check on a built design, each returning (figures for `validate --json`, findings).
 
 One function per area: fabrics (connectivity, rails, ports, oversubscription,
-hops, bisection), power, blast radius and spread, storage. Each quotes the bad
+hops, bisection), power (`topology.power_report`), blast radius and spread, storage. Each quotes the bad
 figure, the limit and the certificate, and points at the blueprint field that
 sets the limit. A check whose inputs failed to build is skipped.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from blueprints.findings import Finding, error, info
+from blueprints.findings import Finding, error
 from blueprints.models.fabrics import AwsEfa
 from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
-from topology.bandwidth import Bisection, bisection, oversubscription, provisioned_bisection_gbps, switch_loss, switch_ports
+from topology.bandwidth import Bisection, SharedCuts, bisection, oversubscription, provisioned_bisection_gbps, switch_loss, switch_ports
 from topology.blast import (
     KINDS,
     Outage,
@@ -33,7 +33,7 @@ from topology.fabric import FabricGraph, node_name
 from topology.facility import physical_outages
 from topology.hops import ROUTES, Hops, worst_case_hops
 from topology.link_loss import host_link_loss, rail_loss
-from topology.power import NetworkPower, network_power, power_figures, power_findings
+from topology.power_report import power_report
 from topology.spares import spare_cover
 from topology.storage import storage_report as tier_reports
 
@@ -257,7 +257,7 @@ def _hop_findings(fabric: FabricDesign, pool: Pool, hops: Hops | None) -> list[F
     return findings
 
 
-def _pool_fabric(fabric: FabricDesign, pool_index: int, pool: Pool) -> tuple[dict[str, Any], list[Finding], Bisection | None]:
+def _pool_fabric(fabric: FabricDesign, pool: Pool, shared: SharedCuts) -> tuple[dict[str, Any], list[Finding], Bisection | None]:
     # The pool's part of the fabric gives the same figures as the whole (topology.pool_graphs), at the pool's size.
     graph, model = fabric.parts.graph_of(pool.name), fabric.plan.fabric
     figures: dict[str, Any] = {"name": pool.name, "connected": len(pool_components(graph, pool.name)) == 1}
@@ -267,7 +267,7 @@ def _pool_fabric(fabric: FabricDesign, pool_index: int, pool: Pool) -> tuple[dic
     findings += _hop_findings(fabric, pool, hops)
     # Hot spares run no job until one takes a failed host's place: the bisection jobs see is their pool's, not theirs.
     figures["standby_for"] = pool.standby_for
-    cut = bisection(graph, pool.name) if figures["connected"] and pool.standby_for is None else None
+    cut = bisection(graph, pool.name, shared) if figures["connected"] and pool.standby_for is None else None
     figures["bisection_gbps_per_accelerator"] = _round(cut.per_accelerator_gbps, 1) if cut else None
     minimum = model.min_bisection_gbps_per_accelerator
     if cut is not None and minimum is not None and cut.per_accelerator_gbps < minimum - 1e-9:
@@ -313,8 +313,9 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
     findings += problems
     pools: list[dict[str, Any]] = []
     cuts: list[Bisection | None] = []
-    for pool_index, pool in fabric.pools:
-        figures, problems, cut = _pool_fabric(fabric, pool_index, pool)
+    shared: SharedCuts = {}  # pools laid over the fabric the same way share one max-flow (topology.bandwidth._cut_shape)
+    for _, pool in fabric.pools:
+        figures, problems, cut = _pool_fabric(fabric, pool, shared)
         pools.append(figures)
         cuts.append(cut)
         findings += problems
@@ -355,91 +356,6 @@ def fabric_report(fabric: FabricDesign) -> tuple[dict[str, Any], list[Finding]]:
         "pools": sorted(pools, key=lambda pool: pool["name"]),
     }
     return figures, findings
-
-
-def power_report(design: Design) -> tuple[dict[str, Any], list[Finding]]:
-    """IT and facility kW for the site, every zone and block, and every rack (run-length encoded per block)."""
-    network = network_power(((fabric.plan.fabric, fabric.graph) for fabric in design.fabrics), _scale_up_switch_kw(design))
-    figures = power_figures(design.facility, network)
-    zones: list[dict[str, Any]] = []
-    for zone in design.blueprint.failure_domains.zones:
-        blocks: list[dict[str, Any]] = []
-        for block in zone.sites:
-            racks = [round(figures.rack_kw[("rack", block.name, index)], 2) for index in range(block.racks or 0)]
-            runs: list[dict[str, Any]] = []
-            for index, kw in enumerate(racks):
-                if runs and runs[-1]["it_kw"] == kw:
-                    runs[-1]["count"] += 1
-                else:
-                    runs.append({"first": index, "count": 1, "it_kw": kw})
-            data = design.facility.nodes[("block", block.name)]
-            blocks.append(
-                {
-                    "name": block.name,
-                    "it_kw": round(figures.block_kw[block.name], 2),
-                    "budget_kw": block.budget_kw,
-                    # A block that states no racks has no rack figures: null, not 0.
-                    "rack_budget_kw": data["rack_budget_kw"] if block.racked else None,
-                    # The largest draw of any rack in the block, service racks (management, storage, UFM) included.
-                    "max_rack_kw": max([*racks, *(group.kw_per_rack for group in block.service_racks)], default=0.0) if block.racked else None,
-                    "racks": runs if block.racked else None,
-                    # Racks with no accelerator host: their count and draw (in it_kw above; on the feeds after the host racks).
-                    "service_racks": [{"role": group.role, "racks": group.racks, "kw_per_rack": group.kw_per_rack} for group in block.service_racks],
-                    "racks_total": (block.racks or 0) + sum(group.racks for group in block.service_racks) if block.racked else None,
-                    "feed_budget_kw": block.feed_budget_kw,
-                    # Per feed: its share with every feed up, and its load when the neighbour that loads it most fails.
-                    "feeds": [
-                        {"feed": feed.index, "it_kw": round(feed.kw, 2), "failover_kw": round(feed.failover_kw, 2)}
-                        for feed in figures.feed_kw.get(block.name, ())
-                    ]
-                    if block.racked
-                    else None,
-                }
-            )
-        zones.append({"name": zone.name, "it_kw": round(figures.zone_kw[zone.name], 2), "budget_kw": zone.budget_kw, "blocks": blocks})
-    power = design.blueprint.power
-    site = {
-        "it_kw": round(figures.it_kw, 2),
-        "facility_kw": round(figures.facility_kw, 2) if figures.facility_kw is not None else None,
-        "pue": power.pue,
-        "site_budget_kw": power.site_budget_kw,
-        "zones": zones,
-        # Switches: leaves are in their blocks' (ToRs in their racks') figures, spines and cores only in the site's.
-        "network": {"shared_kw": round(network.shared_kw, 2), "fabrics": network.by_fabric, "unstated": network.unstated},
-    }
-    return site, power_findings(design.blueprint, design.facility, figures) + _switch_power_notes(design, network)
-
-
-def _scale_up_switch_kw(design: Design) -> dict[str, float | None]:
-    """Per fabric, the kW of the scale-up switch chips of its pools' multi-host domains (None: some are not stated)."""
-    totals: dict[str, float | None] = {}
-    for index, (pool, share) in enumerate(zip(design.blueprint.pools, design.facility.graph["scale_up_switch_kw"], strict=True)):
-        if pool.fabric is None or share == 0.0:
-            continue
-        before = totals.get(pool.fabric, 0.0)
-        totals[pool.fabric] = None if share is None or before is None else before + share * design.placement.placed.get(index, 0)
-    return totals
-
-
-def _switch_power_notes(design: Design, network: NetworkPower) -> list[Finding]:
-    """`power.switches-unstated` for each designed fabric whose switch power the blueprint leaves out."""
-    notes: list[Finding] = []
-    for fabric in design.fabrics:
-        tiers = network.by_fabric.get(fabric.plan.fabric.name, {})
-        missing = [tier for tier, kw in tiers.items() if kw is None]
-        if missing:
-            notes.append(
-                info(
-                    "power.switches-unstated",
-                    ("fabrics", fabric.index, "switch_kw"),
-                    f"fabric '{fabric.plan.fabric.name}' states no switch power for its {', '.join(missing)} switches, so the "
-                    "power figures count the hosts alone",
-                    "state switch_kw (one switch with its optics, from the switch's datasheet), for all tiers or per tier"
-                    + (", and scale_up.switch_kw for the scale-up switch chips" if "scale_up" in missing else ""),
-                    tiers=missing,
-                )
-            )
-    return notes
 
 
 def _outage_json(outage: Outage) -> dict[str, Any]:

@@ -35,6 +35,13 @@ from topology.cost_prices import Gap, Pricer, rate
 CODES = ("cost.price-unknown", "cost.declared-unused")  # the second from declared_findings (topology.cost_prices)
 KINDS = ("on_demand", "capacity_reservation", "spot", "capacity_block", "system", "storage", "network", "control_plane")
 TOTALS = ("hourly_usd", "hourly_at_max_usd", "monthly_usd", "upfront_usd")
+# The fix `railyard explain` gives for an unpriced line, whose hint each line words for the price it lacks.
+EXPLAIN = {
+    "cost.price-unknown": {
+        "fix": "declare the price under the `cost:` field the finding's hint names (instance_usd_per_hour, capacity_block_quotes, "
+        "fsx_lustre, ebs_gp3_usd_per_gb_month, nat_gateway_usd_per_hour), or leave the line out of the totals knowingly",
+    },
+}
 
 
 @record
@@ -203,13 +210,14 @@ class CostReport:
             for line in self.lines
         ]
         unpriced = len(self.unpriced)
+        blocks = any(line.kind == "capacity_block" for line in self.lines)
         rows.append(
             [
                 "total of the priced lines",
                 "",
                 _money(self.hourly_usd),
                 _money(self.hourly_at_max_usd),
-                _money(self.upfront_usd, blank=True),
+                _money(self.upfront_usd, blank=not blocks),  # with blocks and no upfront known: "unknown", never blank
                 f"{unpriced} line(s) unpriced, not in these totals" if unpriced else "every line priced",
             ]
         )
@@ -367,7 +375,7 @@ def _lustre_lines(blueprint: Blueprint, pricer: Pricer, hours: int) -> list[Cost
 
 
 def _nat_line(blueprint: Blueprint, pricer: Pricer) -> CostLine | None:
-    """One NAT gateway per zone, unless the VPC exists already (its gateways aren't railyard's)."""
+    """One NAT gateway per zone with its public IPv4 address, unless the VPC exists already (its gateways aren't railyard's)."""
     if blueprint.cloud.existing_vpc is not None:
         return None
     zones = len(blueprint.cloud.availability_zones)
@@ -376,8 +384,14 @@ def _nat_line(blueprint: Blueprint, pricer: Pricer) -> CostLine | None:
     if price is None:
         gap = Gap(f"no NAT gateway price for {pricer.region} in railyard's table", "declare cost.nat_gateway_usd_per_hour (USD per gateway-hour)")
         return _unpriced(key, item, "network", path, f"{zones} gateways", gap)
-    basis = f"{zones} × {rate(price)} (data processed left out)"
-    return CostLine(key, item, "network", path, zones * price.usd, zones * price.usd, basis, price.source)
+    address = pricer.prices.service("public_ipv4_address_hour", pricer.region)
+    if address is None:
+        gap = Gap(f"no public IPv4 address price for {pricer.region} in railyard's table", "add it to blueprints/catalog/service_prices.yaml")
+        return _unpriced(key, item, "network", path, f"{zones} gateways", gap)
+    # Each gateway holds one Elastic IP (components/network.py), billed per public IPv4 address-hour since 2024-02-01.
+    hourly = zones * (price.usd + address.usd)
+    basis = f"{zones} × {rate(price)} + {zones} public IPv4 × {rate(address)} (data processed left out)"
+    return CostLine(key, item, "network", path, hourly, hourly, basis, f"{price.source}; {address.source}")
 
 
 def _control_plane_line(blueprint: Blueprint, tier: str, pricer: Pricer, today: date) -> CostLine:
@@ -385,6 +399,9 @@ def _control_plane_line(blueprint: Blueprint, tier: str, pricer: Pricer, today: 
     version = blueprint.kubernetes.version
     entry = load_pins().eks_version(version)
     support = "extended" if entry is not None and today > entry.end_of_standard else "standard"
+    # The date that decided it, so a figure that differs on another day (validate --at) says why.
+    until = "" if entry is None else f" (until {entry.end_of_standard})"
+    until = f" (standard support ended {entry.end_of_standard})" if entry is not None and support == "extended" else until
     key, item, path = "control-plane", f"EKS control plane (Kubernetes {version}, {support} support, {tier})", ("kubernetes", "version")
     base = pricer.prices.control_plane(pricer.region, support)
     extra = pricer.prices.provisioned_control_plane(pricer.region, tier)
@@ -392,12 +409,13 @@ def _control_plane_line(blueprint: Blueprint, tier: str, pricer: Pricer, today: 
         gap = Gap(f"no EKS price for {support} support and tier {tier}", "add the price to blueprints/catalog/service_prices.yaml (docs/cost.md)")
         return _unpriced(key, item, "control_plane", path, "1 cluster", gap)
     hourly = base.usd + extra.usd
-    basis = f"{rate(base)} {support} support" + (f" + {rate(extra)} {tier}" if extra.usd else "")
+    basis = f"{rate(base)} {support} support{until}" + (f" + {rate(extra)} {tier}" if extra.usd else "")
     return CostLine(key, item, "control_plane", path, hourly, hourly, basis, base.source if not extra.usd else f"{base.source}; {extra.source}")
 
 
 def cost_report(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan], control_plane_tier: str, prices: PriceTable, today: date) -> CostReport:
-    """Price a checked design's plan (its node groups) as of `today` (which decides the control plane's support)."""
+    """Price a checked design's plan (its node groups) as of `today` (which decides the control plane's support; `validate --at`
+    sets it, so the same blueprint and day give the same figures)."""
     pricer = Pricer(blueprint, prices)
     hours = prices.hours_per_month
     by_pool: dict[str, list[NodeGroupPlan]] = {}

@@ -19,6 +19,13 @@ from blueprints.records import record
 from topology.cluster.node_groups import NodeGroupPlan
 
 DECLARED = "declared"
+# The fix `railyard explain` gives for a declared price nothing uses (each finding words it for its entry).
+EXPLAIN = {
+    "cost.declared-unused": {
+        "fix": "correct the entry's name (instance type, Capacity Block pool, or FSx tier's deployment and storage type) to one "
+        "the design uses, or drop it",
+    },
+}
 
 
 @record

@@ -94,7 +94,9 @@ def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement)
         zone_node, block_node = ("zone", zone.name), ("block", block.name)
         if zone_node not in graph:
             zone_path = ("failure_domains", "zones", site.zone_index)
-            graph.add_node(zone_node, kind="zone", name=zone.name, budget_kw=zone.budget_kw, path=zone_path)
+            # The zone's own service racks, as (role, racks, kW each or None): on no block's feeds, drawing from the zone.
+            services = tuple((group.role, group.racks, group.kw_per_rack) for group in zone.service_racks)
+            graph.add_node(zone_node, kind="zone", name=zone.name, budget_kw=zone.budget_kw, path=zone_path, service_racks=services)
             graph.add_edge(ROOT, zone_node)
         rack_budget = block.rack_budget_kw or blueprint.power.rack_budget_kw
         graph.add_node(
@@ -108,7 +110,7 @@ def build_facility(blueprint: Blueprint, catalog: Catalog, placement: Placement)
             power_feeds=block.power_feeds,
             feeds_per_rack=block.feeds_per_rack,
             path=site.path,
-            # Racks with no accelerator host, as (role, racks, kW each): they draw from the block, after its host racks.
+            # Racks with no accelerator host, as (role, racks, kW each or None): they draw from the block, after its host racks.
             service_racks=tuple((group.role, group.racks, group.kw_per_rack) for group in block.service_racks),
             host_racks=block.racks,
         )

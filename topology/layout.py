@@ -52,6 +52,12 @@ from topology.provider_fabric import provider_managed
 __all__ = ["Part", "PoolShape", "Position", "FabricPlan", "plan_fabric", "host_scale_up", "joined_planes", "SCALE_UP_SWITCHES", "RAIL_KINDS"]
 
 RAIL_KINDS = ("rail_optimized_clos", "rail_only")
+# The fix `railyard explain` gives for top-tier uplinks, whose hint names the tier and field of each fabric.
+EXPLAIN = {
+    "fabric.top-tier-uplinks": {
+        "fix": "remove the top tier's uplinks (or uplink_gbps), or declare one more tier if the design has a tier above it",
+    },
+}
 RAIL_MODELS = (RailOptimizedClos, RailOnly)
 """The models of the RAIL_KINDS (the kind names its model), for narrowing to the fabrics that have `rails`."""
 SCALE_UP_SWITCHES = {"nvlink": 1, "pcie": 1, "neuronlink": 0}

@@ -18,6 +18,10 @@ a leaf adds to its block (a ToR to its rack), spines and cores to the site
 (they serve several blocks). A fabric that states none has its switches left
 out, and the figures say so (`network.unstated`). Scale-up switch chips of a
 domain that spans hosts (`scale_up.switch_kw`) draw with their domain's hosts.
+Service racks draw their `kw_per_rack` where they stand (a block's, on its feeds
+after its host racks; a zone's own, on no feed); one whose draw is not stated
+keeps its place on the feeds and is left out of the sums (`topology.power_report`
+says so).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from blueprints.records import record
 from topology.fabric import FabricGraph
 from topology.facility import FacilityGraph, FacilityNode, element_name
 
-__all__ = ["FeedLoad", "NetworkPower", "PowerFigures", "feed_loads", "network_power", "power_figures", "power_findings"]
+__all__ = ["FeedLoad", "NetworkPower", "PowerFigures", "ServiceRackLoad", "feed_loads", "network_power", "power_figures", "power_findings"]
 
 
 @record
@@ -105,6 +109,7 @@ class PowerFigures:
     it_kw: float
     facility_kw: float | None  # None without a pue
     feed_kw: dict[str, tuple[FeedLoad, ...]] = field(default_factory=dict)  # blocks with racks only
+    service_rack_kw: dict[FacilityNode, float] = field(default_factory=dict)  # racked blocks' service racks of stated draw
 
 
 def feed_loads(facility: FacilityGraph, rack_kw: dict[FacilityNode, float]) -> dict[str, tuple[FeedLoad, ...]]:
@@ -168,37 +173,54 @@ def power_figures(facility: FacilityGraph, network: NetworkPower | None = None) 
         block_kw[block] += kw
     for block, kw in network.block_kw.items():
         block_kw[block] += kw
-    service_kw, unracked_service_kw = _service_rack_kw(facility)
-    for (_, block, _), kw in service_kw.items():
+    service = _service_rack_kw(facility)
+    for (_, block, _), kw in service.racked.items():
         block_kw[block] += kw
-    for block, kw in unracked_service_kw.items():
+    for block, kw in service.unracked.items():
         block_kw[block] += kw
     zone_kw = {data["name"]: 0.0 for _, data in facility.nodes(data=True) if data.get("kind") == "zone"}
     for block, kw in block_kw.items():
         zone_kw[facility.nodes[("block", block)]["zone"]] += kw
+    for zone, kw in service.zones.items():
+        zone_kw[zone] += kw
     it_kw = sum(zone_kw.values()) + network.shared_kw
     pue = facility.graph["pue"]
-    feeds = feed_loads(facility, {**rack_kw, **service_kw})
-    return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * pue if pue is not None else None, feeds)
+    feeds = feed_loads(facility, {**rack_kw, **service.racked})
+    return PowerFigures(rack_kw, block_kw, zone_kw, it_kw, it_kw * pue if pue is not None else None, feeds, service.racked)
 
 
-def _service_rack_kw(facility: FacilityGraph) -> tuple[dict[FacilityNode, float], dict[str, float]]:
-    """Racks with no accelerator host: each by ("rack", block, index), numbered after the block's host racks so the feeds
-    carry them as the next racks in line; and, per block that states no host racks (no feeds to place them on), their sum."""
-    racked: dict[FacilityNode, float] = {}
-    unracked: dict[str, float] = {}
+@record
+class ServiceRackLoad:
+    """What racks with no accelerator host draw, where their draw is stated: each racked block's by rack node (numbered after
+    the block's host racks), each unracked block's sum, and each zone's own (racks that stand in no block)."""
+
+    racked: dict[FacilityNode, float]
+    unracked: dict[str, float]
+    zones: dict[str, float]
+
+
+def _service_rack_kw(facility: FacilityGraph) -> ServiceRackLoad:
+    """Add up the service racks the facility graph's blocks and zones hold. A group whose draw is not stated still takes its
+    rack numbers, so the racks after it sit on the feeds they are wired to, but adds no kW: unknown is left out, never 0."""
+    load = ServiceRackLoad({}, {}, {})
     for _, data in facility.nodes(data=True):
-        if data.get("kind") != "block":
+        kind = data.get("kind")
+        if kind == "zone":
+            stated = sum(racks * kw for _, racks, kw in data["service_racks"] if kw is not None)
+            load.zones[data["name"]] = stated
+            continue
+        if kind != "block":
             continue
         index = data["host_racks"]
         for _, racks, kw in data["service_racks"]:
             if index is None:
-                unracked[data["name"]] = unracked.get(data["name"], 0.0) + racks * kw
+                if kw is not None:
+                    load.unracked[data["name"]] = load.unracked.get(data["name"], 0.0) + racks * kw
                 continue
-            for _ in range(racks):
-                racked[("rack", data["name"], index)] = kw
-                index += 1
-    return racked, unracked
+            if kw is not None:
+                load.racked.update({("rack", data["name"], index + offset): kw for offset in range(racks)})
+            index += racks
+    return load
 
 
 def _rack_contents(facility: FacilityGraph, rack: FacilityNode, blueprint: Blueprint) -> str:

@@ -144,6 +144,7 @@ def _power_table(power: dict[str, Any]) -> Table:
                     _text(block["rack_budget_kw"]),
                 ]
             )
+        rows += [_zone_service_row(group) for group in zone.get("service_racks", ())]
     network = power["network"]
     if network["fabrics"]:
         shared = "not stated for " + ", ".join(network["unstated"]) if network["unstated"] else ""
@@ -152,6 +153,13 @@ def _power_table(power: dict[str, Any]) -> Table:
     pue = f"PUE {power['pue']:g}" if power["pue"] is not None else "no PUE stated"
     rows.append([f"site facility ({pue})", _text(power["facility_kw"]), _text(power["site_budget_kw"]), "", ""])
     return "Power (kW)", ["domain", "IT kW", "budget kW", "max rack kW", "rack budget kW"], rows
+
+
+def _zone_service_row(group: dict[str, Any]) -> list[str]:
+    """A zone's own service racks (standing in no block) as a row: their kW, or that it is not stated."""
+    kw = group["kw_per_rack"]
+    what = f"  {group['racks']} {group['role']} rack{'s' if group['racks'] != 1 else ''} (serve {', '.join(group['serves'])})"
+    return [what, _text(group["racks"] * kw) if kw is not None else "not stated", "", _text(kw) if kw is not None else "not stated", ""]
 
 
 def _blast_table(blast: list[dict[str, Any]]) -> Table:

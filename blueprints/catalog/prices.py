@@ -2,89 +2,41 @@
 
 Two inputs, never a price typed where a maintained table exists:
 
-* **EC2 On-Demand, per instance type and region**: Karpenter's table, which its maintainers
-  regenerate from the AWS Price List API for each release (`pkg/providers/pricing/
-  zz_generated.pricing_aws.go` in aws/karpenter-provider-aws), vendored unchanged as
-  `sources/karpenter_pricing_aws.go`. It holds us-east-1 only (Karpenter asks the Price List
-  API for other regions at run time); a design in another region gets its instance prices
-  named as unknown, never guessed.
+* **EC2 On-Demand, per instance type and region** (`blueprints.catalog.ec2_sources`): AWS's own Price List
+  offer files where one is kept for a region, else Karpenter's tables, which its maintainers regenerate from
+  the AWS Price List API for each release (us-east-1, and GovCloud's us-gov-east-1 and us-gov-west-1),
+  vendored unchanged. Each region's rows name the file, version or commit and date they came from; a
+  region no source covers gets its instance prices named as unknown, never guessed.
 * **Service prices** from AWS's pricing pages and announcements (`service_prices.yaml`): the EKS
-  control plane, Capacity Blocks for ML, FSx for Lustre, EBS gp3 and the NAT gateway, each with
-  its source and the date it states.
+  control plane, Capacity Blocks for ML, FSx for Lustre, EBS gp3, the NAT gateway and public IPv4
+  addresses, each with its source and the date it states.
 
 The file keeps the accelerator catalog's and the system node group's instance types only.
 
     python -m blueprints.catalog.prices           # regenerate prices.json
     python -m blueprints.catalog.prices --check   # CI: exit 1 when it is stale
 
-To refresh the EC2 table, copy the file of a newer Karpenter release over the vendored one, set
-`EC2_SOURCE` below to its commit, and regenerate; `docs/cost.md` says how to refresh the rest.
+`docs/cost.md` ("Refreshing the tables") says how to refresh each input.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
-import re
 import sys
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from blueprints.catalog.ec2_sources import PriceSourceError, on_demand_table, wanted_types
 from blueprints.catalog.generated import write_or_check
 from blueprints.records import record
 from blueprints.source import load_data
 
 HERE = Path(__file__).resolve().parent
 OUTPUT = HERE / "prices.json"
-EC2_FILE = HERE / "sources" / "karpenter_pricing_aws.go"
 SERVICES_FILE = HERE / "service_prices.yaml"
-EC2_SOURCE = {
-    "repository": "https://github.com/aws/karpenter-provider-aws",
-    "commit": "1d927085dd81a9df9301e613f371dac5b4d16bfe",
-    "path": "pkg/providers/pricing/zz_generated.pricing_aws.go",
-    "release": "v1.14.1 (the commit is its docs update, 2026-08-21)",
-}
 HOURS_PER_MONTH = 730  # AWS's pricing pages convert monthly prices at 730 hours a month
-
-_GENERATED = re.compile(r"^// generated at (\S+) for (.+)$", re.MULTILINE)
-_REGION = re.compile(r'^\t"([a-z]{2}(?:-[a-z]+)+-\d)": \{$')
-_PRICE = re.compile(r'"([a-z0-9-]+\.[a-z0-9-]+)": ([0-9]+\.[0-9]+)')
-
-
-class PriceSourceError(ValueError):
-    """The vendored table or the service prices file can't be read as the generator expects."""
-
-
-def parse_karpenter_table(text: str) -> tuple[str, dict[str, dict[str, float]]]:
-    """(generated-at timestamp, {region: {instance type: USD per hour}}) from Karpenter's generated Go table."""
-    stamp = _GENERATED.search(text)
-    if stamp is None:
-        raise PriceSourceError("no '// generated at <time> for <region>' line: not Karpenter's generated pricing table")
-    prices: dict[str, dict[str, float]] = {}
-    region = None
-    for number, line in enumerate(text.splitlines(), 1):
-        opened = _REGION.match(line)
-        if opened:
-            region = opened.group(1)
-            prices[region] = {}
-            continue
-        for name, usd in _PRICE.findall(line):
-            if region is None:
-                raise PriceSourceError(f"line {number}: a price before any region")
-            prices[region][name] = float(usd)
-    if not prices or not any(prices.values()):
-        raise PriceSourceError("no prices found")
-    return stamp.group(1), prices
-
-
-def _wanted_types() -> set[str]:
-    """The instance types railyard can plan: the accelerator catalog's and the system node group's."""
-    from blueprints.catalog import load_catalog
-    from blueprints.catalog.system_types import load_system_types
-
-    return set(load_catalog().names()) | set(load_system_types())
 
 
 def _check_services(document: Any) -> dict[str, Any]:
@@ -102,16 +54,8 @@ def _check_services(document: Any) -> dict[str, Any]:
 
 def generate() -> str:
     """The exact text of prices.json."""
-    source = EC2_FILE.read_text(encoding="utf-8")
-    generated_at, table = parse_karpenter_table(source)
-    wanted = _wanted_types()
-    on_demand = {region: {name: usd for name, usd in sorted(prices.items()) if name in wanted} for region, prices in sorted(table.items())}
     document = {
-        "ec2_on_demand": {
-            "source": {**EC2_SOURCE, "generated_at": generated_at, "sha256": hashlib.sha256(source.encode()).hexdigest()},
-            "unit": "USD per instance-hour, Linux, shared tenancy",
-            "prices": on_demand,
-        },
+        "ec2_on_demand": on_demand_table(wanted_types()),
         "hours_per_month": HOURS_PER_MONTH,
         "services": _check_services(load_data(SERVICES_FILE.read_text(encoding="utf-8"))),
     }
@@ -129,14 +73,24 @@ class Price:
     confidence: str = "published"
 
 
+def _described(origin: dict[str, Any]) -> tuple[str, str]:
+    """(source, date) of an EC2 source's provenance, as a line's source cell reads it."""
+    if origin["kind"] == "AWS Price List offer file":
+        published = origin["publication_date"]
+        words = f"AWS Price List offer file {origin['offer_code']} version {origin['version']} ({origin['file']}, published {published})"
+        return words, published[:10]
+    words = f"{origin['repository']} @ {origin['commit'][:12]}: {origin['path']} (generated {origin['generated_at']})"
+    return words, origin["generated_at"][:10]
+
+
 class PriceTable:
     """The prices railyard knows; every lookup answers a `Price` or None (unknown: named by the caller, never zero)."""
 
     def __init__(self, document: dict[str, Any]) -> None:
         ec2 = document["ec2_on_demand"]
-        origin = ec2["source"]
-        self.ec2_source = f"{origin['repository']} @ {origin['commit'][:12]}: {origin['path']} (generated {origin['generated_at']})"
-        self.ec2_date = origin["generated_at"][:10]
+        described = {name: _described(origin) for name, origin in ec2["sources"].items()}
+        # Each region's rows with their source's words and date, as a Price carries them.
+        self._ec2_origin = MappingProxyType({region: described[name] for region, name in ec2["region_source"].items()})
         self._on_demand = MappingProxyType({region: MappingProxyType(prices) for region, prices in ec2["prices"].items()})
         self._services = document["services"]
         self.hours_per_month: int = document["hours_per_month"]
@@ -150,7 +104,10 @@ class PriceTable:
         """An instance type's On-Demand hourly price in `region`."""
         table = self._on_demand.get(region)
         usd = None if table is None else table.get(instance_type)
-        return None if usd is None else Price(usd, "instance-hour", self.ec2_source, self.ec2_date, "generated")
+        if usd is None:
+            return None
+        source, day = self._ec2_origin[region]
+        return Price(usd, "instance-hour", source, day, "generated")
 
     def _entry(self, service: str, region: str, **match: str) -> Price | None:
         entry = self._services[service]

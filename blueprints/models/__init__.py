@@ -24,6 +24,7 @@ MODEL_CODES: tuple[str, ...] = (
     "cost.declared-price",
     "domain.feeds-per-rack",
     "domain.service-rack-budget",
+    "domain.service-serves-unknown",
     "domain.racks-half-stated",
     "domain.rack-budget-without-racks",
     "domain.feed-budget-without-racks",

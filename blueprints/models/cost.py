@@ -75,7 +75,7 @@ class Cost(Model):
     instance_usd_per_hour: dict[InstanceTypeKey, Dollars] = Field(
         default_factory=no_entries,
         description="On-Demand USD per instance-hour for instance types railyard's table lacks in the blueprint's region "
-        "(its table is us-east-1's); a declared price wins over the table's.",
+        "(its table covers us-east-1 and GovCloud's two regions, docs/cost.md); a declared price wins over the table's.",
     )
     capacity_block_quotes: dict[Name, CapacityBlockQuote] = Field(
         default_factory=no_entries,
@@ -88,7 +88,9 @@ class Cost(Model):
         default=None, description="gp3 storage, USD per GB-month, where railyard's table lacks the region; none = the table's."
     )
     nat_gateway_usd_per_hour: Annotated[float, Field(gt=0, le=10)] | None = Field(
-        default=None, description="One NAT gateway, USD per hour, where railyard's table lacks the region; none = the table's."
+        default=None,
+        description="One NAT gateway, USD per hour, where railyard's table lacks the region; none = the table's. "
+        "Its Elastic IP's public IPv4 charge is added to it (AWS's one price in every region).",
     )
 
     @model_validator(mode="after")

@@ -20,13 +20,40 @@ from pydantic import Field, model_validator
 
 from blueprints.models.base import AvailabilityZone, Model, Name, PositiveKw, no_items, violation
 
+# What `railyard explain` says for the two codes `_feeds_fit` raises from one loop (their wording is built per field).
+EXPLAIN = {
+    "domain.rack-budget-without-racks": {
+        "meaning": "a block sets rack_budget_kw but states no racks, so no rack can be checked against the rating",
+        "why": "a rack's draw is the sum of the hosts in it: without racks and hosts_per_rack railyard can't tell which hosts "
+        "share a rack, and a rating nothing is checked against would read as a check that passed",
+        "fix": "state racks and hosts_per_rack, or remove rack_budget_kw (budget_kw still checks the whole block)",
+    },
+    "domain.feed-budget-without-racks": {
+        "meaning": "a block sets feed_budget_kw but states no racks, so which feed carries which hosts is unknown",
+        "why": "a feed carries the racks cabled to it, and its load with one feed down is what the rating must hold: without "
+        "racks railyard can't place hosts on feeds, and a rating nothing is checked against would read as a check that passed",
+        "fix": "state racks and hosts_per_rack, or remove feed_budget_kw (budget_kw still checks the whole block)",
+    },
+}
+
 
 class ServiceRacks(Model):
-    """Racks in a block that hold no accelerator host: management, storage, UFM or network racks, alike in their draw."""
+    """Racks that hold no accelerator host: management, storage, UFM or network racks, alike in their draw."""
 
     role: Name = Field(description="What the racks hold (management, storage, ufm, ...): a name for the figures.")
     racks: int = Field(ge=1, le=10_000, description="How many such racks.")
-    kw_per_rack: PositiveKw = Field(description="Each rack's IT draw, kW.")
+    kw_per_rack: PositiveKw | None = Field(
+        default=None,
+        description="Each rack's IT draw, kW; none = not stated (a design that publishes the racks but not their draw): the power "
+        "figures then leave these racks out and say so (`power.service-racks-unstated`), never counting them as 0.",
+    )
+    serves: list[Name] | None = Field(
+        default=None,
+        max_length=1_000,
+        description="The blocks of the zone whose hosts the racks serve (a SuperPOD's management racks serve every scalable "
+        "unit); none = the block they stand in, or, for a zone's own service racks, every block of the zone. Reported "
+        "with the racks; the racks draw power once, where they stand.",
+    )
 
 
 class Block(Model):
@@ -81,7 +108,7 @@ class Block(Model):
                     field=field,
                 )
         for group in self.service_racks:
-            if self.rack_budget_kw is not None and group.kw_per_rack > self.rack_budget_kw:
+            if self.rack_budget_kw is not None and group.kw_per_rack is not None and group.kw_per_rack > self.rack_budget_kw:
                 raise violation(
                     "domain.service-rack-budget",
                     f"block '{self.name}': a {group.role} rack draws {group.kw_per_rack:g} kW, over the block's rack_budget_kw "
@@ -121,6 +148,40 @@ class Zone(Model):
         default_factory=no_items,
         description="The blocks (spine groups / power blocks) in the zone; none = the zone is one block with no racks stated.",
     )
+    service_racks: list[ServiceRacks] = Field(
+        default_factory=no_items,
+        max_length=16,
+        description="Racks with no accelerator host that stand in no block (management racks serving several blocks): counted "
+        "once in the zone's racks and in the zone's and site's IT load, on no block's feeds (the zone states none).",
+    )
+
+    @model_validator(mode="after")
+    def _served_blocks_exist(self) -> Self:
+        names = [block.name for block in self.sites]
+        groups = [(f"service_racks.{index}", group) for index, group in enumerate(self.service_racks)]
+        groups += [
+            (f"blocks.{block_index}.service_racks.{index}", group)
+            for block_index, block in enumerate(self.blocks)
+            for index, group in enumerate(block.service_racks)
+        ]
+        for where, group in groups:
+            unknown = [name for name in group.serves or () if name not in names]
+            if unknown:
+                raise violation(
+                    "domain.service-serves-unknown",
+                    f"zone '{self.name}': the {group.role} racks serve {', '.join(repr(name) for name in unknown)}, "
+                    f"which is no block of the zone (its blocks: {', '.join(names)})",
+                    "name blocks of the same zone in serves, or leave serves out (the block the racks stand in; for a zone's "
+                    "own service racks, every block of the zone)",
+                    field=f"{where}.serves",
+                )
+        return self
+
+    def served_by(self, group: ServiceRacks, block: Block | None) -> list[str]:
+        """The blocks a service-rack group serves: its `serves`, else the block it stands in, else every block of the zone."""
+        if group.serves is not None:
+            return list(group.serves)
+        return [block.name] if block is not None else [site.name for site in self.sites]
 
     @property
     def sites(self) -> list[Block]:

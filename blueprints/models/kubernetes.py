@@ -20,6 +20,15 @@ from blueprints.models.base import Cidr, Model, Name, check_secondary_blocks, fr
 from blueprints.models.pools import LabelKey, LabelValue
 
 HOSTNAME_LEVEL = "kubernetes.io/hostname"
+# What `railyard explain` says for the code `check_secondary_blocks` raises with a code it is handed.
+EXPLAIN = {
+    "network.pod-cidr-size": {
+        "meaning": "a pod CIDR (kubernetes.pod_networking.pod_cidrs) is not a /16 to /28, the sizes a VPC's secondary CIDR block may have",
+        "why": "each pod CIDR becomes a secondary CIDR block of the VPC, which AWS takes only from /16 to /28 "
+        "(Amazon VPC User Guide, VPC CIDR blocks); another size fails when the VPC is updated, after the cluster exists",
+        "fix": "split it into /16 blocks, such as 100.64.0.0/16 and 100.65.0.0/16",
+    },
+}
 PolicyArn = Annotated[
     str,
     StringConstraints(pattern=r"^arn:aws[a-z-]*:iam::(aws|[0-9]{12}):policy/[A-Za-z0-9+=,.@_/-]{1,512}$"),

@@ -6,7 +6,10 @@ finding code it can emit. Rules come in three scopes:
   run on the pools and tiers that validate when the rest of the file doesn't;
 - `blueprint` rules need the whole validated blueprint (references, zones).
 To add a rule: write a module with `CODES` and `check`, add it to `RULES`, and
-add a firing and a passing case to tests/blueprints/test_rules.py.
+add a firing and a passing case to tests/blueprints/test_rules.py. `railyard explain CODE` reads the rule where it
+lives: the docstring of the function that raises the code, the finding's message and hint, the module's docstring
+(why) and what it cites (source); where the wording is built at run time, state the code's meaning and fix in an
+`EXPLAIN` mapping next to `CODES` (tests/blueprints/test_explain_command.py holds every code to one).
 """
 
 from __future__ import annotations

@@ -24,6 +24,14 @@ CODES = (
 )
 # The StorageClass railyard makes as the default with the EBS CSI driver (components/kubernetes/storage.py).
 DEFAULT_CLASS = "gp3"
+# The fix `railyard explain` gives for the references whose hint is "did you mean" and the names that exist.
+_NAME_ONE = "use a name the blueprint defines (the finding's hint lists them and the closest), or define the one you meant"
+EXPLAIN = {
+    "ref.unknown-domain": {"fix": "place the pool in a zone or block listed under failure_domains; " + _NAME_ONE},
+    "ref.unknown-fabric": {"fix": "join a fabric listed under fabrics; " + _NAME_ONE},
+    "ref.unknown-storage": {"fix": "use a tier listed under storage; " + _NAME_ONE},
+    "ref.unknown-bucket": {"fix": "link to a storage tier of kind: s3; " + _NAME_ONE},
+}
 
 
 def _did_you_mean(name: str, known: Iterable[str]) -> str:

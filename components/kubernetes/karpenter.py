@@ -83,10 +83,11 @@ class NodeClassPlan:
             "requirements": requirements,
             "expireAfter": "Never" if training else "720h",
         }
-        # The acceptance taint is a startup taint: Karpenter launches nodes for pods that don't tolerate it, and expects a
-        # DaemonSet to remove it (karpenter.sh NodePool docs, `startupTaints`), which the acceptance checker does.
-        taints = [{"key": taint.key, "value": taint.value, "effect": taint.effect} for taint in group.taints if taint.key != ACCEPTANCE_KEY]
-        startup = [{"key": taint.key, "value": taint.value, "effect": taint.effect} for taint in group.taints if taint.key == ACCEPTANCE_KEY]
+        # A gate's taint and the acceptance taint are startup taints: Karpenter launches nodes for pods that don't tolerate
+        # them and expects a DaemonSet to lift them (railyard-node-gates; the acceptance checker).
+        gated = {gate.taint_key for gate in group.gates} | {ACCEPTANCE_KEY}
+        taints = [{"key": taint.key, "value": taint.value, "effect": taint.effect} for taint in group.taints if taint.key not in gated]
+        startup = [{"key": taint.key, "value": taint.value, "effect": taint.effect} for taint in group.taints if taint.key in gated]
         if taints:
             template_spec["taints"] = taints
         if startup:

@@ -5,7 +5,8 @@ the one given) and emits a `KubernetesPlan` (from `plan_kubernetes`: the
 layout the cross-layer check proved, and the releases that render it) as four children: the device plugins, the
 accelerator exporters, the storage (FSx CSI driver, volumes, claims, the gp3 class) and Kueue. Child names
 derive from the layer's name: `<name>-provider`, `<name>-plugins`, `<name>-metrics`,
-`<name>-storage`, `<name>-kueue`, `<name>-namespace`.
+`<name>-storage`, `<name>-kueue`, `<name>-namespace`, and `<name>-gates` where a pool's nodes register behind
+a gate (`components.kubernetes.node_gates`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from components.kubernetes.device_plugins import DevicePlugins
 from components.kubernetes.karpenter import KarpenterNodes, KarpenterWiring
 from components.kubernetes.kueue import KueueScheduling
 from components.kubernetes.metrics import AcceleratorMetrics
+from components.kubernetes.node_gates import NodeGates
 from components.kubernetes.plan import KubernetesPlan
 from components.kubernetes.storage import ClassNetworkRef, ClusterStorage, FileSystemRef
 
@@ -87,11 +89,13 @@ class KubernetesLayer(pulumi.ComponentResource):
             if args.karpenter is None:
                 raise ValueError("the plan has Karpenter pools: pass the cluster stack's KarpenterWiring")
             self.karpenter = KarpenterNodes(f"{name}-karpenter", self.plan.karpenter, args.karpenter, self.provider, child, system)
+        gates = self.plan.layout.gates
+        self.gates = NodeGates(f"{name}-gates", gates, self.provider, child) if gates.placement is not None else None
         self.acceptance = None
-        if self.plan.layout.gates:
-            if self.plan.acceptance is None:
+        if self.plan.layout.acceptance:
+            if self.plan.checker_bundle is None:
                 raise ValueError("the plan gates pools on acceptance: give it the checker bundle (railyard.checker_bundle)")
-            self.acceptance = AcceptanceGates(f"{name}-acceptance", self.plan.layout.gates, self.plan.acceptance, self.provider, child)
+            self.acceptance = AcceptanceGates(f"{name}-acceptance", self.plan.layout.acceptance, self.plan.checker_bundle, self.provider, child)
         self.kueue = KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child, system) if self.plan.kueue is not None else None
         self.register_outputs(
             {

@@ -36,7 +36,7 @@ class KubernetesPlan:
     # The Karpenter controller and its node classes, when a pool uses Karpenter.
     karpenter: KarpenterPlan | None = None
     # What the acceptance checkers of gated pools carry (`railyard.checker_bundle`); None: no pool is gated.
-    acceptance: AcceptanceBundle | None = None
+    checker_bundle: AcceptanceBundle | None = None
 
     @property
     def kueue(self):

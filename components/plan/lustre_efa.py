@@ -17,16 +17,24 @@ keeps them:
    devices `/sys/class/infiniband` lists;
 4. turn discovery on and prefer EFA (`lnetctl udsp add --src efa --priority 0`).
 
-The unit runs before the kubelet, so the FSx CSI driver's first mount
-already goes over EFA, and the kubelet requires it (a drop-in with
-`Requires=` and `After=`): a node on which any step fails (a driver too old,
-`lustre-client` uninstallable after three tries or without `kefalnd` for the
-running kernel, fewer EFA interfaces up in `lnetctl net show --net efa` than
-planned) does not start its kubelet. It never joins (EKS reports
-NodeCreationFailure) or, after a reboot, goes NotReady, which node auto
-repair replaces, instead of mounting over TCP at a fraction of the speed
-with nothing said. The reason goes to the console (`aws ec2
-get-console-output`), the journal and stderr.
+The node keeps itself out of work until LNet is up without touching the
+kubelet (EKS's launch-template guidance: "Don't specify any commands in your
+user data that starts or modifies `kubelet`"): it registers with the LNet
+gate's taint (`railyard.dev/lnet=pending:NoSchedule`, `topology.cluster.labels.LNET_GATE`,
+set on the node group), and this unit writes its verdict to the gate's file,
+`/run/railyard/gates/lnet`: `ready`, or `failed: <why>` when any step fails
+(a driver too old, `lustre-client` uninstallable after three tries or
+without `kefalnd` for the running kernel, fewer EFA interfaces up in
+`lnetctl net show --net efa` than planned). The railyard-node-gates
+DaemonSet (`components.kubernetes.node_gates`) lifts the taint on `ready`
+only, so a node that failed stays registered, Ready and visible with the
+taint and the reason, instead of mounting over TCP at a fraction of the
+speed with nothing said, or never registering (which a kubelet held down by
+a `Requires=` drop-in did, where node auto repair's documented triggers,
+conditions on a Node object, can't see it). The reason also goes to the
+console (`aws ec2 get-console-output`), the journal and stderr. /run is
+emptied at boot, so after a reboot the node is held again until the unit
+has run.
 
 Not verified here (no instance): the script on a real node, and whether the
 AL2023 `lustre-client` package carries `kefalnd` for the EKS AMI's kernel
@@ -39,8 +47,11 @@ are written out rather than downloaded.
 
 from __future__ import annotations
 
+from topology.cluster.labels import LNET_GATE
+
 MINIMUM_EFA_DRIVER = "2.12.1"
 SERVICE = "railyard-lustre-efa"
+GATE_FILE = LNET_GATE.path
 
 
 def setup_script(interfaces: int) -> str:
@@ -49,12 +60,19 @@ def setup_script(interfaces: int) -> str:
 # FSx for Lustre over EFA (railyard): FSx for Lustre user guide "Configuring EFA clients";
 # EKS user guide "Optimize Amazon FSx for Lustre performance on nodes (EFA)".
 set -euo pipefail
+gate="${{RAILYARD_GATE_FILE:-{GATE_FILE}}}"  # the LNet gate's verdict, read by railyard-node-gates
+verdict() {{
+  mkdir -p "$(dirname "$gate")"
+  printf '%s\n' "$1" > "$gate.tmp" && mv -f "$gate.tmp" "$gate"
+}}
 fail() {{
-  echo "{SERVICE}: $*; the kubelet will not start, so this node does not join over TCP" >&2
+  verdict "failed: $*"
+  echo "{SERVICE}: $*; the node keeps its {LNET_GATE.taint_key} taint, so no job mounts Lustre over TCP here" >&2
   echo "{SERVICE}: $*" 2>/dev/null > /dev/console || true
   logger -t {SERVICE} -p daemon.err "$*" 2>/dev/null || true
   exit 1
 }}
+trap 'fail "step failed at line $LINENO"' ERR
 minimum={MINIMUM_EFA_DRIVER}
 driver=$(modinfo -F version efa 2>/dev/null | sed 's/[^0-9.]//g' || true)
 if [ -z "$driver" ] || [ "$(printf '%s\\n' "$minimum" "$driver" | sort -V | head -n1)" != "$minimum" ]; then
@@ -87,12 +105,17 @@ up=$(lnetctl net show --net efa | grep -c "status: up" || true)
 lnetctl set discovery 1
 lnetctl udsp add --src efa --priority 0
 modprobe lustre
+verdict ready
 echo "{SERVICE}: LNet up on $up EFA interfaces"
 """
 
 
 def boot_part(interfaces: int) -> str:
-    """A `text/x-shellscript` user-data body that installs the setup as a boot service before the kubelet and starts it."""
+    """A `text/x-shellscript` user-data body that installs the setup as a boot service and starts it without waiting.
+
+    Nothing orders it against the kubelet: the node registers while the unit
+    runs, held by the LNet gate's taint until the unit writes `ready`.
+    """
     script = setup_script(interfaces)
     return f"""#!/bin/bash
 set -euo pipefail
@@ -104,7 +127,6 @@ cat > /etc/systemd/system/{SERVICE}.service <<'RAILYARD_UNIT'
 Description=LNet over EFA for FSx for Lustre (railyard)
 After=network-online.target
 Wants=network-online.target
-Before=kubelet.service
 
 [Service]
 Type=oneshot
@@ -114,12 +136,7 @@ ExecStart=/usr/local/sbin/{SERVICE}.sh
 [Install]
 WantedBy=multi-user.target
 RAILYARD_UNIT
-mkdir -p /etc/systemd/system/kubelet.service.d
-cat > /etc/systemd/system/kubelet.service.d/90-{SERVICE}.conf <<'RAILYARD_DROPIN'
-[Unit]
-Requires={SERVICE}.service
-After={SERVICE}.service
-RAILYARD_DROPIN
 systemctl daemon-reload
-systemctl enable --now {SERVICE}.service
+systemctl enable {SERVICE}.service
+systemctl start --no-block {SERVICE}.service
 """

@@ -21,10 +21,12 @@ from pathlib import Path
 from blueprints.findings import Finding, has_errors, info, sort_findings
 from blueprints.records import record
 from blueprints.source import SourceError
+from railyard.change.capacity_blocks import capacity_block_findings
 from railyard.change.ceilings import Ceiling, ceilings
 from railyard.change.compare import ResourceChange, compare
 from railyard.change.cost import CostChange, cost_change
 from railyard.change.findings_change import FindingsChange, findings_change
+from railyard.change.held_groups import held_template_findings
 from railyard.change.impact import Impact, impacts
 from railyard.change.node_group_steps import ami_switches, held_groups_created
 from railyard.change.replace_table import ReplaceTable, load_table
@@ -152,6 +154,8 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
     found += upgrade_order(changes, before.validation, after.validation, after.resources)
     findings += version_findings(before.validation, after.validation)
     findings += held_groups_created(changes, after.validation, after.resources) + ami_switches(changes, after.validation)
+    findings += held_template_findings(changes, after.validation)
+    findings += capacity_block_findings(changes, before.validation, after.validation)
     if before.stack != after.stack:
         findings.append(
             info(

@@ -51,6 +51,13 @@ STATEFUL = {
     "aws:eks/cluster:Cluster": "the control plane: every node group, add-on and workload is rebuilt",
 }
 CODES = ("change.state-lost", "change.state-lost-accepted", "change.may-replace-state", "change.unclassified", "change.different-stacks")
+# What `railyard explain` says for the accepted loss, whose hint only names the setting that accepted it.
+EXPLAIN = {
+    "change.state-lost-accepted": {
+        "fix": "nothing, if losing the data is intended; otherwise keep the old value and drop the acceptance "
+        "(accept_replacement on the storage tier, or cloud.protect_stateful: false)",
+    },
+}
 
 
 @functools.cache

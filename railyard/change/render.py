@@ -22,7 +22,7 @@ from railyard.render import finding_block, findings_report, table
 from topology.cost import cents
 
 MAX_VALUE = 48
-STILL = "at the planned size nothing changes: no node added, removed, rolled or replaced, no data lost, no hourly cost moved"
+STILL = "at the planned size nothing changes: no node added, removed, rolled or replaced, no data lost, no cost moved as planned or upfront"
 
 
 def _value(value: Any) -> str:

@@ -149,5 +149,11 @@ def _label(change: ResourceChange) -> str:
     if change.type == CLUSTER:
         return "control plane"
     if change.type == NODE_GROUP:
-        return f"node group {resource.inputs.get('nodeGroupName') or change.name} rolls"
+        # EKS asks for a Capacity Block group's desired size to be 0 before an upgrade: the order says so where it rolls.
+        block = (
+            " (a Capacity Block group: desired size 0 first, see change.capacity-block-roll)"
+            if resource.inputs.get("capacityType") == "CAPACITY_BLOCK"
+            else ""
+        )
+        return f"node group {resource.inputs.get('nodeGroupName') or change.name} rolls{block}"
     return f"add-on {resource.inputs.get('addonName') or change.name}"

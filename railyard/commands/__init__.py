@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-COMMANDS = ("validate", "preview", "diff", "lock", "export", "report", "schema", "catalog", "rules", "acceptance")
+COMMANDS = ("init", "validate", "preview", "diff", "lock", "export", "report", "schema", "catalog", "rules", "explain", "acceptance", "conform")
 
 
 def command(name: str) -> ModuleType:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -44,3 +46,12 @@ def read_policy_config(path: str | None) -> dict[str, Any] | None:
             f'a policy config is a JSON object of policy names, such as {{"all": "mandatory"}}, not a {type(document).__name__}', path, 1, 1
         )
     return document
+
+
+def instant(text: str) -> datetime:
+    """An ISO 8601 time for `--at` (validate, preview, diff); a time without a zone is UTC."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an ISO 8601 time such as 2026-12-01T00:00:00Z") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

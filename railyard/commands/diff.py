@@ -15,7 +15,7 @@ import sys
 
 from blueprints.source import SourceError
 from railyard.collector import fewer_collections
-from railyard.commands.preview import _instant
+from railyard.commands.arguments import instant
 from railyard.progress import reporting, wanted
 
 NAME = "diff"
@@ -31,7 +31,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("new", nargs="?", help="the blueprint (or Pulumi.<stack>.yaml) after the change; omit with --git")
     parser.add_argument("--git", metavar="REV", help="compare OLD as it was at this git revision (a branch, tag or commit) with OLD now")
     parser.add_argument("--project-dir", default=".", help="where Pulumi.<stack>.yaml files live, for blueprint files (default: .)")
-    parser.add_argument("--at", metavar="TIME", type=_instant, default=None, help="plan both sides at this UTC time (default: now)")
+    parser.add_argument("--at", metavar="TIME", type=instant, default=None, help="plan both sides at this UTC time (default: now)")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON object")
     output.add_argument("--markdown", action="store_true", help="print the Markdown a pull request gets as a comment")

@@ -12,16 +12,14 @@ policies` would, and exits 1 on a mandatory violation.
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
 import sys
 from collections import Counter
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from railyard.collector import fewer_collections
-from railyard.commands.arguments import add_blueprint_arguments, add_policy_config_argument, read_policy_config
+from railyard.commands.arguments import add_blueprint_arguments, add_policy_config_argument, instant, read_policy_config
 from railyard.extras import require_policy_pack
 from railyard.origins import resource_origins
 from railyard.progress import reporting, stage, wanted
@@ -42,20 +40,11 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--at",
         metavar="TIME",
-        type=_instant,
+        type=instant,
         default=None,
         help="plan as `pulumi up` would at this UTC time (ISO 8601, e.g. 2026-12-01T00:00:00Z; default: now); "
-        "it sizes Capacity Block node groups from their window",
+        "it sizes Capacity Block node groups from their window and decides the EKS support its cost counts",
     )
-
-
-def _instant(text: str) -> datetime:
-    """An ISO 8601 time for --at; a time without a zone is UTC."""
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not an ISO 8601 time such as 2026-12-01T00:00:00Z") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _policy_report(args, result: PreviewResult):

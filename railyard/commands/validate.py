@@ -1,8 +1,9 @@
-"""`railyard validate FILE [--stack ENV] [--json] [--online [--profile NAME]] [--policy-config F]`: every finding and the design's figures.
+"""`railyard validate FILE [--stack ENV] [--json] [--at TIME] [--online [--profile NAME]] [--policy-config F]`: findings and figures.
 
 Besides the blueprint's own findings it gives the policy pack's verdict on what the blueprint decides
 (`railyard.preflight`), under the pack's defaults or `--policy-config`: a blueprint `validate` passes
-does not then fail a mandatory policy at `preview --policies`.
+does not then fail a mandatory policy at `preview --policies`. `--at` prices the plan as of that instant (whether
+the Kubernetes version is in standard or extended support), so the same blueprint and `--at` give the same bytes.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
-from railyard.commands.arguments import add_blueprint_arguments, add_policy_config_argument, read_policy_config
+from railyard.commands.arguments import add_blueprint_arguments, add_policy_config_argument, instant, read_policy_config
 from railyard.pipeline import Pack, Validation, validate
 from railyard.progress import reporting, stage, wanted
 from railyard.render import findings_report, table
@@ -20,8 +21,16 @@ HELP = "Validate a blueprint (schema, cross-field rules, topology) and print fin
 
 
 def add_arguments(parser) -> None:
-    """FILE, --stack, --project-dir, --json, --online, --profile, --policy-config."""
+    """FILE, --stack, --project-dir, --json, --at, --online, --profile, --policy-config."""
     add_blueprint_arguments(parser)
+    parser.add_argument(
+        "--at",
+        metavar="TIME",
+        type=instant,
+        default=None,
+        help="price the plan as of this UTC time (ISO 8601, e.g. 2027-04-01T00:00:00Z; default: now): it decides whether the "
+        "Kubernetes version bills standard or extended support",
+    )
     parser.add_argument(
         "--online",
         action="store_true",
@@ -34,7 +43,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     """Validate and print; exit 1 when any finding is an error."""
     with reporting(sys.stderr, wanted(sys.stderr, args.json)):
-        result = validate(args.file, args.stack, args.project_dir, pack=Pack(read_policy_config(args.policy_config)))
+        result = validate(args.file, args.stack, args.project_dir, pack=Pack(read_policy_config(args.policy_config)), at=args.at)
         if args.online:
             stage("asking the AWS account")
             result = _online(result, args.profile)

@@ -20,10 +20,11 @@ __all__ = ["build_report"]
 
 def build_report(path: str | None, stack: str | None = None, project_dir: str | Path = ".", now: datetime | None = None) -> tuple[str, bool]:
     """(the page, whether the blueprint validated). `now` is the planning time (Capacity Block sizing)."""
-    validation = validate(path, stack, project_dir)
+    now = now or datetime.now(UTC)
+    validation = validate(path, stack, project_dir, at=now)
     # A blueprint that loaded cleanly has its design checked and its figures computed even when a check fails (a pool
     # over its blast-radius tolerance, a block over budget): the page draws them, so the failure is seen where it is.
     design = validation.design.design if validation.design is not None else None
-    plan, _ = plan_validated(validation, now or datetime.now(UTC)) if validation.ok else (None, [])
+    plan, _ = plan_validated(validation, now) if validation.ok else (None, [])
     decisions = plan.placements if plan is not None else ()
     return render_page(validation.as_json(), design, decisions), validation.ok

@@ -137,6 +137,13 @@ def _power(figures: dict[str, Any]) -> str:
                 f"{_cell(block['budget_kw'])}{_cell(block['max_rack_kw'] if block['racks'] is not None else 'racks not stated')}"
                 f"{_cell(block['rack_budget_kw'])}</tr>"
             )
+        for group in zone.get("service_racks", ()):
+            kw = group["kw_per_rack"]
+            label = f"{group['racks']} {group['role']} racks (the zone's; serve {', '.join(group['serves'])})"
+            total = group["racks"] * kw if kw is not None else "not stated"
+            rows.append(
+                f"<tr>{_cell(zone['name'])}{_cell(label)}{_cell(total)}{_cell(None)}{_cell(kw if kw is not None else 'not stated')}{_cell(None)}</tr>"
+            )
     chart = bars_against_limits("IT load per block (grey: the block's budget)", labels, values, limits, "kW")
     site = (
         f"<p>Site IT load <span data-figure='power.it_kw' data-value='{json.dumps(power['it_kw'])}'>{_text(power['it_kw'])}</span> kW; "

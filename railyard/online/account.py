@@ -30,6 +30,11 @@ READ_ONLY_CALLS: dict[tuple[str, str], str] = {
     ("ec2", "DescribeImages"): "ec2:DescribeImages",
     ("ec2", "DescribeSecurityGroups"): "ec2:DescribeSecurityGroups",
     ("ec2", "DescribeNetworkInterfaces"): "ec2:DescribeNetworkInterfaces",
+    # `railyard conform` (railyard.online.cluster): the running instances, where they sit, their Capacity Blocks.
+    ("ec2", "DescribeInstances"): "ec2:DescribeInstances",
+    ("ec2", "DescribeInstanceTopology"): "ec2:DescribeInstanceTopology",
+    ("ec2", "DescribeCapacityBlockStatus"): "ec2:DescribeCapacityBlockStatus",
+    ("eks", "DescribeNodegroup"): "eks:DescribeNodegroup",
     ("fsx", "DescribeFileSystems"): "fsx:DescribeFileSystems",
     ("service-quotas", "GetServiceQuota"): "servicequotas:GetServiceQuota",
     ("service-quotas", "GetAWSDefaultServiceQuota"): "servicequotas:GetAWSDefaultServiceQuota",
@@ -89,14 +94,20 @@ class Account:
 
     def call(self, service: str, operation: str, **params: Any) -> dict[str, Any]:
         """Call one read-only operation; raises `AccountError` for a refused call, `AccountUnreachable` when none can succeed."""
-        action = READ_ONLY_CALLS.get((service, operation))
-        if action is None:
-            raise ReadOnlyViolation(f"{service}:{operation} is not a read-only call railyard makes")
+        action = _allowed(service, operation)
+        return self._guarded(action, lambda: getattr(self._client(service), _snake(operation))(**params))
+
+    def pages(self, service: str, operation: str, **params: Any) -> dict[str, Any]:
+        """Every page of one read-only operation joined into one answer, by botocore's own paginator (as the AWS CLI joins them)."""
+        action = _allowed(service, operation)
+        return self._guarded(action, lambda: self._client(service).get_paginator(_snake(operation)).paginate(**params).build_full_result())
+
+    def _guarded(self, action: str, send: Any) -> dict[str, Any]:
+        """`send()`'s answer, with botocore's failures turned into `AccountError` or `AccountUnreachable`."""
         from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, PartialCredentialsError
 
         try:
-            method = getattr(self._client(service), _snake(operation))
-            response: dict[str, Any] = method(**params)
+            response: dict[str, Any] = send()
             return response
         except ClientError as exc:
             raise _classify(action, dict(exc.response)) from None
@@ -118,6 +129,14 @@ class Account:
             )
             self._clients[service] = self.session.client(service, region_name=self.region, config=config)
         return self._clients[service]
+
+
+def _allowed(service: str, operation: str) -> str:
+    """The IAM action of a read-only operation; `ReadOnlyViolation` for any other."""
+    action = READ_ONLY_CALLS.get((service, operation))
+    if action is None:
+        raise ReadOnlyViolation(f"{service}:{operation} is not a read-only call railyard makes")
+    return action
 
 
 def open_account(region: str, profile: str | None = None, session: Any = None) -> Account:

@@ -28,6 +28,12 @@ from railyard.online.findings import account_finding
 from topology.cluster import PlanError, plan_cluster
 
 CODES = ("online.existing-missing", "online.existing-mismatch", "online.subnet-addresses")
+# The fix `railyard explain` gives for a mismatch, whose hint each caller words for the field that differs.
+EXPLAIN = {
+    "online.existing-mismatch": {
+        "fix": "make the blueprint say what the account has (the message quotes both), or point it at the resource you meant",
+    },
+}
 VPC_MISSING = ("InvalidVpcID.NotFound", "InvalidVpcID.Malformed")
 SUBNET_MISSING = ("InvalidSubnetID.NotFound", "InvalidSubnetID.Malformed")
 GROUP_MISSING = ("InvalidGroup.NotFound", "InvalidGroupId.Malformed", "InvalidGroupId.NotFound")

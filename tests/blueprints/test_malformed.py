@@ -179,6 +179,14 @@ CASES = [
         "- name: zb-b1",
     ),
     (
+        "service-racks-serve-a-block-of-another-zone",
+        "          power_feeds: 2\n",
+        "          power_feeds: 2\n      service_racks:\n        - {role: management, racks: 2, serves: [zb-b1, za-b9]}\n",
+        "domain.service-serves-unknown",
+        "failure_domains.zones[1].service_racks[0].serves",
+        "- {role: management",
+    ),
+    (
         "racks-without-hosts-per-rack",
         "          racks: 4\n          hosts_per_rack: 4\n          power_feeds: 2\n",
         "          racks: 4\n          power_feeds: 2\n",

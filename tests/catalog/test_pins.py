@@ -36,6 +36,7 @@ def test_every_pin_has_a_source():
     assert [(pin.key, pin.reference) for pin in pins.images] == [
         ("neuron_monitor", "public.ecr.aws/neuron/neuron-monitor:1.3.0"),
         ("eks_ami", "al2023:v20260724"),  # Karpenter's amiSelectorTerms alias al2023@v20260724
+        ("gate_keeper_python", "public.ecr.aws/docker/library/python:3.13-slim"),  # runs the node-gate keeper's script
     ]
     assert all(pin.source for pin in pins.images)
 

@@ -391,7 +391,9 @@ def test_a_new_pool_shows_its_hourly_cost_beside_its_accelerators_in_text_json_a
         "key": "pool:eval",
         "item": "pool eval: g6e.xlarge",
         "what": "added",
+        "moved": ["hourly_usd"],
         "hourly_usd": {"before": 0.0, "after": 3.72, "change": 3.72},
+        "upfront_usd": {"before": 0.0, "after": 0.0, "change": 0.0},
     }
     volumes = next(line for line in document["cost"]["lines"] if line["key"] == "root-volumes")
     assert volumes["hourly_usd"] == {"before": None, "after": None, "change": None}  # unpriced on both sides: unknown, not zero

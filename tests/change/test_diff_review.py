@@ -157,7 +157,9 @@ def test_cost_totals_are_before_after_and_change_in_text_markdown_and_json(dev_w
         "key": "pool:eval",
         "item": "pool eval: g6e.xlarge",
         "what": "added",
+        "moved": ["hourly_usd"],
         "hourly_usd": {"before": 0.0, "after": 3.72, "change": 3.72},
+        "upfront_usd": {"before": 0.0, "after": 0.0, "change": 0.0},
     }
 
 

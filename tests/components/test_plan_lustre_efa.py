@@ -52,7 +52,7 @@ def test_the_setup_is_valid_bash_and_checks_the_driver_first():
     script = setup_script(8)
     assert script.index(f"minimum={MINIMUM_EFA_DRIVER}") < script.index("dnf install -y lustre-client") < script.index("lnetctl lnet configure")
     assert "wanted=8" in script and "--peer-credits 32" in script and "lnetctl udsp add --src efa --priority 0" in script
-    assert "Before=kubelet.service" in boot_part(8) and "systemctl enable --now railyard-lustre-efa.service" in boot_part(8)
+    assert "systemctl start --no-block railyard-lustre-efa.service" in boot_part(8)
 
 
 def test_user_data_keeps_the_nodeadm_part_and_adds_the_shell_part():
@@ -101,7 +101,8 @@ STUBS = {
     "modprobe": "true",
     "uname": "echo 6.12.40-63.114.amzn2023.x86_64",
     "ls": "printf 'rdmap%sf0\\n' 16 32 48 64 80 96 112 128",
-    "lnetctl": 'if [ "$*" = "net show --net efa" ]; then for _ in $(seq "${UP:-8}"); do echo "      status: up"; done; fi',
+    "lnetctl": 'if [ "$*" = "net show --net efa" ]; then for _ in $(seq "${UP:-8}"); do echo "      status: up"; done; fi\n'
+    '[ "$*" != "lnet configure" ] || [ -z "${LNET_FAILS:-}" ]',
     "logger": "true",
     "sleep": "true",
 }
@@ -113,7 +114,7 @@ def _run_setup(tmp_path, **env: str) -> tuple[subprocess.CompletedProcess, list[
     for name, body in STUBS.items():
         (bin_dir / name).write_text(f'#!/bin/bash\necho "{name} $*" >> {log}\n{body}\n')
         (bin_dir / name).chmod(0o755)
-    environment = {"PATH": f"{bin_dir}:/usr/bin:/bin", **env}
+    environment = {"PATH": f"{bin_dir}:/usr/bin:/bin", "RAILYARD_GATE_FILE": str(tmp_path / "gates" / "lnet"), **env}
     done = subprocess.run(["bash", "-c", setup_script(8)], capture_output=True, text=True, env=environment, check=False)
     return done, log.read_text().splitlines() if log.exists() else []
 
@@ -132,16 +133,24 @@ def test_the_setup_brings_lnet_up_on_the_planned_efa_devices_and_says_so(tmp_pat
         ({"NO_KEFALND": "1"}, "lustre-client-2.15.6-1.amzn2023 has no kefalnd (the EFA LNet driver) for kernel 6.12.40"),
         ({"UP": "6"}, "LNet has 6 of 8 EFA interfaces up"),
         ({"NO_CLIENT": "1"}, "dnf could not install lustre-client"),
+        ({"LNET_FAILS": "1"}, "step failed at line"),
     ],
 )
-def test_a_node_whose_lnet_over_efa_fails_says_why_and_stops_before_the_kubelet(tmp_path, env, says):
+def test_a_node_whose_lnet_over_efa_fails_writes_why_to_its_gate_and_keeps_its_taint(tmp_path, env, says):
     done, calls = _run_setup(tmp_path, **env)
-    assert done.returncode == 1 and says in done.stderr and "the kubelet will not start" in done.stderr
+    assert done.returncode == 1 and says in done.stderr and "keeps its railyard.dev/lnet taint" in done.stderr
+    verdict = (tmp_path / "gates" / "lnet").read_text()
+    assert verdict.startswith("failed: ") and says in verdict
     assert not any(call.startswith("lnetctl udsp") for call in calls)  # nothing after the failed step
 
 
-def test_the_kubelet_requires_the_service_so_a_failed_setup_keeps_the_node_out():
+def test_a_node_whose_lnet_comes_up_writes_ready_to_its_gate(tmp_path):
+    done, _ = _run_setup(tmp_path)
+    assert done.returncode == 0 and (tmp_path / "gates" / "lnet").read_text() == "ready\n"
+
+
+def test_the_boot_part_neither_orders_nor_modifies_the_kubelet():
+    """EKS: "Don't specify any commands in your user data that starts or modifies kubelet"; the gate's taint holds work off instead."""
     part = boot_part(8)
-    dropin = part[part.index("/etc/systemd/system/kubelet.service.d/90-railyard-lustre-efa.conf") :]
-    assert "Requires=railyard-lustre-efa.service" in dropin and "After=railyard-lustre-efa.service" in dropin
-    assert part.index("kubelet.service.d") < part.index("systemctl enable --now")
+    assert "kubelet" not in part.replace("the kubelet", "")  # no drop-in, no ordering, no unit named kubelet
+    assert part.index("systemctl enable railyard-lustre-efa.service") < part.index("systemctl start --no-block railyard-lustre-efa.service")

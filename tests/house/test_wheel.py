@@ -41,6 +41,7 @@ WHEEL = f"railyard-{__version__}-py3-none-any.whl"
 NOT_SHIPPED = {
     # The Go source `python -m blueprints.catalog.prices` generates prices.json from; the JSON ships.
     "blueprints/catalog/sources/karpenter_pricing_aws.go",
+    "blueprints/catalog/sources/karpenter_pricing_aws_us_gov.go",
     # The hand-kept source of api_constraints.json, read only by its generator; the JSON ships.
     "policies/data/api_constraints.source.yaml",
 }
@@ -152,6 +153,10 @@ CASES = {
     "catalog --system": (["catalog", "--system"], 0, "m7i.xlarge"),
     "rules": (["rules"], 0, "SEC003"),
     "acceptance expect": (["acceptance", "expect", "EXAMPLE", "--pool", "dev"], 0, '"accelerator_model": "L40S"'),
+    "init --list": (["init", "--list"], 0, "dev-g6e "),
+    "explain": (["explain", "fsx.capacity-step"], 0, "How to fix it\n  use <nearest>, the next legal size"),
+    "explain a policy": (["explain", "SEC003", "--json"], 0, '"owner": "policies.rules.security.fsx_encrypted_with_kms"'),
+    "explain an unknown code": (["explain", "fsx.capacity-stp"], 2, "did you mean fsx.capacity-step"),
     "missing file": (["validate", "no-such.yaml"], 2, "no-such.yaml"),
 }
 
@@ -224,7 +229,35 @@ def test_the_installed_acceptance_check_accepts_the_shipped_h100_capture_copied_
     assert (rejected.returncode, rejected.stdout.splitlines()[-1]) == (1, "REJECTED (1 failed: evidence.dmesg.txt)")
 
 
-COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "acceptance"}
+def test_the_installed_init_writes_a_starter_and_an_example_that_validate(installed, empty):
+    starter, example = ("a starter blueprint", "railyard.yaml"), ("example dev-g6e", "dev-g6e.yaml")
+    for args, (what, written) in ((["init"], starter), (["init", "dev-g6e"], example)):
+        completed = installed.run(*args, cwd=empty)
+        _no_traceback(completed)
+        assert (completed.returncode, completed.stdout) == (0, f"wrote {what} to {written}; next: railyard validate {written}\n")
+        assert installed.run("validate", written, cwd=empty).returncode == 0
+    assert (empty / "dev-g6e.yaml").read_text(encoding="utf-8") == (installed.examples / "dev-g6e.yaml").read_text(encoding="utf-8")
+
+
+def test_the_installed_conform_judges_a_recorded_folder(installed, empty):
+    from tests.conform.clusters import P5, write_folder
+
+    folder = write_folder(P5, empty / "evidence")
+    completed = installed.run("conform", str(installed.examples / P5.blueprint), "--from", "evidence", "--json", cwd=empty)
+    _no_traceback(completed)
+    assert completed.returncode == 0, completed.stderr
+    assert '"ok": true' in completed.stdout and f'"evidence": "{folder.name}"' in completed.stdout
+
+
+def test_the_installed_conform_says_what_an_empty_folder_could_not_check(installed, empty):
+    (empty / "evidence").mkdir()
+    completed = installed.run("conform", str(installed.examples / "dev-g6e.yaml"), "--from", "evidence", cwd=empty)
+    _no_traceback(completed)
+    assert completed.returncode == 1, completed.stderr
+    assert "conform.not-checked" in completed.stdout and "kubectl-get-nodes.json is missing" in completed.stdout
+
+
+COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "init", "explain", "acceptance", "conform"}
 
 
 def test_every_command_is_run_from_the_wheel():

@@ -97,7 +97,7 @@ def test_the_gated_fabric_is_consistent_and_every_daemonset_that_runs_first_tole
     serving = [exporter for exporter in layout.exporters if "gpu" in exporter.pools]
     assert [exporter.exporter for exporter in serving if not exporter.placement.untolerated(gpu[0].taints)] == ["dcgm_exporter"]
     assert layout.mounts.placement.untolerated(gpu[0].taints) == []
-    assert [gate.pool for gate in layout.gates] == ["gpu"] and layout.gates[0].placement.untolerated(gpu[0].taints) == []
+    assert [gate.pool for gate in layout.acceptance] == ["gpu"] and layout.acceptance[0].placement.untolerated(gpu[0].taints) == []
     flavor = next(flavor for flavor in layout.kueue.flavors if flavor.pool == "gpu")
     assert [toleration.key for toleration in flavor.tolerations] == ["nvidia.com/gpu"]
 
@@ -138,12 +138,12 @@ def test_taint_toleration_matrix_with_acceptance_on_every_pool_of_every_example(
     findings = check_kubernetes(gated, CATALOG)
     assert [finding.code for finding in findings if finding.code.startswith("acceptance.") or finding.code == "k8s.untolerated-taint"] == []
     layout = lay_out_kubernetes(gated, CATALOG)
-    assert [gate.pool for gate in layout.gates] == [pool.name for pool in gated.pools]
+    assert [gate.pool for gate in layout.acceptance] == [pool.name for pool in gated.pools]
     for view in layout.nodes:
         assert ACCEPTANCE_TAINT in view.taints
         placements = [plugin.placement for plugin in layout.plugins if view.pool in plugin.pools and plugin.placement.selects(view.all_labels())]
         placements += [exporter.placement for exporter in layout.exporters if exporter.placement and view.pool in exporter.pools]
-        placements += [gate.placement for gate in layout.gates if gate.pool == view.pool]
+        placements += [gate.placement for gate in layout.acceptance if gate.pool == view.pool]
         assert all(ACCEPTANCE_TAINT not in placement.untolerated(view.taints) for placement in placements)
     for flavor in layout.kueue.flavors if layout.kueue else ():
         assert all(toleration.key != "railyard.dev/acceptance" for toleration in flavor.tolerations)
@@ -161,7 +161,7 @@ def test_a_karpenter_pool_gets_the_taint_as_a_startup_taint_not_a_taint():
 
 
 def test_acceptance_is_priced_on_the_pools_block_rate_and_r4_on_a_block_warns_with_its_share():
-    blueprint = load_blueprint(str(EXAMPLES / "p5-capacity-block.yaml")).blueprint
+    blueprint = with_acceptance_everywhere(load_blueprint(str(EXAMPLES / "p5-capacity-block.yaml")).blueprint)
     gates = plan_gates(blueprint, node_groups(blueprint, CATALOG))
     rate = load_prices().capacity_block("us-east-1", "p5.48xlarge").usd
     [cost] = acceptance_costs(blueprint, gates, load_prices())
@@ -178,7 +178,7 @@ def test_acceptance_is_priced_on_the_pools_block_rate_and_r4_on_a_block_warns_wi
 
 
 def test_the_checker_daemonset_conforms_to_the_pinned_types_and_carries_the_package_and_the_dcgm_command():
-    blueprint = load_blueprint(str(EXAMPLES / "p5-capacity-block.yaml")).blueprint
+    blueprint = load_blueprint(str(EXAMPLES / "adt-eks-capacity-block.yaml")).blueprint  # the example that gates its pool
     gates = plan_gates(blueprint, node_groups(blueprint, CATALOG))
     bundle = checker_bundle(blueprint, CATALOG, gates)
     spec = daemon_set(gates[0], bundle)
@@ -188,7 +188,7 @@ def test_the_checker_daemonset_conforms_to_the_pinned_types_and_carries_the_pack
     assert pod["initContainers"][0]["command"][2].startswith("timeout 27m dcgmi diag -r 2 -j -p pcie.gpu_nvlinks_expected_up=18 > ")
     assert [t["key"] for t in pod["tolerations"]] == ["nvidia.com/gpu", "railyard.dev/acceptance"]
     assert "acceptance.kube.py" in bundle.package and "acceptance.examples" not in " ".join(bundle.package)
-    assert json.loads(bundle.expectations["train"])["efa_devices"] == 32
+    assert json.loads(bundle.expectations["p5"])["efa_devices"] == 32
     assert sorted(Path(key.replace(".", "/", key.count(".") - 1)).name for key in bundle.package) == sorted(
         path.name for path in (Path(__file__).parents[2] / "acceptance").glob("*.py")
     )

@@ -22,6 +22,7 @@ COMPONENT_TYPES = {
     "railyard:kubernetes:ClusterStorage",
     "railyard:kubernetes:AcceleratorMetrics",
     "railyard:kubernetes:KueueScheduling",
+    "railyard:kubernetes:NodeGates",
 }
 
 

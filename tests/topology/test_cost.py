@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from blueprints.catalog import load_catalog
+from blueprints.catalog.ec2_sources import PriceSourceError, parse_karpenter_table
 from blueprints.catalog.pins import load_pins
-from blueprints.catalog.prices import PriceSourceError, generate, load_prices, parse_karpenter_table
+from blueprints.catalog.prices import generate, load_prices
 from railyard.cli import main
 from railyard.pipeline import validate
 from tests.yaml_text import edited_copy
@@ -45,7 +46,7 @@ def test_the_dgx_superpod_costs_its_127_on_demand_nodes_system_nodes_volumes_gat
     pool = 127 * _od("p5.48xlarge")
     system = 2 * _od("m7i.xlarge")
     volumes = (127 * 200 + 2 * 50) * _service("ebs_gp3_storage") / 730
-    gateways = 2 * _service("nat_gateway_hour")
+    gateways = 2 * (_service("nat_gateway_hour") + _service("public_ipv4_address_hour"))  # each with its Elastic IP
     plane = 0.10
     assert pool == pytest.approx(127 * 55.04)
     assert result.cost.hourly_usd == pytest.approx(pool + system + volumes + gateways + plane)
@@ -133,8 +134,17 @@ def test_the_price_table_is_current_and_regenerates_byte_identically():
     committed = (Path(__file__).resolve().parents[2] / "blueprints" / "catalog" / "prices.json").read_text()
     assert generate() == committed == generate()
     document = json.loads(committed)
-    source = document["ec2_on_demand"]["source"]
+    ec2 = document["ec2_on_demand"]
+    # Each region's rows name their source: Karpenter's us-east-1 table, and its GovCloud one.
+    assert ec2["region_source"] == {
+        "us-east-1": "karpenter:karpenter_pricing_aws.go",
+        "us-gov-east-1": "karpenter:karpenter_pricing_aws_us_gov.go",
+        "us-gov-west-1": "karpenter:karpenter_pricing_aws_us_gov.go",
+    }
+    source = ec2["sources"]["karpenter:karpenter_pricing_aws.go"]
     assert source["generated_at"] == "2026-07-20T13:44:30Z" and len(source["commit"]) == 40
+    assert ec2["sources"]["karpenter:karpenter_pricing_aws_us_gov.go"]["generated_at"] == "2026-07-20T13:44:38Z"
+    assert set(ec2["prices"]) == set(ec2["region_source"])
     for entry in document["services"].values():
         for row in entry.get("prices", [entry]):
             merged = {**entry, **row}
@@ -168,3 +178,14 @@ def test_the_preview_ends_with_what_the_plan_costs():
         f"a month: ${cost.monthly_usd:,.2f} (730 h); leaves out pool train: p5.48xlarge (Capacity Block, paid upfront for its window), {lustre}. "
         f"upfront: ${cost.upfront_usd:,.2f} for Capacity Blocks. (`railyard validate` lists every line; docs/cost.md)"
     )
+
+
+def test_each_nat_gateway_costs_its_public_ipv4_address_beside_its_gateway_hour():
+    # p5-capacity-block: two zones, so two NAT gateways, each holding one Elastic IP (components/network.py),
+    # billed at $0.005 per public IPv4 address-hour in every region since 2024-02-01.
+    nat = _lines(validate(str(EXAMPLES / "p5-capacity-block.yaml")))["nat-gateways"]
+    address = TABLE.service("public_ipv4_address_hour", "eu-west-1")
+    assert address is not None and (address.usd, address.unit, address.date) == (0.005, "address-hour", "2024-02-01")
+    assert nat.hourly_usd == pytest.approx(2 * 0.045 + 2 * 0.005) == nat.hourly_at_max_usd
+    assert nat.basis == "2 × $0.045/gateway-hour + 2 public IPv4 × $0.005/address-hour (data processed left out)"
+    assert nat.source.endswith(address.source) and "identify-and-optimize-public-ipv4-address-usage-on-aws" in address.source

@@ -26,6 +26,7 @@ P5 = EXAMPLES / "p5-capacity-block.yaml"
 WINDOW = "      start: 2026-12-01T11:30:00Z\n      end: 2026-12-15T11:30:00Z\n"
 BLOCK_HOURLY = 64 * 41.528
 LUSTRE = "storage lustre: FSx for Lustre PERSISTENT_2"
+IPV4 = load_prices().service("public_ipv4_address_hour", "us-west-2")
 
 
 def _lines(result) -> dict:
@@ -46,7 +47,7 @@ def test_the_month_line_says_it_leaves_out_the_capacity_block_paid_upfront_and_t
     assert [item["key"] for item in left_out["hourly_usd"]] == [item["key"] for item in left_out["hourly_at_max_usd"]] == ["storage:lustre"]
     assert left_out["upfront_usd"] == []
     hourly = result.cost.hourly_usd
-    assert hourly == pytest.approx(BLOCK_HOURLY + 0.4032 + 12_900 * 0.08 / 730 + 0.09 + 0.10)
+    assert hourly == pytest.approx(BLOCK_HOURLY + 0.4032 + 12_900 * 0.08 / 730 + 2 * (0.045 + 0.005) + 0.10)
     assert result.cost.monthly_usd == pytest.approx((hourly - BLOCK_HOURLY) * 730)
     assert result.cost.summary() == [
         f"per hour: ${hourly:,.2f} as planned, ${result.cost.hourly_at_max_usd:,.2f} at max size; leaves out {LUSTRE} (unpriced)",
@@ -56,7 +57,7 @@ def test_the_month_line_says_it_leaves_out_the_capacity_block_paid_upfront_and_t
     ]
     main(["validate", str(P5)])
     text = capsys.readouterr().out
-    assert "\n".join(result.cost.summary()) in text and "a month: $1,465.04 (730 h); leaves out pool train" in text
+    assert "\n".join(result.cost.summary()) in text and "a month: $1,472.34 (730 h); leaves out pool train" in text
 
 
 def test_a_capacity_block_without_a_window_has_an_unknown_upfront_named_never_zero(tmp_path):
@@ -73,6 +74,7 @@ def test_a_capacity_block_without_a_window_has_an_unknown_upfront_named_never_ze
     assert [line.key for line in result.cost.unpriced] == ["pool:train", "storage:lustre"]
     rows = result.cost.table()[2]
     assert rows[0][4] == "unknown" and rows[-1][-1] == "2 line(s) unpriced, not in these totals"
+    assert rows[-1][4] == "unknown"  # the total's upfront too: blank would read as nothing upfront
     assert result.cost.summary()[2] == "upfront: unknown for Capacity Blocks; leaves out pool train: p5.48xlarge (upfront unknown)"
     finding = next(finding for finding in result.findings if finding.code == "cost.price-unknown" and finding.path == ("pools", 0, "capacity"))
     assert finding.message == f"pool train: p5.48xlarge: {block.upfront_unknown}; the upfront total leaves it out" and finding.hint == block.hint
@@ -125,9 +127,10 @@ def test_declared_gp3_nat_and_instance_prices_price_a_region_the_tables_lack(tmp
     assert not result.cost.unpriced
     assert {key: line.source for key, line in _lines(result).items() if key in ("root-volumes", "nat-gateways")} == {
         "root-volumes": "declared in the blueprint (cost.ebs_gp3_usd_per_gb_month)",
-        "nat-gateways": "declared in the blueprint (cost.nat_gateway_usd_per_hour)",
+        "nat-gateways": f"declared in the blueprint (cost.nat_gateway_usd_per_hour); {IPV4.source}",
     }
-    assert _lines(result)["nat-gateways"].hourly_usd == pytest.approx(2 * 0.045)
+    # The declared price is the gateway's; each gateway's public IPv4 address is AWS's one price everywhere.
+    assert _lines(result)["nat-gateways"].hourly_usd == pytest.approx(2 * (0.045 + 0.005))
 
 
 def test_a_declared_price_nothing_uses_is_a_warning_naming_what_could_use_it(tmp_path):

@@ -87,6 +87,30 @@ def test_every_figure_of_a_pool_part_equals_the_whole_fabric(model):
         assert switch_outages(part, name) == switch_outages(built.graph, name)
 
 
+@pytest.mark.parametrize("model", CASES, ids=lambda model: f"{model.fabrics[0].kind}-{len(model.pools)}-pools")
+def test_a_pool_that_takes_a_cut_already_found_gets_the_cut_of_its_own_max_flow(model):
+    # The pools of a fabric in order, sharing one memo as `fabric_report` does: each answer equals the pool's own max-flow.
+    built, shared = design(model).fabrics[0], {}
+    for _, pool_model in built.pools:
+        name, part = pool_model.name, built.parts.graph_of(pool_model.name)
+        if len(pool_components(part, name)) == 1:
+            assert _cut(bisection(part, name, shared)) == _cut(bisection(part, name)) == _cut(bisection(built.graph, name))
+
+
+def test_pools_laid_over_the_fabric_the_same_way_share_one_max_flow():
+    # One block of 4 racks of 3 p5en hosts on a rail-optimized Clos (one leaf group); pools a and b take one host in each
+    # rack (spread: racks), c takes 2 hosts packed. a and b attach to the fabric alike (4 hosts, halves 2 and 2): one
+    # max-flow for both, and c its own. Each pool's figures are still its own max-flow's, checked against the whole graph.
+    pools = [pool(name, "p5en.48xlarge", 4, ["z1"], spread="racks", fabric="f") for name in "ab"]
+    pools.append(pool("c", "p5en.48xlarge", 2, ["z1"], fabric="f"))
+    model = blueprint([zone("z1", [block("b0", racks=4, hosts_per_rack=3)])], pools, [fabric("f", "rail_optimized_clos", 16, nics_per_accelerator=1)])
+    built, shared = design(model).fabrics[0], {}
+    found = {name: bisection(built.parts.graph_of(name), name, shared) for name in "abc"}
+    assert len(shared) == 2
+    assert all(_cut(found[name]) == _cut(bisection(built.graph, name)) for name in "abc")
+    assert (found["a"].hosts, found["a"].accelerators, found["c"].hosts) == ((2, 2), (16, 16), (1, 1))
+
+
 @pytest.mark.parametrize("model", CASES[:25], ids=lambda model: f"{model.fabrics[0].kind}-{len(model.pools)}-pools")
 def test_shared_fabrics_figures_equal_the_explicit_graphs(model):
     # The whole-graph answers the parts are held to are themselves the brute-force answers on these designs.

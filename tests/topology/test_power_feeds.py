@@ -73,7 +73,7 @@ def test_racks_with_no_accelerator_host_count_and_draw_from_their_block_and_its_
 
     plain, served = design([]), design([{"role": "management", "racks": 2, "kw_per_rack": 8.0}])
     assert served["it_kw"] == pytest.approx(plain["it_kw"] + 16.0)
-    assert (served["racks_total"], served["service_racks"]) == (6, [{"role": "management", "racks": 2, "kw_per_rack": 8.0}])
+    assert (served["racks_total"], served["service_racks"]) == (6, [{"role": "management", "racks": 2, "kw_per_rack": 8.0, "serves": ["b1"]}])
     # Each feed carries half of every dual-corded rack: 8 kW more on each.
     assert [feed["it_kw"] for feed in served["feeds"]] == pytest.approx([feed["it_kw"] + 8.0 for feed in plain["feeds"]])
 

@@ -131,7 +131,7 @@ def plan_gates(blueprint: Blueprint, views: Sequence[NodeGroupView]) -> tuple[Ac
     return tuple(gates)
 
 
-def _untolerated(who: str, path: Path, view: NodeGroupView, tolerations: Iterable[Toleration], hint: str) -> Finding | None:
+def _untolerated(who: str, path: Path, view: NodeGroupView, tolerations: Iterable[Toleration]) -> Finding | None:
     """The finding for `who`, which must run on `view`'s nodes before acceptance, when it doesn't tolerate the taint."""
     if any(toleration.tolerates(ACCEPTANCE_TAINT) for toleration in tolerations):
         return None
@@ -141,7 +141,7 @@ def _untolerated(who: str, path: Path, view: NodeGroupView, tolerations: Iterabl
         path,
         f"{who} must run on the nodes of pool '{view.pool}' before they are accepted, but doesn't tolerate their taint {taint}: "
         "it never starts there, the checks that need it fail, and the nodes stay tainted for good",
-        hint,
+        f"let {who} tolerate {taint} (or drop its own tolerations so railyard derives them), or remove the pool's acceptance",
         node_group=view.name,
         who=who,
     )
@@ -171,13 +171,12 @@ def gate_findings(
         path: Path = ("pools", gate.pool_index, "acceptance")
         for key, (toleration, _source) in NODE_ADDONS.items():
             if getattr(getattr(addons, key), "enabled", True):
-                hint = f"report this: railyard installs {key} with EKS's tolerations"
-                found = _untolerated(f"the {key} add-on", ("kubernetes", "addons", key), view, (toleration,), hint)
+                found = _untolerated(f"the {key} add-on", ("kubernetes", "addons", key), view, (toleration,))
                 if found is not None:
                     yield found
         for who, pools, placement in (*placed, ("the acceptance checker", (gate.pool,), gate.placement)):
             if view.pool in pools and placement.selects(view.all_labels()):
-                found = _untolerated(who, path, view, placement.tolerations, f"let {who} tolerate {ACCEPTANCE_KEY}, or remove acceptance")
+                found = _untolerated(who, path, view, placement.tolerations)
                 if found is not None:
                     yield found
         if len(view.taints) > EKS_MAX_TAINTS:

@@ -26,6 +26,15 @@ up to 30 vCPUs and 250 above, as the EKS AMI's max-pods calculator does). The
 "+ 2" stands for the host-network pods (aws-node, kube-proxy), which take no
 pod address but count against the kubelet's limit; so when a blueprint states
 `pods_per_node` (pods with VPC addresses), the kubelet's limit is that plus 2.
+
+What a node gets when nothing sets its limit is another figure
+(`default_max_pods`): the EKS AMI, EKS's own NodeConfig on a managed node
+group, nodeadm and Karpenter all size it from the instance type alone, as
+eni-max-pods.txt does, over *every* card-0 slot: p5.48xlarge 100,
+trn2.48xlarge 100, p5en.48xlarge 198 (aws/amazon-vpc-cni-k8s
+misc/eni-max-pods.txt @ b52188387f2e). Where the launch template puts an
+`efa-only` interface in one of those slots, that figure counts an ENI the
+CNI can never attach: p5 and trn2 address 49 pods, p5en 147.
 """
 
 from __future__ import annotations
@@ -50,6 +59,17 @@ class NodeAddresses:
     kubelet_max_pods: int = 0
     pod_enis: int = 1  # ENIs whose addresses pods may take (custom networking: all but the primary)
     cni_pods: int = 0  # pods with VPC addresses the CNI can give a node in this mode (its max-pods less the host-network pods)
+    default_max_pods: int = 0  # the kubelet's limit when nothing sets it: eni-max-pods.txt's figure over every card-0 slot
+
+
+def default_max_pods(card_zero_interfaces: int, ipv4_per_interface: int, vcpus: int, mode: str) -> int:
+    """The maxPods a node gets from its instance type alone (eni-max-pods.txt; with prefixes, the calculator's capped figure).
+
+    EKS, nodeadm and Karpenter know nothing of the `efa-only` interface a
+    launch template puts on card 0, so they count every card-0 slot; custom
+    networking is not known to them either, so it counts as secondary IPs.
+    """
+    return max_pods(card_zero_interfaces, ipv4_per_interface, vcpus, "prefix_delegation" if mode == "prefix_delegation" else "secondary_ips")
 
 
 def cni_enis(card_zero_interfaces: int, efa_only_on_card_zero: int) -> int:
@@ -72,15 +92,21 @@ def _held(pods: int, networking: PodNetworking, capacity: int) -> int:
     return min(capacity, wanted)
 
 
-def node_addresses(enis: int, ipv4_per_interface: int, vcpus: int, networking: PodNetworking) -> NodeAddresses:
-    """The addresses a node takes (see the module docstring)."""
+def node_addresses(
+    enis: int, ipv4_per_interface: int, vcpus: int, networking: PodNetworking, card_zero_interfaces: int | None = None
+) -> NodeAddresses:
+    """The addresses a node takes (see the module docstring); `card_zero_interfaces` is card 0's slot count (default: `enis`)."""
     mode = networking.mode
     limit = max_pods(enis, ipv4_per_interface, vcpus, mode)
     pods = networking.pods_per_node or limit
     kubelet = networking.pods_per_node + HOST_NETWORK_PODS if networking.pods_per_node else limit
     per_eni = ipv4_per_interface - 1
     pod_enis = enis - 1 if mode == "custom_networking" else enis
-    limits = {"pod_enis": pod_enis, "cni_pods": max(0, limit - HOST_NETWORK_PODS)}
+    limits = {
+        "pod_enis": pod_enis,
+        "cni_pods": max(0, limit - HOST_NETWORK_PODS),
+        "default_max_pods": default_max_pods(card_zero_interfaces or enis, ipv4_per_interface, vcpus, mode),
+    }
     warm = networking.warm_ip_target is not None or networking.minimum_ip_target is not None
     if mode == "prefix_delegation":
         prefixes = ceil(pods / PREFIX_ADDRESSES) + (0 if warm else 1)

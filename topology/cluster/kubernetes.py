@@ -2,8 +2,8 @@
 
 `lay_out_kubernetes` is the one place the layer's decisions are made: which
 node groups exist (`scheduling.node_groups`), where each device plugin and
-the FSx node plugin run, Kueue's Topologies, flavors and quotas, and the acceptance
-checkers of gated pools. The
+the FSx node plugin run, Kueue's Topologies, flavors and quotas, the node gates'
+keeper (`topology.cluster.node_gates`) and the acceptance checkers of gated pools. The
 cross-layer check (`kubernetes_checks`) proves this layout; the compiler
 (`components.kubernetes`) renders and emits it, and never decides again.
 """
@@ -20,6 +20,7 @@ from topology.cluster.device_plugins import PluginPlacement, place_device_plugin
 from topology.cluster.health import ExporterPlacement, place_exporters
 from topology.cluster.kueue import KueuePlan, plan_kueue
 from topology.cluster.mounts import MountPlacement, place_fsx_mounts
+from topology.cluster.node_gates import GateLayout, place_gate_keeper
 from topology.cluster.node_groups import NodeGroupPlan
 from topology.cluster.scheduling import NodeGroupView, node_groups
 
@@ -34,7 +35,8 @@ class KubernetesLayout:
     kueue: KueuePlan | None
     workload_namespace: str = "default"
     exporters: tuple[ExporterPlacement, ...] = ()
-    gates: tuple[AcceptanceGate, ...] = ()
+    gates: GateLayout = GateLayout()
+    acceptance: tuple[AcceptanceGate, ...] = ()
 
 
 def lay_out_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None) -> KubernetesLayout:
@@ -47,5 +49,6 @@ def lay_out_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence
         kueue=plan_kueue(blueprint, views),
         workload_namespace=blueprint.kubernetes.workload_namespace,
         exporters=place_exporters(blueprint, views),
-        gates=plan_gates(blueprint, views),
+        gates=place_gate_keeper(views),
+        acceptance=plan_gates(blueprint, views),
     )

@@ -30,7 +30,9 @@ from topology.cluster.health import CODES as HEALTH_CODES
 from topology.cluster.health import health_findings
 from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
 from topology.cluster.kueue import FlavorPlan, KueuePlan
-from topology.cluster.labels import ULTRASERVER_LABEL
+from topology.cluster.labels import GATE_TAINT_KEYS, ULTRASERVER_LABEL
+from topology.cluster.node_gates import CODES as GATE_CODES
+from topology.cluster.node_gates import check_gates
 from topology.cluster.node_groups import NodeGroupPlan
 from topology.cluster.scheduling import NodeGroupView, Placement
 
@@ -247,7 +249,8 @@ def check_taints(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Fin
         for view in _served(plugin, layout):
             if not plugin.placement.selects(view.all_labels()):
                 continue  # reported as k8s.label-not-set
-            for taint in plugin.placement.untolerated(view.taints):
+            # A gate's taint is k8s.gate-untolerated's to report (topology.cluster.node_gates).
+            for taint in (t for t in plugin.placement.untolerated(view.taints) if t.key not in GATE_TAINT_KEYS):
                 yield error(
                     "k8s.untolerated-taint",
                     _taint_path(plugin, view),
@@ -376,9 +379,20 @@ def check_health(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Fin
     return health_findings(blueprint, layout.nodes)
 
 
+def check_node_gates(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
+    """What must run on a gated node before its gate opens tolerates the gate: device plugins, FSx node plugin, exporters."""
+    first: list[tuple[str, Placement | None, Path]] = [
+        (plugin.kind, plugin.placement, _plugin_path(plugin, "tolerations") if "tolerations" in plugin.overridden else ())
+        for plugin in layout.plugins
+    ]
+    first.append(("the FSx CSI node plugin", layout.mounts.placement, ()))
+    first += [(exporter.exporter, exporter.placement, ()) for exporter in layout.exporters]
+    return check_gates(layout.nodes, first)
+
+
 def check_acceptance(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
     """The acceptance gate can open: what must run first tolerates its taint, the level fits (`topology.cluster.acceptance`)."""
-    return gate_findings(blueprint, layout.nodes, layout.gates, layout.exporters, layout.mounts)
+    return gate_findings(blueprint, layout.nodes, layout.acceptance, layout.exporters, layout.mounts)
 
 
 RULES: tuple[Rule, ...] = (
@@ -388,6 +402,7 @@ RULES: tuple[Rule, ...] = (
     Rule("quota", ("k8s.quota-mismatch",), check_quota),
     Rule("flavor-pools", ("k8s.unknown-pool", "k8s.standby-flavor"), check_flavor_pools),
     Rule("health", HEALTH_CODES, check_health),
+    Rule("node-gates", GATE_CODES, check_node_gates),
     Rule("acceptance", ACCEPTANCE_CODES, check_acceptance),
 )
 CODES: tuple[str, ...] = tuple(dict.fromkeys(code for rule in RULES for code in rule.codes))

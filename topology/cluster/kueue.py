@@ -34,7 +34,16 @@ from typing import Any
 from blueprints.models import Blueprint
 from blueprints.models.kubernetes import KueueFlavor
 from blueprints.records import record
-from topology.cluster.labels import ACCEPTANCE_KEY, DOMAIN_LABEL, HOSTNAME_LABEL, NETWORK_LAYER_LABEL, POOL_LABEL, ULTRASERVER_LABEL, ZONE_LABEL
+from topology.cluster.labels import (
+    ACCEPTANCE_KEY,
+    DOMAIN_LABEL,
+    GATE_TAINT_KEYS,
+    HOSTNAME_LABEL,
+    NETWORK_LAYER_LABEL,
+    POOL_LABEL,
+    ULTRASERVER_LABEL,
+    ZONE_LABEL,
+)
 from topology.cluster.scheduling import NodeGroupView, Toleration, tolerations_for
 
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
@@ -212,8 +221,10 @@ def _flavor(pool: str, views: Sequence[NodeGroupView], entries: Mapping[str, tup
     declared_fields = frozenset(
         key for key in ("node_labels", "accelerator_quota", "topology_levels") if entry is not None and getattr(entry, key) is not None
     )
-    # Workloads never tolerate the acceptance taint: a node takes work only once its checker has lifted it.
-    tolerations = tuple(toleration for toleration in tolerations_for(list(views)) if toleration.key != ACCEPTANCE_KEY)
+    # A flavor's tolerations go onto every admitted pod: a gate's taint and the acceptance taint are left out, so no job
+    # lands on a node still held.
+    held = GATE_TAINT_KEYS | {ACCEPTANCE_KEY}
+    tolerations = tuple(toleration for toleration in tolerations_for(list(views)) if toleration.key not in held)
     return FlavorPlan(pool, views[0].pool_index, index, dict(labels), tolerations, topology, quotas, resource, declared_fields)
 
 

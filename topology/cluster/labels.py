@@ -67,6 +67,39 @@ class NodeTaint:
         return {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}[self.effect]
 
 
+# Node gates: a node registers with a gate's taint and keeps it until what the gate waits for is up on it. The
+# node can't lift its own taint (NodeRestriction: "node %q is not allowed to modify taints"), so the node
+# writes its verdict to a file under GATE_DIRECTORY and the railyard-node-gates DaemonSet, which tolerates
+# every taint, lifts the taint when the file says `ready` and puts it back when it doesn't (a reboot, a
+# failure later). The acceptance gate (issue 43) is the next gate of this kind.
+GATE_DIRECTORY = "/run/railyard/gates"
+GATE_PENDING = "pending"
+
+
+@record
+class NodeGate:
+    """One gate: its name (the file under GATE_DIRECTORY the node writes) and the taint that holds work off until then."""
+
+    name: str
+    taint_key: str
+
+    @property
+    def taint(self) -> NodeTaint:
+        """The NoSchedule taint a gated node registers with (`<key>=pending:NoSchedule`)."""
+        return NodeTaint(self.taint_key, GATE_PENDING, "NoSchedule")
+
+    @property
+    def path(self) -> str:
+        """The file the node writes: `ready`, or `failed: <why>`."""
+        return f"{GATE_DIRECTORY}/{self.name}"
+
+
+# FSx for Lustre over EFA: held until LNet runs on the planned number of EFA interfaces (components.plan.lustre_efa).
+LNET_GATE = NodeGate("lnet", "railyard.dev/lnet")
+GATES = (LNET_GATE,)
+GATE_TAINT_KEYS = frozenset(gate.taint_key for gate in GATES)
+
+
 ACCEPTANCE_TAINT = NodeTaint(ACCEPTANCE_KEY, ACCEPTANCE_PENDING, "NoSchedule")
 
 

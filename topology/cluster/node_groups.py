@@ -50,7 +50,7 @@ from blueprints.rules.context import Context
 from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
 from topology.cluster.addresses import NodeAddresses, cni_enis, node_addresses
 from topology.cluster.interfaces import PRIMARY, InterfaceSpec, efa_count, interface_layout
-from topology.cluster.labels import ENI_CONFIG_LABEL, POOL_LABEL, ROLE_LABEL, NodeTaint, node_labels, node_taints
+from topology.cluster.labels import ENI_CONFIG_LABEL, LNET_GATE, POOL_LABEL, ROLE_LABEL, NodeGate, NodeTaint, node_labels, node_taints
 from topology.cluster.splitting import Share, split_share
 from topology.cluster.update_time import UpdateTime, update_time
 from topology.placement import Placement, place_pools
@@ -139,6 +139,11 @@ class NodeGroupPlan:
         if not self.pods_limited or self.eks_sets_max_pods:
             return None
         return self.addresses.kubelet_max_pods
+
+    @property
+    def gates(self) -> tuple[NodeGate, ...]:
+        """The gates its nodes register behind (`topology.cluster.labels.NodeGate`): LNet where they mount Lustre over EFA."""
+        return gates_of(self.lustre_efa_interfaces)
 
     @property
     def eks_sets_max_pods(self) -> bool:
@@ -286,6 +291,8 @@ def plan_pool(
         subnet = f"efa-{pool.fabric}-{zone}" if efa else f"private-{availability_zone}"
         name = bounded_name(f"{pool.name}-{share.suffix}")
         interfaces = interface_layout(spec, efa)
+        addresses = _addresses(spec, interfaces, networking)
+        lustre = lustre_over_efa(pool, spec, ctx, efa)
         custom = networking.mode == "custom_networking"
         pod_subnet = bounded_name(f"pods-{name}") if custom else None  # a label value: at most 63 characters
         labels = node_labels(pool, spec, domain, efa) | ({ENI_CONFIG_LABEL: pod_subnet} if pod_subnet else {})
@@ -315,7 +322,7 @@ def plan_pool(
                 max_size=max(1, high),
                 interfaces=interfaces,
                 labels=dict(sorted(labels.items())),
-                taints=tuple(node_taints(pool, spec)),
+                taints=tuple(node_taints(pool, spec)) + tuple(gate.taint for gate in gates_of(lustre)),
                 reservation_id=source.reservation_id if isinstance(source, (CapacityReservation, CapacityBlock)) else None,
                 market_type="capacity-block" if blocks else None,
                 reservation_members=tuple(group_of.reservation_ids) if group_of else (),
@@ -324,15 +331,15 @@ def plan_pool(
                 placement_key=f"{pool.name}-{zone}",
                 raid0=spec.instance_store is not None,
                 local_nvme_gb=spec.instance_store.total_gb if spec.instance_store else 0,
-                lustre_efa_interfaces=lustre_over_efa(pool, spec, ctx, efa),
+                lustre_efa_interfaces=lustre,
                 local_mount_path=nvme.mount_path if nvme else DEFAULT_LOCAL_MOUNT,
                 # A reservation has no spare instances to surge into: replace nodes in place.
                 update_strategy="MINIMAL" if reserved else "DEFAULT",
                 fabric=pool.fabric,
                 scale_up_at=scale_up_at,
                 part=share.suffix,
-                addresses=_addresses(spec, interfaces, networking),
-                pods_limited=networking.mode != "secondary_ips" or networking.pods_per_node is not None,
+                addresses=addresses,
+                pods_limited=_pods_limited(addresses, networking),
                 pod_subnet_key=pod_subnet,
                 root_volume_gib=pool.root_volume.size_gib,
                 root_volume_iops=pool.root_volume.iops,
@@ -428,7 +435,23 @@ def _addresses(spec: InstanceType, interfaces: tuple[InterfaceSpec, ...], networ
     """What one node of `spec` with these interfaces takes from its subnets (`topology.cluster.addresses`)."""
     efa_only = sum(1 for interface in interfaces if interface.network_card_index == 0 and interface.interface_type == "efa-only")
     enis = cni_enis(spec.network_cards[0].max_interfaces, efa_only)
-    return node_addresses(enis, spec.ipv4_per_interface, spec.vcpus, networking)
+    return node_addresses(enis, spec.ipv4_per_interface, spec.vcpus, networking, spec.network_cards[0].max_interfaces)
+
+
+def gates_of(lustre_efa_interfaces: int) -> tuple[NodeGate, ...]:
+    """The node gates of a group that sets up LNet on this many EFA interfaces (none when it sets up none)."""
+    return (LNET_GATE,) if lustre_efa_interfaces else ()
+
+
+def _pods_limited(addresses: NodeAddresses, networking: PodNetworking) -> bool:
+    """True when the kubelet must be told its pod limit: the mode or `pods_per_node` changes it, or the default overcounts.
+
+    The default (`NodeAddresses.default_max_pods`) counts card 0's `efa-only`
+    slot as a pod ENI (p5: 100 where the CNI addresses 49 pods, plus the 2
+    host-network ones), so a node left to it admits pods that never get an address.
+    """
+    overcounted = addresses.default_max_pods > addresses.kubelet_max_pods
+    return networking.mode != "secondary_ips" or networking.pods_per_node is not None or overcounted
 
 
 def plan_node_groups(blueprint: Blueprint, catalog: Catalog, now: datetime | None = None) -> tuple[NodeGroupPlan, ...]:

@@ -29,6 +29,16 @@ from topology.cluster.spare_placement import share_served_groups
 from topology.cluster.subnets import SubnetDemand, SubnetPlan, lay_out_subnets, place_in_existing
 
 Layout = Literal["stable", "legacy"]
+# What `railyard explain` says for the finding a `PlanError` becomes (its wording is the error's own).
+EXPLAIN = {
+    "compile.plan": {
+        "meaning": "the blueprint validated, but the cluster plan can't lay it out as written: for example, the VPC's "
+        "blocks can't hold the subnets the node groups need; the message names the value at fault and what would fit",
+        "why": "planning (node groups, subnets, placement groups) runs before anything is compiled or created; a design it "
+        "can't lay out would fail half-way through `pulumi up`, so it is refused here with the blueprint line at fault",
+        "fix": "change the value the message names (a larger vpc_cidr or secondary_cidrs, fewer nodes per domain), then run railyard validate again",
+    },
+}
 
 
 @record

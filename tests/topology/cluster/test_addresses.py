@@ -169,3 +169,18 @@ def test_prefix_delegation_configures_the_add_on_and_leaves_max_pods_to_eks():
     assert json.loads(addon.inputs["configurationValues"]) == {"env": {"ENABLE_PREFIX_DELEGATION": "true"}}
     message = base64.b64decode(result.named("serve-fleet-prod-serve-usw2a-b1-01-template").inputs["userData"]).decode()
     assert "maxPods" not in message
+
+
+@pytest.mark.parametrize(
+    ("instance_type", "default", "kubelet"),
+    # eni-max-pods.txt @ b52188387f2e: p5.48xlarge 100, p5en.48xlarge 198; the CNI keeps card 0's efa-only slot out.
+    [("p5.48xlarge", 100, 51), ("p5en.48xlarge", 198, 149), ("trn2u.48xlarge", 100, 51)],
+)
+def test_a_node_left_to_its_default_pod_limit_counts_card_zeros_efa_only_slot(instance_type, default, kubelet):
+    from topology.cluster.interfaces import interface_layout
+    from topology.cluster.node_groups import _addresses
+
+    spec = load_catalog().get(instance_type)
+    assert spec is not None
+    addresses = _addresses(spec, interface_layout(spec, True), PodNetworking())
+    assert (addresses.default_max_pods, addresses.kubelet_max_pods) == (default, kubelet)

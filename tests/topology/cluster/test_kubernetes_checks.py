@@ -238,12 +238,13 @@ def test_registry_names_every_code_once():
         "k8s.quota-mismatch",
         "k8s.standby-flavor",
         "k8s.no-health-signal",
+        "k8s.gate-untolerated",
         "acceptance.untolerated",
         "acceptance.level-conflict",
         "acceptance.timeout-short",
         "acceptance.too-many-taints",
     )
-    assert [rule.name for rule in RULES] == ["coverage", "labels", "taints", "quota", "flavor-pools", "health", "acceptance"]
+    assert [rule.name for rule in RULES] == ["coverage", "labels", "taints", "quota", "flavor-pools", "health", "node-gates", "acceptance"]
 
 
 def test_check_is_skipped_not_crashed_when_the_node_groups_cant_be_planned():
