@@ -116,7 +116,9 @@ def _volumes(gate: AcceptanceGate, package: Sequence[str]) -> list[dict[str, Any
         {"name": "evidence", "emptyDir": {"sizeLimit": "64Mi"}},
     ]
     if gate.efa:
-        volumes.append({"name": "efa", "hostPath": {"path": EFA_HOME, "type": "Directory"}})
+        # DirectoryOrCreate, not Directory: on a node without the EFA installer the pod must still start and report
+        # `fi_info` missing (a failed check with a verdict), not sit in ContainerCreating with the node held and silent.
+        volumes.append({"name": "efa", "hostPath": {"path": EFA_HOME, "type": "DirectoryOrCreate"}})
     return volumes
 
 

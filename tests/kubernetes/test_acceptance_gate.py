@@ -187,6 +187,16 @@ def test_the_checker_daemonset_conforms_to_the_pinned_types_and_carries_the_pack
     pod = spec["template"]["spec"]
     assert pod["initContainers"][0]["command"][2].startswith("timeout 27m dcgmi diag -r 2 -j -p pcie.gpu_nvlinks_expected_up=18 > ")
     assert [t["key"] for t in pod["tolerations"]] == ["nvidia.com/gpu", "railyard.dev/acceptance"]
+    assert {volume["name"]: volume.get("hostPath") for volume in pod["volumes"]} == {
+        "checker": None,
+        "evidence": None,
+        "efa": {"path": "/opt/amazon/efa", "type": "DirectoryOrCreate"},
+    }
+    assert [container["securityContext"] for container in pod["initContainers"] + pod["containers"]] == [
+        {"privileged": True, "readOnlyRootFilesystem": True}
+    ] * 2
+    assert not {"hostPID", "hostNetwork", "hostIPC"} & set(pod)
+    assert "resources" in pod["containers"][0] and "nvidia.com/gpu" not in json.dumps(pod["containers"][0]["resources"])
     assert "acceptance.kube.py" in bundle.package and "acceptance.examples" not in " ".join(bundle.package)
     assert json.loads(bundle.expectations["p5"])["efa_devices"] == 32
     assert sorted(Path(key.replace(".", "/", key.count(".") - 1)).name for key in bundle.package) == sorted(
