@@ -4,7 +4,7 @@ The XML element names are those of a real `nvidia-smi -q -x` from driver 580.159
 H100 80GB HBM3 (tests/acceptance/fixtures and /work/shared/fixtures/nvidia-h100): `fb_memory_usage/total`,
 `ecc_mode/current_ecc`, `ecc_errors/volatile/*uncorrectable*`, `remapped_rows/remapped_row_pending`,
 `retired_pages/pending_retirement`, `gpu_power_readings/current_power_limit`,
-`pci/pci_gpu_link_info/pcie_gen/max_link_gen` and `link_widths/current_link_width`. Older
+`pci/pci_gpu_link_info/pcie_gen/max_link_gen`, `link_widths/current_link_width` and `mig_mode/current_mig`. Older
 drivers name the power element `power_readings/power_limit`; both are read.
 """
 
@@ -34,6 +34,7 @@ class Gpu:
     power_limit_w: float | None
     pcie_max_generation: int | None
     pcie_width: int | None
+    mig_enabled: bool = False
 
 
 def _number(text: str | None) -> float | None:
@@ -84,6 +85,7 @@ def parse_gpus(xml_text: str) -> tuple[int, list[Gpu]]:
                 power_limit_w=_number(power),
                 pcie_max_generation=int(generation) if generation is not None else None,
                 pcie_width=int(width) if width is not None else None,
+                mig_enabled=_text(gpu, "mig_mode/current_mig") == "Enabled",
             )
         )
     attached = _number(root.findtext("attached_gpus"))
@@ -133,6 +135,10 @@ def gpu_checks(expectation: Expectation, xml_text: str, checks: Checks) -> None:
     faults = "no pending row remap, no remap failure, no page pending retirement"
     _per_gpu(checks, "gpu.row-remap", indexed, lambda g: bool(_memory_fault(g)), faults, lambda g: _memory_fault(g) or "no memory fault")
     _power_and_pcie(expectation, indexed, checks)
+    if expectation.dcgm_level == 4:
+        # DCGM's r4 runs on whole GPUs only (awsome-distributed-training's L4 preflight: "MIG off").
+        mig = "MIG disabled on every GPU (DCGM r4 needs it off)"
+        _per_gpu(checks, "gpu.mig-off", indexed, lambda g: g.mig_enabled, mig, lambda g: "MIG enabled" if g.mig_enabled else "MIG disabled")
 
 
 def _memory_fault(gpu: Gpu) -> str:

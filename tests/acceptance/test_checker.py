@@ -243,3 +243,23 @@ def test_a_dcgmi_error_instead_of_json_fails_the_diagnostic_quoting_it(tmp_path)
     assert report.failed == ("gpu.dcgm-diag",)
     seen = [c.observed for c in report.checks if c.name == "gpu.dcgm-diag"]
     assert seen == ["unreadable (no JSON object); it printed 'Error: unable to establish a connection to the specified host: localhost'"]
+
+
+def test_exhaustive_holds_every_gpu_to_mig_off_and_names_the_gpu_with_mig_on():
+    from dataclasses import replace
+
+    from acceptance.nvidia import gpu_checks
+    from acceptance.report import Checks
+    from tests.acceptance.evidence import P5, eight_gpu_xml, set_text
+
+    def mig_on(gpus):
+        set_text(gpus[3], "mig_mode/current_mig", "Enabled")
+
+    for expectation, xml, wanted in (
+        (replace(P5, level="exhaustive"), eight_gpu_xml(), [("gpu.mig-off", True, "MIG disabled on 8 GPUs")]),
+        (replace(P5, level="exhaustive"), eight_gpu_xml(mig_on), [("gpu.mig-off", False, "GPU 3 (00000000:86:00.0): MIG enabled")]),
+        (P5, eight_gpu_xml(mig_on), []),
+    ):
+        checks = Checks(source="nvidia-smi -q -x")
+        gpu_checks(expectation, xml, checks)
+        assert [(check.name, check.passed, check.observed) for check in checks.made if check.name == "gpu.mig-off"] == wanted
