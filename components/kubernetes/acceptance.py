@@ -136,7 +136,7 @@ def pod_spec(gate: AcceptanceGate, bundle: AcceptanceBundle) -> dict[str, Any]:
     ]
     if gate.vendor == "nvidia":
         env += [{"name": "NVIDIA_VISIBLE_DEVICES", "value": "all"}, {"name": "NVIDIA_DRIVER_CAPABILITIES", "value": "utility"}]
-    image = pins.image("neuron_monitor" if gate.vendor == "aws" else "acceptance_checker").reference
+    image = pins.image("neuron_monitor" if gate.vendor == "aws" else "gate_keeper_python").reference
     checker = {
         "name": "checker",
         "image": image,

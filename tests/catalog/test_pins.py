@@ -36,7 +36,9 @@ def test_every_pin_has_a_source():
     assert [(pin.key, pin.reference) for pin in pins.images] == [
         ("neuron_monitor", "public.ecr.aws/neuron/neuron-monitor:1.3.0"),
         ("eks_ami", "al2023:v20260724"),  # Karpenter's amiSelectorTerms alias al2023@v20260724
-        ("gate_keeper_python", "public.ecr.aws/docker/library/python:3.13-slim"),  # runs the node-gate keeper's script
+        ("gate_keeper_python", "public.ecr.aws/docker/library/python:3.13-slim"),  # the node-gate keeper's and the acceptance checker's
+        ("dcgm", "nvcr.io/nvidia/cloud-native/dcgm:4.5.3-1-ubuntu22.04"),  # the acceptance checker's DCGM diagnostic
+        ("nccl_tests", "public.ecr.aws/hpc-cloud/nccl-tests:cuda13.1.2-efa1.50.0-ofiv1.21.1-ncclv2.31.2-1-testsv2.20.0"),  # acceptance fabric
     ]
     assert all(pin.source for pin in pins.images)
 
