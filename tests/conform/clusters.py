@@ -21,6 +21,7 @@ each UltraServer under its own leaf.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,8 @@ from botocore.validate import ParamValidator
 
 KUBE_LIST = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}}
 HELM = "meta.helm.sh/release-name"
+# EKS's taint effects as Kubernetes writes them on the node (EKS API reference, Taint).
+EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
 
 
 @dataclass(frozen=True)
@@ -43,19 +46,29 @@ class Group:
     zone: str
     zone_id: str
     count: int
-    efa_cards: tuple[int, ...]
-    lifecycle: str | None
-    reservation: str | None
-    capacity_type: str
     devices: dict[str, str]
     labels: dict[str, str]
     taint: tuple[str, str, str]
-    network: tuple[str, str]
-    per_leaf: int
+    # The network cards with an `efa-only` interface (card 0's sits beside the primary ENA interface).
+    efa_cards: tuple[int, ...] = ()
+    lifecycle: str | None = None
+    reservation: str | None = None
+    # A reservation group's reservations: the group's `index`-th instance runs in members[index % len(members)].
+    members: tuple[str, ...] = ()
+    capacity_type: str = "ON_DEMAND"
+    # The network nodes above each instance's leaf, layer 1 first; () for a type DescribeInstanceTopology doesn't answer for.
+    network: tuple[str, ...] = ()
+    per_leaf: int = 16
     ultraserver: int = 0
     id_prefix: str = "0a"
     # Taints the node group registers its nodes with that a DaemonSet lifts once the node is ready (railyard's node gates).
     gates: tuple[tuple[str, str, str], ...] = ()
+    # The node group's most (its count when None).
+    max_size: int | None = None
+    # Launched by Karpenter: no managed node group, no `eks:nodegroup-name` tag or label.
+    karpenter: bool = False
+    # Taints beyond `taint` that the node group gives its nodes for good (a standby pool's).
+    more_taints: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,7 +85,8 @@ class Sketch:
     file_systems: tuple[tuple[str, str], ...] = ()
     claims: tuple[str, ...] = ()
     repair: bool = True
-    extra: dict[str, Any] = field(default_factory=dict)
+    # The pools a DaemonSet runs on, by its name, where not every pool.
+    placed: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 LAYERS = tuple(f"topology.k8s.aws/network-node-layer-{layer}" for layer in (1, 2, 3))
@@ -181,8 +195,15 @@ def instance_id(group: Group, index: int) -> str:
 
 
 def node_name(group: Group, index: int) -> str:
-    """The node name EKS gives the group's `index`-th instance (its private DNS name)."""
-    return f"ip-10-{int(group.id_prefix, 16)}-{index // 200}-{index % 200 + 10}.ec2.internal"
+    """The node name EKS gives the group's `index`-th instance: its private DNS name (`ec2.internal` only in us-east-1)."""
+    region = group.zone[:-1] if group.zone[-1].isalpha() else group.zone
+    domain = "ec2.internal" if region == "us-east-1" else f"{region}.compute.internal"
+    return f"ip-10-{int(group.id_prefix, 16)}-{index // 200}-{index % 200 + 10}.{domain}"
+
+
+def pod_name(daemonset: str, group: Group, index: int) -> str:
+    """The name of the DaemonSet's pod on the group's `index`-th node."""
+    return f"{daemonset}-{group.id_prefix}{index:05d}"
 
 
 def block_of(group: Group, index: int) -> str | None:
@@ -190,13 +211,24 @@ def block_of(group: Group, index: int) -> str | None:
     return f"cb-0{group.id_prefix}{index // group.ultraserver:014x}" if group.ultraserver else None
 
 
-def _leaf(group: Group, index: int) -> str:
-    return f"{group.network[1]}-leaf{index // group.per_leaf}"
+def reservation_of(group: Group, index: int) -> str | None:
+    """The capacity reservation the group's `index`-th instance runs in: its block or reservation, a group member, or none."""
+    return group.reservation or (group.members[index % len(group.members)] if group.members else None)
+
+
+def network_nodes(group: Group, index: int) -> list[str]:
+    """The instance's `NetworkNodes`, layer 1 first: the group's upper layers, then its leaf ([] for a type without topology)."""
+    return [*group.network, f"{group.network[-1]}-leaf{index // group.per_leaf}"] if group.network else []
+
+
+def _tag(group: Group) -> dict[str, str]:
+    # Karpenter tags what it launches with its NodePool (karpenter.sh/nodepool); EKS with the managed node group's name.
+    return {"Key": "karpenter.sh/nodepool", "Value": group.pool} if group.karpenter else {"Key": "eks:nodegroup-name", "Value": group.node_group}
 
 
 def _instance(group: Group, index: int) -> dict[str, Any]:
-    interfaces = [_interface(group, 0, 0, "interface")]
-    interfaces += [_interface(group, card, 1 if card == 0 else 0, "efa-only") for card in group.efa_cards]
+    interfaces = [_interface(0, 0, "interface")]
+    interfaces += [_interface(card, 1 if card == 0 else 0, "efa-only") for card in group.efa_cards]
     found: dict[str, Any] = {
         "InstanceId": instance_id(group, index),
         "InstanceType": group.instance_type,
@@ -204,40 +236,62 @@ def _instance(group: Group, index: int) -> dict[str, Any]:
         "State": {"Code": 16, "Name": "running"},
         "PrivateDnsName": node_name(group, index),
         "NetworkInterfaces": interfaces,
-        "Tags": [{"Key": "eks:nodegroup-name", "Value": group.node_group}],
+        "Tags": [_tag(group)],
     }
     if group.lifecycle:
         found["InstanceLifecycle"] = group.lifecycle
-    if group.reservation:
-        found["CapacityReservationId"] = group.reservation
+    if reservation_of(group, index):
+        found["CapacityReservationId"] = reservation_of(group, index)
     return found
 
 
-def _interface(group: Group, card: int, device: int, kind: str) -> dict[str, Any]:
+def _interface(card: int, device: int, kind: str) -> dict[str, Any]:
     return {"InterfaceType": kind, "Attachment": {"DeviceIndex": device, "NetworkCardIndex": card, "Status": "attached"}, "Status": "in-use"}
 
 
 def _node(group: Group, index: int) -> dict[str, Any]:
     labels = {
         **group.labels,
-        "eks.amazonaws.com/nodegroup": group.node_group,
         "kubernetes.io/hostname": node_name(group, index),
         "node.kubernetes.io/instance-type": group.instance_type,
         "topology.kubernetes.io/zone": group.zone,
         "topology.k8s.aws/zone-id": group.zone_id,
     }
-    labels.update(zip(LAYERS, (*group.network, _leaf(group, index)), strict=True))
+    labels["karpenter.sh/nodepool" if group.karpenter else "eks.amazonaws.com/nodegroup"] = group.pool if group.karpenter else group.node_group
+    labels.update((f"topology.k8s.aws/network-node-layer-{layer}", nn) for layer, nn in enumerate(network_nodes(group, index), 1))
     if group.ultraserver:
         labels["neuron.amazonaws.com/ultraserver-server-id-4"] = f"us-{index // 4}"
         labels["neuron.amazonaws.com/ultraserver-server-id-2"] = f"us-{index // 2}"
-    key, value, _ = group.taint
+    taints = [{"key": key, "value": value, "effect": EFFECTS[effect]} for key, value, effect in (group.taint, *group.more_taints)]
     return {
         "apiVersion": "v1",
         "kind": "Node",
         "metadata": {"name": node_name(group, index), "labels": labels},
-        "spec": {"providerID": f"aws:///{group.zone}/{instance_id(group, index)}", "taints": [{"key": key, "value": value, "effect": "NoSchedule"}]},
+        "spec": {"providerID": f"aws:///{group.zone}/{instance_id(group, index)}", "taints": taints},
         "status": {"allocatable": {"cpu": "191450m", **group.devices}, "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady"}]},
     }
+
+
+def _reservations(sketch: Sketch) -> list[dict[str, Any]]:
+    """Each capacity reservation the sketch's instances run in, with how many of them it holds."""
+    held: dict[str, tuple[Group, int]] = {}
+    for group in sketch.groups:
+        for index in range(group.count):
+            reservation = reservation_of(group, index)
+            if reservation:
+                held[reservation] = (group, held.get(reservation, (group, 0))[1] + 1)
+    return [
+        {
+            "CapacityReservationId": reservation,
+            "InstanceType": group.instance_type,
+            "AvailabilityZone": group.zone,
+            "State": "active",
+            "ReservationType": "capacity-block" if group.lifecycle == "capacity-block" else "default",
+            "TotalInstanceCount": count,
+            "AvailableInstanceCount": 0,
+        }
+        for reservation, (group, count) in held.items()
+    ]
 
 
 def _aws(sketch: Sketch) -> dict[str, dict[str, Any]]:
@@ -253,29 +307,16 @@ def _aws(sketch: Sketch) -> dict[str, dict[str, Any]]:
                 {
                     "InstanceId": instance_id(group, index),
                     "InstanceType": group.instance_type,
-                    "NetworkNodes": [*group.network, _leaf(group, index)],
+                    "NetworkNodes": network_nodes(group, index),
                     "AvailabilityZone": group.zone,
                     "ZoneId": group.zone_id,
                     **({"CapacityBlockId": block_of(group, index)} if group.ultraserver else {}),
                 }
                 for group, index in instances
+                if group.network
             ]
         },
-        "ec2-describe-capacity-reservations.json": {
-            "CapacityReservations": [
-                {
-                    "CapacityReservationId": group.reservation,
-                    "InstanceType": group.instance_type,
-                    "AvailabilityZone": group.zone,
-                    "State": "active",
-                    "ReservationType": "capacity-block",
-                    "TotalInstanceCount": group.count,
-                    "AvailableInstanceCount": 0,
-                }
-                for group in sketch.groups
-                if group.reservation
-            ]
-        },
+        "ec2-describe-capacity-reservations.json": {"CapacityReservations": _reservations(sketch)},
         "ec2-describe-capacity-block-status.json": {
             "CapacityBlockStatuses": [
                 {
@@ -303,21 +344,27 @@ def _aws(sketch: Sketch) -> dict[str, dict[str, Any]]:
         },
     }
     for group in sketch.groups:
-        taints = [{"key": key, "value": value, "effect": effect} for key, value, effect in (group.taint, *group.gates)]
-        files[f"eks-describe-nodegroup-{group.node_group}.json"] = {
-            "nodegroup": {
-                "nodegroupName": group.node_group,
-                "clusterName": sketch.cluster,
-                "version": sketch.version,
-                "status": "ACTIVE",
-                "capacityType": group.capacity_type,
-                "scalingConfig": {"minSize": 0, "maxSize": group.count, "desiredSize": group.count},
-                "labels": dict(group.labels),
-                "taints": taints,
-                "nodeRepairConfig": {"enabled": sketch.repair},
-            }
-        }
+        if not group.karpenter:
+            files[f"eks-describe-nodegroup-{group.node_group}.json"] = _nodegroup(sketch, group)
     return files
+
+
+def _nodegroup(sketch: Sketch, group: Group) -> dict[str, Any]:
+    taints = [{"key": key, "value": value, "effect": effect} for key, value, effect in (group.taint, *group.more_taints, *group.gates)]
+    most = group.count if group.max_size is None else group.max_size
+    return {
+        "nodegroup": {
+            "nodegroupName": group.node_group,
+            "clusterName": sketch.cluster,
+            "version": sketch.version,
+            "status": "ACTIVE",
+            "capacityType": group.capacity_type,
+            "scalingConfig": {"minSize": 0, "maxSize": most, "desiredSize": group.count},
+            "labels": dict(group.labels),
+            "taints": taints,
+            "nodeRepairConfig": {"enabled": sketch.repair},
+        }
+    }
 
 
 def _kubernetes(sketch: Sketch) -> dict[str, dict[str, Any]]:
@@ -325,28 +372,30 @@ def _kubernetes(sketch: Sketch) -> dict[str, dict[str, Any]]:
     daemonsets, pods = [], []
     for namespace, name, release in sketch.daemonsets:
         annotations = {HELM: release, "meta.helm.sh/release-namespace": namespace} if release else {"deprecated.daemonset.template.generation": "1"}
+        pools = sketch.placed.get(name)
+        placed = [(group, index) for group, index in nodes if pools is None or group.pool in pools]
         daemonsets.append(
             {
                 "apiVersion": "apps/v1",
                 "kind": "DaemonSet",
                 "metadata": {"name": name, "namespace": namespace, "annotations": annotations},
-                "status": {"numberReady": len(nodes)},
+                "status": {"numberReady": len(placed)},
             }
         )
-        for group, index in nodes:
-            pods.append(
-                {
-                    "apiVersion": "v1",
-                    "kind": "Pod",
-                    "metadata": {
-                        "name": f"{name}-{index:05d}",
-                        "namespace": namespace,
-                        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": name, "controller": True}],
-                    },
-                    "spec": {"nodeName": node_name(group, index)},
-                    "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]},
-                }
-            )
+        pods += [
+            {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {
+                    "name": pod_name(name, group, index),
+                    "namespace": namespace,
+                    "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": name, "controller": True}],
+                },
+                "spec": {"nodeName": node_name(group, index)},
+                "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]},
+            }
+            for group, index in placed
+        ]
     topologies = [
         {
             "apiVersion": "kueue.x-k8s.io/v1beta2",
@@ -386,13 +435,18 @@ AWS_OPERATIONS = {
 }
 
 
+@functools.cache
+def _output_shape(service: str, operation: str) -> Any:
+    # Loading a service model parses its whole JSON (EC2's is 3 MB): once per operation, not once per file.
+    return botocore.session.get_session().get_service_model(service).operation_model(operation).output_shape
+
+
 def model_errors(name: str, document: dict[str, Any]) -> str:
     """What botocore's validator finds wrong with `document` as the answer of its file's operation ('' when none)."""
     service, operation = AWS_OPERATIONS.get(name) or (("eks", "DescribeNodegroup") if name.startswith("eks-describe-nodegroup-") else (None, None))
     if service is None:
         return ""
-    shape = botocore.session.get_session().get_service_model(service).operation_model(operation).output_shape
-    report = ParamValidator().validate(document, shape)
+    report = ParamValidator().validate(document, _output_shape(service, operation))
     return report.generate_report() if report.has_errors() else ""
 
 
@@ -401,8 +455,12 @@ def documents(sketch: Sketch) -> dict[str, dict[str, Any]]:
     return {**_aws(sketch), **_kubernetes(sketch)}
 
 
-def write_folder(sketch: Sketch, folder: Path, change=None) -> Path:
-    """Write the sketch's folder (after `change(documents)` edits them in place); every AWS file checked against botocore."""
+def write_folder(sketch: Sketch, folder: Path, change=None, indent: int | None = 4) -> Path:
+    """Write the sketch's folder (after `change(documents)` edits them in place); every AWS file checked against botocore.
+
+    The AWS CLI and kubectl indent by 4; `indent=None` writes the same documents on one line, for a
+    cluster so large (rail-131k: 16,384 nodes) that the indentation alone would be 150 MB.
+    """
     found = documents(sketch)
     if change is not None:
         change(found)
@@ -410,5 +468,5 @@ def write_folder(sketch: Sketch, folder: Path, change=None) -> Path:
     for name, document in found.items():
         problems = model_errors(name, document)
         assert not problems, f"{name}: {problems}"
-        (folder / name).write_text(json.dumps(document, indent=4) + "\n", encoding="utf-8")
+        (folder / name).write_text(json.dumps(document, indent=indent) + "\n", encoding="utf-8")
     return folder

@@ -17,7 +17,7 @@ from railyard.conform.fabric import worst_hops
 from railyard.conform.observed import Placed
 from railyard.online.evidence import read_evidence
 from railyard.pipeline import validate
-from tests.conform.clusters import P5, TRN2U, Sketch, block_of, instance_id, node_name, write_folder
+from tests.conform.clusters import P5, TRN2U, Sketch, block_of, instance_id, node_name, pod_name, write_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "blueprints" / "examples"
@@ -87,7 +87,7 @@ def outside_block(documents: Documents) -> None:
 
 def plugin_not_ready(documents: Documents) -> None:
     pods = documents["kubectl-get-pods.json"]["items"]
-    pod = next(item for item in pods if item["metadata"]["name"] == "aws-efa-k8s-device-plugin-00011")
+    pod = next(item for item in pods if item["metadata"]["name"] == pod_name("aws-efa-k8s-device-plugin", P5_GROUP, 11))
     pod["status"]["conditions"] = [{"type": "Ready", "status": "False"}]
 
 
