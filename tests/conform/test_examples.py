@@ -16,14 +16,21 @@ import pytest
 from railyard.conform import conform
 from railyard.online.evidence import read_evidence
 from railyard.pipeline import validate
-from tests.conform.clusters import Group, Sketch, instance_id, network_nodes, node_name, pod_name, write_folder
-from tests.conform.examples import AI_ON_EKS, EXAMPLES, EXISTING, HETEROGENEOUS, HYPERPOD, INFERENCE, RAIL_131K
+from tests.conform import examples, fleets
+from tests.conform.clusters import P5, TRN2U, Group, Sketch, instance_id, network_nodes, node_name, pod_name, write_folder
+from tests.conform.examples import AI_ON_EKS, EXISTING, HETEROGENEOUS, HYPERPOD
+from tests.conform.fleets import INFERENCE, RAIL_131K
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "blueprints" / "examples"
 Documents = dict[str, dict[str, Any]]
 # The one example left out: it exists to show what `railyard validate` refuses, so nobody deploys it.
 NOT_DEPLOYED = {"insecure.yaml"}
+# Every sketch, by its example's file.
+EXAMPLES = {sketch.blueprint: sketch for module in (examples, fleets) for sketch in vars(module).values() if isinstance(sketch, Sketch)} | {
+    P5.blueprint: P5,
+    TRN2U.blueprint: TRN2U,
+}
 
 
 def judged(sketch: Sketch, folder: Path, change: Callable[[Documents], None] | None = None, indent: int | None = 4):
@@ -155,3 +162,15 @@ def test_each_drift_in_another_example_is_an_error_naming_the_pool_and_the_node_
     for finding in report.findings:
         assert f"'{group.pool}'" in finding.message and culprit in finding.message
         assert finding.line == _pool_line(sketch, group.pool)
+
+
+def test_a_daemonset_serving_two_pools_names_the_pool_of_the_node_that_lacks_it(tmp_path):
+    # The GPU Operator's device plugin serves ai-on-eks's train and gpu-inference pools; the node is a Karpenter one.
+    inference = AI_ON_EKS.groups[1]
+    (finding,) = judged(AI_ON_EKS, tmp_path, plugin_not_ready(inference, 1, "nvidia-device-plugin-daemonset")).findings
+    assert (finding.code, finding.path_text, finding.line) == ("conform.daemonset", "pools[1]", _pool_line(AI_ON_EKS, "gpu-inference"))
+    assert finding.message == (
+        "DaemonSet gpu-operator/nvidia-device-plugin-daemonset (NVIDIA device plugin (GPU Operator)) has no Ready pod on 1 node(s) "
+        f"of pool 'gpu-inference': {node_name(inference, 1)}"
+    )
+    assert (finding.certificate["pool"], finding.certificate["nodes"]) == ("gpu-inference", [node_name(inference, 1)])
