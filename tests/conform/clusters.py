@@ -34,6 +34,10 @@ KUBE_LIST = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion":
 HELM = "meta.helm.sh/release-name"
 # EKS's taint effects as Kubernetes writes them on the node (EKS API reference, Taint).
 EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
+# The DaemonSets a chart renders beside its plugin's, in its release and namespace, that run on no node of
+# railyard's: the NVIDIA device plugin chart's MPS control daemon waits for nvidia.com/mps.capable=true
+# (NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/templates/daemonset-mps-control-daemon.yml).
+IDLE_COMPANIONS = {"nvidia-device-plugin": "nvidia-device-plugin-mps-control-daemon"}
 
 
 @dataclass(frozen=True)
@@ -382,6 +386,9 @@ def _kubernetes(sketch: Sketch) -> dict[str, dict[str, Any]]:
                 "status": {"numberReady": len(placed)},
             }
         )
+        if name in IDLE_COMPANIONS:
+            companion = {**daemonsets[-1]["metadata"], "name": IDLE_COMPANIONS[name]}
+            daemonsets.append({"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": companion, "status": {"numberReady": 0}})
         pods += [
             {
                 "apiVersion": "v1",

@@ -174,3 +174,21 @@ def test_a_daemonset_serving_two_pools_names_the_pool_of_the_node_that_lacks_it(
         f"of pool 'gpu-inference': {node_name(inference, 1)}"
     )
     assert (finding.certificate["pool"], finding.certificate["nodes"]) == ("gpu-inference", [node_name(inference, 1)])
+
+
+def test_the_nvidia_charts_mps_control_daemon_on_no_node_is_neither_judged_nor_taken_for_the_plugin(tmp_path):
+    # The chart renders it in the plugin's release; it waits for nvidia.com/mps.capable=true, which no railyard node has.
+    dev = examples.DEV
+
+    def without_plugin(documents: Documents) -> None:
+        items = documents["kubectl-get-daemonsets.json"]["items"]
+        assert [item["metadata"]["name"] for item in items if item["metadata"]["namespace"] == "nvidia-device-plugin"] == [
+            "nvidia-device-plugin",
+            "nvidia-device-plugin-mps-control-daemon",
+        ]
+        items.remove(next(item for item in items if item["metadata"]["name"] == "nvidia-device-plugin"))
+
+    assert judged(dev, tmp_path / "conforming").findings == []
+    (finding,) = judged(dev, tmp_path / "pluginless", without_plugin).findings
+    assert (finding.code, finding.path_text) == ("conform.daemonset", "pools[0]")
+    assert finding.message == "the nvidia device plugin DaemonSet is not in namespace nvidia-device-plugin: pool(s) 'dev' run without it"
