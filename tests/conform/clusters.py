@@ -6,6 +6,8 @@ here from the example blueprints and AWS's documentation, so a change in the pla
 tests disagree with it. `write_folder` turns a sketch into the files `railyard conform --from`
 reads, shaped as the AWS CLI and kubectl print them; every AWS document is checked against
 botocore's output shape for its operation, the check botocore's `Stubber` makes of a response.
+Every folder also holds the cluster's system node group (two m7i.xlarge, untainted, running only the
+node monitoring agent), as a real cluster does: conform must judge the pools without tripping on it.
 
 The p5 cluster's network, as the sketch places it (3 layers, one spine over four leaves)::
 
@@ -34,6 +36,8 @@ KUBE_LIST = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion":
 HELM = "meta.helm.sh/release-name"
 # EKS's taint effects as Kubernetes writes them on the node (EKS API reference, Taint).
 EFFECTS = {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
+# The DaemonSets that run on every node, the system node group's too (EKS user guide, node-health: the agent add-on).
+EVERYWHERE = {"eks-node-monitoring-agent"}
 # The DaemonSets a chart renders beside its plugin's, in its release and namespace, that run on no node of
 # railyard's: the NVIDIA device plugin chart's MPS control daemon waits for nvidia.com/mps.capable=true
 # (NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/templates/daemonset-mps-control-daemon.yml).
@@ -52,7 +56,7 @@ class Group:
     count: int
     devices: dict[str, str]
     labels: dict[str, str]
-    taint: tuple[str, str, str]
+    taint: tuple[str, str, str] | None
     # The network cards with an `efa-only` interface (card 0's sits beside the primary ENA interface).
     efa_cards: tuple[int, ...] = ()
     lifecycle: str | None = None
@@ -225,6 +229,35 @@ def network_nodes(group: Group, index: int) -> list[str]:
     return [*group.network, f"{group.network[-1]}-leaf{index // group.per_leaf}"] if group.network else []
 
 
+def with_system(sketch: Sketch) -> tuple[Group, ...]:
+    """The sketch's groups and the cluster's system node group: two m7i.xlarge in the first group's zone, untainted."""
+    first = sketch.groups[0]
+    system = Group(
+        pool="system",
+        node_group="system",
+        instance_type="m7i.xlarge",
+        zone=first.zone,
+        zone_id=first.zone_id,
+        count=2,
+        devices={},
+        labels={"railyard.dev/pool": "system", "railyard.dev/role": "system"},
+        taint=None,
+        id_prefix="fe",
+    )
+    return (*sketch.groups, system)
+
+
+def _taints(group: Group) -> tuple[tuple[str, str, str], ...]:
+    return (*((group.taint,) if group.taint else ()), *group.more_taints)
+
+
+def _runs_on(daemonset: str, pools: tuple[str, ...] | None, group: Group) -> bool:
+    # The node monitoring agent add-on runs on every node; the others on the sketch's pools (all but the system group's).
+    if daemonset in EVERYWHERE:
+        return True
+    return group.pool in pools if pools is not None else group.pool != "system"
+
+
 def _tag(group: Group) -> dict[str, str]:
     # Karpenter tags what it launches with its NodePool (karpenter.sh/nodepool); EKS with the managed node group's name.
     return {"Key": "karpenter.sh/nodepool", "Value": group.pool} if group.karpenter else {"Key": "eks:nodegroup-name", "Value": group.node_group}
@@ -266,7 +299,7 @@ def _node(group: Group, index: int) -> dict[str, Any]:
     if group.ultraserver:
         labels["neuron.amazonaws.com/ultraserver-server-id-4"] = f"us-{index // 4}"
         labels["neuron.amazonaws.com/ultraserver-server-id-2"] = f"us-{index // 2}"
-    taints = [{"key": key, "value": value, "effect": EFFECTS[effect]} for key, value, effect in (group.taint, *group.more_taints)]
+    taints = [{"key": key, "value": value, "effect": EFFECTS[effect]} for key, value, effect in _taints(group)]
     return {
         "apiVersion": "v1",
         "kind": "Node",
@@ -299,7 +332,7 @@ def _reservations(sketch: Sketch) -> list[dict[str, Any]]:
 
 
 def _aws(sketch: Sketch) -> dict[str, dict[str, Any]]:
-    instances = [(group, index) for group in sketch.groups for index in range(group.count)]
+    instances = [(group, index) for group in with_system(sketch) for index in range(group.count)]
     files: dict[str, dict[str, Any]] = {
         "ec2-describe-instances.json": {
             "Reservations": [
@@ -347,6 +380,7 @@ def _aws(sketch: Sketch) -> dict[str, dict[str, Any]]:
             ]
         },
     }
+    # `--record` asks EKS for the node groups railyard judges: not Karpenter's (there are none), not the system group.
     for group in sketch.groups:
         if not group.karpenter:
             files[f"eks-describe-nodegroup-{group.node_group}.json"] = _nodegroup(sketch, group)
@@ -354,7 +388,7 @@ def _aws(sketch: Sketch) -> dict[str, dict[str, Any]]:
 
 
 def _nodegroup(sketch: Sketch, group: Group) -> dict[str, Any]:
-    taints = [{"key": key, "value": value, "effect": effect} for key, value, effect in (group.taint, *group.more_taints, *group.gates)]
+    taints = [{"key": key, "value": value, "effect": effect} for key, value, effect in (*_taints(group), *group.gates)]
     most = group.count if group.max_size is None else group.max_size
     return {
         "nodegroup": {
@@ -372,12 +406,12 @@ def _nodegroup(sketch: Sketch, group: Group) -> dict[str, Any]:
 
 
 def _kubernetes(sketch: Sketch) -> dict[str, dict[str, Any]]:
-    nodes = [(group, index) for group in sketch.groups for index in range(group.count)]
+    nodes = [(group, index) for group in with_system(sketch) for index in range(group.count)]
     daemonsets, pods = [], []
     for namespace, name, release in sketch.daemonsets:
         annotations = {HELM: release, "meta.helm.sh/release-namespace": namespace} if release else {"deprecated.daemonset.template.generation": "1"}
         pools = sketch.placed.get(name)
-        placed = [(group, index) for group, index in nodes if pools is None or group.pool in pools]
+        placed = [(group, index) for group, index in nodes if _runs_on(name, pools, group)]
         daemonsets.append(
             {
                 "apiVersion": "apps/v1",

@@ -463,9 +463,12 @@ def test_a_file_in_another_shape_is_a_finding_not_a_traceback(tmp_path):
         (folder / name).write_text(json.dumps(document), encoding="utf-8")
     report = conform(validate(str(EXAMPLES / P5.blueprint)), read_evidence(folder))
     assert {finding.code for finding in report.findings} == {"conform.not-checked"}
+    # The instance checks too: the system group's instances are tied to a group through their nodes.
     assert sorted(finding.certificate["check"] for finding in report.findings) == [
         "allocatable",
         "daemonsets",
+        "efa-interfaces",
+        "instances",
         "kueue",
         "node-count",
         "node-gates",
