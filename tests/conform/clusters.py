@@ -491,6 +491,21 @@ def model_errors(name: str, document: dict[str, Any]) -> str:
     return report.generate_report() if report.has_errors() else ""
 
 
+def find_node(documents: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
+    """The node called `name` in a folder's documents."""
+    return next(item for item in documents["kubectl-get-nodes.json"]["items"] if item["metadata"]["name"] == name)
+
+
+def find_instance(documents: dict[str, dict[str, Any]], wanted: str) -> dict[str, Any]:
+    """The instance `wanted` in a folder's documents."""
+    return next(
+        item
+        for reservation in documents["ec2-describe-instances.json"]["Reservations"]
+        for item in reservation["Instances"]
+        if item["InstanceId"] == wanted
+    )
+
+
 def documents(sketch: Sketch) -> dict[str, dict[str, Any]]:
     """Every file of the sketch's folder, by name."""
     return {**_aws(sketch), **_kubernetes(sketch)}

@@ -17,7 +17,7 @@ from railyard.conform import conform
 from railyard.online.evidence import read_evidence
 from railyard.pipeline import validate
 from tests.conform import examples, fleets
-from tests.conform.clusters import P5, TRN2U, Group, Sketch, instance_id, network_nodes, node_name, pod_name, write_folder
+from tests.conform.clusters import P5, TRN2U, Group, Sketch, find_instance, find_node, instance_id, network_nodes, node_name, pod_name, write_folder
 from tests.conform.examples import AI_ON_EKS, EXISTING, HETEROGENEOUS, HYPERPOD
 from tests.conform.fleets import INFERENCE, RAIL_131K
 
@@ -59,19 +59,6 @@ def test_the_131k_rail_cluster_of_16384_nodes_conforms(tmp_path):
         shutil.rmtree(tmp_path / "rail-131k", ignore_errors=True)
 
 
-def _node(documents: Documents, name: str) -> dict[str, Any]:
-    return next(item for item in documents["kubectl-get-nodes.json"]["items"] if item["metadata"]["name"] == name)
-
-
-def _instance(documents: Documents, wanted: str) -> dict[str, Any]:
-    return next(
-        item
-        for reservation in documents["ec2-describe-instances.json"]["Reservations"]
-        for item in reservation["Instances"]
-        if item["InstanceId"] == wanted
-    )
-
-
 def drop_node(group: Group, index: int, plugin: str) -> Callable[[Documents], None]:
     def change(documents: Documents) -> None:
         nodes = documents["kubectl-get-nodes.json"]
@@ -82,7 +69,7 @@ def drop_node(group: Group, index: int, plugin: str) -> Callable[[Documents], No
 
 def drop_efa(group: Group, index: int, plugin: str) -> Callable[[Documents], None]:
     def change(documents: Documents) -> None:
-        instance = _instance(documents, instance_id(group, index))
+        instance = find_instance(documents, instance_id(group, index))
         instance["NetworkInterfaces"] = [item for item in instance["NetworkInterfaces"] if item["Attachment"]["NetworkCardIndex"] != 5]
 
     return change
@@ -90,7 +77,7 @@ def drop_efa(group: Group, index: int, plugin: str) -> Callable[[Documents], Non
 
 def drop_labels(group: Group, index: int, plugin: str) -> Callable[[Documents], None]:
     def change(documents: Documents) -> None:
-        labels = _node(documents, node_name(group, index))["metadata"]["labels"]
+        labels = find_node(documents, node_name(group, index))["metadata"]["labels"]
         for layer in range(1, len(network_nodes(group, index)) + 1):
             del labels[f"topology.k8s.aws/network-node-layer-{layer}"]
 
@@ -102,7 +89,7 @@ def wrong_label(group: Group, index: int, plugin: str) -> Callable[[Documents], 
     def change(documents: Documents) -> None:
         nodes = network_nodes(group, index)
         other = network_nodes(group, index + group.per_leaf)[-1]
-        _node(documents, node_name(group, index))["metadata"]["labels"][f"topology.k8s.aws/network-node-layer-{len(nodes)}"] = other
+        find_node(documents, node_name(group, index))["metadata"]["labels"][f"topology.k8s.aws/network-node-layer-{len(nodes)}"] = other
 
     return change
 
