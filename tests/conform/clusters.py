@@ -258,12 +258,17 @@ def _runs_on(daemonset: str, pools: tuple[str, ...] | None, group: Group) -> boo
     return group.pool in pools if pools is not None else group.pool != "system"
 
 
-def _tag(group: Group) -> dict[str, str]:
-    # Karpenter tags what it launches with its NodePool (karpenter.sh/nodepool); EKS with the managed node group's name.
-    return {"Key": "karpenter.sh/nodepool", "Value": group.pool} if group.karpenter else {"Key": "eks:nodegroup-name", "Value": group.node_group}
+def _tags(cluster: str, group: Group) -> list[dict[str, str]]:
+    # EKS tags a managed node group's instances with the cluster's and the group's names; Karpenter v1 with its
+    # NodePool, `eks:eks-cluster-name` and the cluster's ownership tag (Karpenter's v1 upgrade guide), not `eks:cluster-name`.
+    if group.karpenter:
+        keys = {"karpenter.sh/nodepool": group.pool, "eks:eks-cluster-name": cluster, f"kubernetes.io/cluster/{cluster}": "owned"}
+    else:
+        keys = {"eks:cluster-name": cluster, "eks:nodegroup-name": group.node_group}
+    return [{"Key": key, "Value": value} for key, value in keys.items()]
 
 
-def _instance(group: Group, index: int) -> dict[str, Any]:
+def _instance(cluster: str, group: Group, index: int) -> dict[str, Any]:
     interfaces = [_interface(0, 0, "interface")]
     interfaces += [_interface(card, 1 if card == 0 else 0, "efa-only") for card in group.efa_cards]
     found: dict[str, Any] = {
@@ -273,7 +278,7 @@ def _instance(group: Group, index: int) -> dict[str, Any]:
         "State": {"Code": 16, "Name": "running"},
         "PrivateDnsName": node_name(group, index),
         "NetworkInterfaces": interfaces,
-        "Tags": [_tag(group)],
+        "Tags": _tags(cluster, group),
     }
     if group.lifecycle:
         found["InstanceLifecycle"] = group.lifecycle
@@ -336,7 +341,8 @@ def _aws(sketch: Sketch) -> dict[str, dict[str, Any]]:
     files: dict[str, dict[str, Any]] = {
         "ec2-describe-instances.json": {
             "Reservations": [
-                {"ReservationId": f"r-0{group.id_prefix}{index:014x}", "Instances": [_instance(group, index)]} for group, index in instances
+                {"ReservationId": f"r-0{group.id_prefix}{index:014x}", "Instances": [_instance(sketch.cluster, group, index)]}
+                for group, index in instances
             ]
         },
         "ec2-describe-instance-topology.json": {
