@@ -17,9 +17,10 @@ from railyard.conform import conform
 from railyard.online.evidence import read_evidence
 from railyard.pipeline import validate
 from tests.conform import examples, fleets
-from tests.conform.clusters import P5, TRN2U, Group, Sketch, find_instance, find_node, instance_id, network_nodes, node_name, pod_name, write_folder
+from tests.conform.clusters import P5, TRN2U, Group, Sketch, instance_id, network_nodes, node_name, pod_name
 from tests.conform.examples import AI_ON_EKS, EXISTING, HETEROGENEOUS, HYPERPOD
 from tests.conform.fleets import INFERENCE, RAIL_131K
+from tests.conform.folders import find_instance, find_node, write_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "blueprints" / "examples"

@@ -17,7 +17,8 @@ from railyard.conform.fabric import worst_hops
 from railyard.conform.observed import Placed
 from railyard.online.evidence import read_evidence
 from railyard.pipeline import validate
-from tests.conform.clusters import P5, TRN2U, Sketch, block_of, find_instance, find_node, instance_id, node_name, pod_name, write_folder
+from tests.conform.clusters import P5, TRN2U, Sketch, block_of, instance_id, node_name, pod_name
+from tests.conform.folders import find_instance, find_node, write_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "blueprints" / "examples"
@@ -465,7 +466,7 @@ def test_a_file_in_another_shape_is_a_finding_not_a_traceback(tmp_path):
 
 
 def documents_of(change: Callable[[Documents], None]) -> Documents:
-    from tests.conform.clusters import documents
+    from tests.conform.folders import documents
 
     found = documents(P5)
     change(found)

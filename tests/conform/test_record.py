@@ -20,7 +20,8 @@ from railyard.online.account import READ_ONLY_CALLS, Account, ReadOnlyViolation
 from railyard.online.cluster import CONFORM_CALLS, KUBECTL, _topology, cluster_role, iam_policy, record_cluster
 from railyard.online.evidence import COMMANDS, read_evidence
 from railyard.pipeline import validate
-from tests.conform.clusters import P5, documents, write_folder
+from tests.conform.clusters import P5
+from tests.conform.folders import documents, write_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 BLUEPRINT = ROOT / "blueprints" / "examples" / P5.blueprint
