@@ -120,22 +120,30 @@ def check_daemonsets(judge: Judge) -> list[Finding]:
 
 
 def _placed_on(judge: Judge, want: DaemonSetWant, daemonset: str, running: set[str], path: tuple[str | int, ...]) -> list[Finding]:
-    """One DaemonSet's Ready pods against the Ready nodes of its pools: the nodes it lacks, and (if exact) those outside."""
+    """One DaemonSet's Ready pods against the Ready nodes of its pools: the nodes it lacks (per pool), and (if exact) those outside."""
     pools = set(want.pools)
-    nodes = {node.name for node in judge.nodes.values() if node.ready and (group := judge.group_of_node(node)) is not None and group.pool in pools}
-    lacking, extra = nodes - running, (running & set(judge.nodes)) - nodes
+    by_pool: dict[str, set[str]] = {}
+    for node in judge.nodes.values():
+        if node.ready and (group := judge.group_of_node(node)) is not None and group.pool in pools:
+            by_pool.setdefault(group.pool, set()).add(node.name)
+    nodes = set().union(*by_pool.values())
+    extra = (running & set(judge.nodes)) - nodes
     found = []
-    if lacking:
-        found.append(
-            error(
-                "conform.daemonset",
-                path,
-                f"DaemonSet {daemonset} ({want.label}) has no Ready pod on {len(lacking)} node(s) of pool(s) {_named(pools)}: {listed(lacking)}",
-                "see the pod's events on those nodes (`kubectl describe pod`); its devices or metrics are missing there",
-                daemonset=daemonset,
-                nodes=sorted(lacking),
+    # One finding per pool, at that pool's line: a DaemonSet serving several pools still names the pool whose node lacks it.
+    for pool, members in sorted(by_pool.items()):
+        lacking = members - running
+        if lacking:
+            found.append(
+                error(
+                    "conform.daemonset",
+                    judge.expected.path(pool),
+                    f"DaemonSet {daemonset} ({want.label}) has no Ready pod on {len(lacking)} node(s) of pool '{pool}': {listed(lacking)}",
+                    "see the pod's events on those nodes (`kubectl describe pod`); its devices or metrics are missing there",
+                    daemonset=daemonset,
+                    pool=pool,
+                    nodes=sorted(lacking),
+                )
             )
-        )
     if extra and want.exact:
         found.append(
             warning(

@@ -36,13 +36,18 @@ OPERATOR_HOST_ENGINE = "nvidia-dcgm"
 NODE_MONITORING_AGENT = "eks-node-monitoring-agent"
 FSX_NODE = "fsx-csi-node"
 NEURON_MONITOR = "neuron-monitor"
+# The DaemonSet of a release that makes more than one, by the plugin kind: the NVIDIA chart also renders
+# `<fullname>-mps-control-daemon`, which runs only on nodes labelled nvidia.com/mps.capable=true, so on none of
+# railyard's (NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/templates/daemonset-device-plugin.yml
+# and daemonset-mps-control-daemon.yml; the fullname is the release's name, which contains the chart's).
+RELEASE_DAEMONSET = {"nvidia_device_plugin": "nvidia-device-plugin"}
 # railyard's own DaemonSet that lifts a node gate's taint (components.kubernetes.node_gates).
 GATE_KEEPER = "railyard-node-gates"
 
 
 @record
 class DaemonSetWant:
-    """One DaemonSet the design places: how to find it (a Helm release, else a name), and the pools it must run on."""
+    """One DaemonSet the design places: how to find it (its Helm release, its name, or both), and the pools it must run on."""
 
     label: str
     namespace: str
@@ -53,12 +58,12 @@ class DaemonSetWant:
     exact: bool = True
 
     def matches(self, namespace: str, name: str, annotations: Mapping[str, str]) -> bool:
-        """True for the DaemonSet this wants: its namespace, and its Helm release or name."""
+        """True for the DaemonSet this wants: its namespace, and its Helm release and name where the want names them."""
         if namespace != self.namespace:
             return False
-        if self.release is not None:
-            return annotations.get("meta.helm.sh/release-name") == self.release
-        return name == self.name
+        if self.release is not None and annotations.get("meta.helm.sh/release-name") != self.release:
+            return False
+        return self.name is None or name == self.name
 
 
 @record
@@ -120,7 +125,8 @@ class Expectation:
                 )
                 continue
             pin = pins.chart(PLUGIN_PINS[placed.kind])
-            wants.append(DaemonSetWant(placed.kind.replace("_", " "), pin.namespace, placed.pools, release=pin.chart.rsplit("/", 1)[-1]))
+            release, name = pin.chart.rsplit("/", 1)[-1], RELEASE_DAEMONSET.get(placed.kind)
+            wants.append(DaemonSetWant(placed.kind.replace("_", " "), pin.namespace, placed.pools, release=release, name=name))
         for exporter in layout.exporters:
             if exporter.exporter == "dcgm_exporter":
                 pin = pins.chart("dcgm_exporter")

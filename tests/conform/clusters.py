@@ -3,9 +3,8 @@
 A `Sketch` says what a cluster that conforms to an example looks like in AWS's and Kubernetes' own
 terms (node group names, labels, taints, interface layouts, DaemonSet names, network nodes), typed
 here from the example blueprints and AWS's documentation, so a change in the planner makes these
-tests disagree with it. `write_folder` turns a sketch into the files `railyard conform --from`
-reads, shaped as the AWS CLI and kubectl print them; every AWS document is checked against
-botocore's output shape for its operation, the check botocore's `Stubber` makes of a response.
+tests disagree with it; folders.py turns a sketch into the files `railyard conform --from` reads.
+examples.py and fleets.py sketch the other examples.
 
 The p5 cluster's network, as the sketch places it (3 layers, one spine over four leaves)::
 
@@ -21,16 +20,7 @@ each UltraServer under its own leaf.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
-
-import botocore.session
-from botocore.validate import ParamValidator
-
-KUBE_LIST = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}}
-HELM = "meta.helm.sh/release-name"
 
 
 @dataclass(frozen=True)
@@ -43,19 +33,29 @@ class Group:
     zone: str
     zone_id: str
     count: int
-    efa_cards: tuple[int, ...]
-    lifecycle: str | None
-    reservation: str | None
-    capacity_type: str
     devices: dict[str, str]
     labels: dict[str, str]
-    taint: tuple[str, str, str]
-    network: tuple[str, str]
-    per_leaf: int
+    taint: tuple[str, str, str] | None
+    # The network cards with an `efa-only` interface (card 0's sits beside the primary ENA interface).
+    efa_cards: tuple[int, ...] = ()
+    lifecycle: str | None = None
+    reservation: str | None = None
+    # A reservation group's reservations: the group's `index`-th instance runs in members[index % len(members)].
+    members: tuple[str, ...] = ()
+    capacity_type: str = "ON_DEMAND"
+    # The network nodes above each instance's leaf, layer 1 first; () for a type DescribeInstanceTopology doesn't answer for.
+    network: tuple[str, ...] = ()
+    per_leaf: int = 16
     ultraserver: int = 0
     id_prefix: str = "0a"
     # Taints the node group registers its nodes with that a DaemonSet lifts once the node is ready (railyard's node gates).
     gates: tuple[tuple[str, str, str], ...] = ()
+    # The node group's most (its count when None).
+    max_size: int | None = None
+    # Launched by Karpenter: no managed node group, no `eks:nodegroup-name` tag or label.
+    karpenter: bool = False
+    # Taints beyond `taint` that the node group gives its nodes for good (a standby pool's).
+    more_taints: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,7 +72,8 @@ class Sketch:
     file_systems: tuple[tuple[str, str], ...] = ()
     claims: tuple[str, ...] = ()
     repair: bool = True
-    extra: dict[str, Any] = field(default_factory=dict)
+    # The pools a DaemonSet runs on, by its name, where not every pool.
+    placed: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 LAYERS = tuple(f"topology.k8s.aws/network-node-layer-{layer}" for layer in (1, 2, 3))
@@ -181,8 +182,15 @@ def instance_id(group: Group, index: int) -> str:
 
 
 def node_name(group: Group, index: int) -> str:
-    """The node name EKS gives the group's `index`-th instance (its private DNS name)."""
-    return f"ip-10-{int(group.id_prefix, 16)}-{index // 200}-{index % 200 + 10}.ec2.internal"
+    """The node name EKS gives the group's `index`-th instance: its private DNS name (`ec2.internal` only in us-east-1)."""
+    region = group.zone[:-1] if group.zone[-1].isalpha() else group.zone
+    domain = "ec2.internal" if region == "us-east-1" else f"{region}.compute.internal"
+    return f"ip-10-{int(group.id_prefix, 16)}-{index // 200}-{index % 200 + 10}.{domain}"
+
+
+def pod_name(daemonset: str, group: Group, index: int) -> str:
+    """The name of the DaemonSet's pod on the group's `index`-th node."""
+    return f"{daemonset}-{group.id_prefix}{index:05d}"
 
 
 def block_of(group: Group, index: int) -> str | None:
@@ -190,225 +198,29 @@ def block_of(group: Group, index: int) -> str | None:
     return f"cb-0{group.id_prefix}{index // group.ultraserver:014x}" if group.ultraserver else None
 
 
-def _leaf(group: Group, index: int) -> str:
-    return f"{group.network[1]}-leaf{index // group.per_leaf}"
+def reservation_of(group: Group, index: int) -> str | None:
+    """The capacity reservation the group's `index`-th instance runs in: its block or reservation, a group member, or none."""
+    return group.reservation or (group.members[index % len(group.members)] if group.members else None)
 
 
-def _instance(group: Group, index: int) -> dict[str, Any]:
-    interfaces = [_interface(group, 0, 0, "interface")]
-    interfaces += [_interface(group, card, 1 if card == 0 else 0, "efa-only") for card in group.efa_cards]
-    found: dict[str, Any] = {
-        "InstanceId": instance_id(group, index),
-        "InstanceType": group.instance_type,
-        "Placement": {"AvailabilityZone": group.zone, "AvailabilityZoneId": group.zone_id, "Tenancy": "default"},
-        "State": {"Code": 16, "Name": "running"},
-        "PrivateDnsName": node_name(group, index),
-        "NetworkInterfaces": interfaces,
-        "Tags": [{"Key": "eks:nodegroup-name", "Value": group.node_group}],
-    }
-    if group.lifecycle:
-        found["InstanceLifecycle"] = group.lifecycle
-    if group.reservation:
-        found["CapacityReservationId"] = group.reservation
-    return found
+def network_nodes(group: Group, index: int) -> list[str]:
+    """The instance's `NetworkNodes`, layer 1 first: the group's upper layers, then its leaf ([] for a type without topology)."""
+    return [*group.network, f"{group.network[-1]}-leaf{index // group.per_leaf}"] if group.network else []
 
 
-def _interface(group: Group, card: int, device: int, kind: str) -> dict[str, Any]:
-    return {"InterfaceType": kind, "Attachment": {"DeviceIndex": device, "NetworkCardIndex": card, "Status": "attached"}, "Status": "in-use"}
-
-
-def _node(group: Group, index: int) -> dict[str, Any]:
-    labels = {
-        **group.labels,
-        "eks.amazonaws.com/nodegroup": group.node_group,
-        "kubernetes.io/hostname": node_name(group, index),
-        "node.kubernetes.io/instance-type": group.instance_type,
-        "topology.kubernetes.io/zone": group.zone,
-        "topology.k8s.aws/zone-id": group.zone_id,
-    }
-    labels.update(zip(LAYERS, (*group.network, _leaf(group, index)), strict=True))
-    if group.ultraserver:
-        labels["neuron.amazonaws.com/ultraserver-server-id-4"] = f"us-{index // 4}"
-        labels["neuron.amazonaws.com/ultraserver-server-id-2"] = f"us-{index // 2}"
-    key, value, _ = group.taint
-    return {
-        "apiVersion": "v1",
-        "kind": "Node",
-        "metadata": {"name": node_name(group, index), "labels": labels},
-        "spec": {"providerID": f"aws:///{group.zone}/{instance_id(group, index)}", "taints": [{"key": key, "value": value, "effect": "NoSchedule"}]},
-        "status": {"allocatable": {"cpu": "191450m", **group.devices}, "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady"}]},
-    }
-
-
-def _aws(sketch: Sketch) -> dict[str, dict[str, Any]]:
-    instances = [(group, index) for group in sketch.groups for index in range(group.count)]
-    files: dict[str, dict[str, Any]] = {
-        "ec2-describe-instances.json": {
-            "Reservations": [
-                {"ReservationId": f"r-0{group.id_prefix}{index:014x}", "Instances": [_instance(group, index)]} for group, index in instances
-            ]
-        },
-        "ec2-describe-instance-topology.json": {
-            "Instances": [
-                {
-                    "InstanceId": instance_id(group, index),
-                    "InstanceType": group.instance_type,
-                    "NetworkNodes": [*group.network, _leaf(group, index)],
-                    "AvailabilityZone": group.zone,
-                    "ZoneId": group.zone_id,
-                    **({"CapacityBlockId": block_of(group, index)} if group.ultraserver else {}),
-                }
-                for group, index in instances
-            ]
-        },
-        "ec2-describe-capacity-reservations.json": {
-            "CapacityReservations": [
-                {
-                    "CapacityReservationId": group.reservation,
-                    "InstanceType": group.instance_type,
-                    "AvailabilityZone": group.zone,
-                    "State": "active",
-                    "ReservationType": "capacity-block",
-                    "TotalInstanceCount": group.count,
-                    "AvailableInstanceCount": 0,
-                }
-                for group in sketch.groups
-                if group.reservation
-            ]
-        },
-        "ec2-describe-capacity-block-status.json": {
-            "CapacityBlockStatuses": [
-                {
-                    "CapacityBlockId": block,
-                    "InterconnectStatus": "ok",
-                    "TotalCapacity": group.ultraserver,
-                    "TotalAvailableCapacity": 0,
-                    "TotalUnavailableCapacity": 0,
-                }
-                for group in sketch.groups
-                for block in sorted({block_of(group, index) for index in range(group.count)} - {None})
-            ]
-        },
-        "eks-describe-cluster.json": {"cluster": {"name": sketch.cluster, "version": sketch.version, "status": "ACTIVE"}},
-        "fsx-describe-file-systems.json": {
-            "FileSystems": [
-                {
-                    "FileSystemId": fs_id,
-                    "FileSystemType": "LUSTRE",
-                    "Lifecycle": "AVAILABLE",
-                    "Tags": [{"Key": "railyard:cluster", "Value": sketch.cluster}, {"Key": "Name", "Value": name}],
-                }
-                for fs_id, name in sketch.file_systems
-            ]
-        },
-    }
-    for group in sketch.groups:
-        taints = [{"key": key, "value": value, "effect": effect} for key, value, effect in (group.taint, *group.gates)]
-        files[f"eks-describe-nodegroup-{group.node_group}.json"] = {
-            "nodegroup": {
-                "nodegroupName": group.node_group,
-                "clusterName": sketch.cluster,
-                "version": sketch.version,
-                "status": "ACTIVE",
-                "capacityType": group.capacity_type,
-                "scalingConfig": {"minSize": 0, "maxSize": group.count, "desiredSize": group.count},
-                "labels": dict(group.labels),
-                "taints": taints,
-                "nodeRepairConfig": {"enabled": sketch.repair},
-            }
-        }
-    return files
-
-
-def _kubernetes(sketch: Sketch) -> dict[str, dict[str, Any]]:
-    nodes = [(group, index) for group in sketch.groups for index in range(group.count)]
-    daemonsets, pods = [], []
-    for namespace, name, release in sketch.daemonsets:
-        annotations = {HELM: release, "meta.helm.sh/release-namespace": namespace} if release else {"deprecated.daemonset.template.generation": "1"}
-        daemonsets.append(
-            {
-                "apiVersion": "apps/v1",
-                "kind": "DaemonSet",
-                "metadata": {"name": name, "namespace": namespace, "annotations": annotations},
-                "status": {"numberReady": len(nodes)},
-            }
-        )
-        for group, index in nodes:
-            pods.append(
-                {
-                    "apiVersion": "v1",
-                    "kind": "Pod",
-                    "metadata": {
-                        "name": f"{name}-{index:05d}",
-                        "namespace": namespace,
-                        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": name, "controller": True}],
-                    },
-                    "spec": {"nodeName": node_name(group, index)},
-                    "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]},
-                }
-            )
-    topologies = [
-        {
-            "apiVersion": "kueue.x-k8s.io/v1beta2",
-            "kind": "Topology",
-            "metadata": {"name": name},
-            "spec": {"levels": [{"nodeLabel": level} for level in levels]},
-        }
-        for name, levels in sketch.topologies.items()
-    ]
-    flavors = [{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": {"name": name}} for name in sketch.flavors]
-    claims = [
-        {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name, "namespace": "default"}, "status": {"phase": "Bound"}}
-        for name in sketch.claims
-    ]
-    volumes = [
-        {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": f"fsx-{name}"}, "status": {"phase": "Bound"}} for name in sketch.claims
-    ]
-    return {
-        "kubectl-get-nodes.json": {**KUBE_LIST, "items": [_node(group, index) for group, index in nodes]},
-        "kubectl-get-daemonsets.json": {**KUBE_LIST, "items": daemonsets},
-        "kubectl-get-pods.json": {**KUBE_LIST, "items": pods},
-        "kubectl-get-topologies.json": {**KUBE_LIST, "items": topologies},
-        "kubectl-get-resourceflavors.json": {**KUBE_LIST, "items": flavors},
-        "kubectl-get-persistentvolumeclaims.json": {**KUBE_LIST, "items": claims},
-        "kubectl-get-persistentvolumes.json": {**KUBE_LIST, "items": volumes},
-    }
-
-
-# The file -> (botocore service, operation) whose output shape it must satisfy.
-AWS_OPERATIONS = {
-    "ec2-describe-instances.json": ("ec2", "DescribeInstances"),
-    "ec2-describe-instance-topology.json": ("ec2", "DescribeInstanceTopology"),
-    "ec2-describe-capacity-reservations.json": ("ec2", "DescribeCapacityReservations"),
-    "ec2-describe-capacity-block-status.json": ("ec2", "DescribeCapacityBlockStatus"),
-    "eks-describe-cluster.json": ("eks", "DescribeCluster"),
-    "fsx-describe-file-systems.json": ("fsx", "DescribeFileSystems"),
-}
-
-
-def model_errors(name: str, document: dict[str, Any]) -> str:
-    """What botocore's validator finds wrong with `document` as the answer of its file's operation ('' when none)."""
-    service, operation = AWS_OPERATIONS.get(name) or (("eks", "DescribeNodegroup") if name.startswith("eks-describe-nodegroup-") else (None, None))
-    if service is None:
-        return ""
-    shape = botocore.session.get_session().get_service_model(service).operation_model(operation).output_shape
-    report = ParamValidator().validate(document, shape)
-    return report.generate_report() if report.has_errors() else ""
-
-
-def documents(sketch: Sketch) -> dict[str, dict[str, Any]]:
-    """Every file of the sketch's folder, by name."""
-    return {**_aws(sketch), **_kubernetes(sketch)}
-
-
-def write_folder(sketch: Sketch, folder: Path, change=None) -> Path:
-    """Write the sketch's folder (after `change(documents)` edits them in place); every AWS file checked against botocore."""
-    found = documents(sketch)
-    if change is not None:
-        change(found)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, document in found.items():
-        problems = model_errors(name, document)
-        assert not problems, f"{name}: {problems}"
-        (folder / name).write_text(json.dumps(document, indent=4) + "\n", encoding="utf-8")
-    return folder
+def with_system(sketch: Sketch) -> tuple[Group, ...]:
+    """The sketch's groups and the cluster's system node group: two m7i.xlarge in the first group's zone, untainted."""
+    first = sketch.groups[0]
+    system = Group(
+        pool="system",
+        node_group="system",
+        instance_type="m7i.xlarge",
+        zone=first.zone,
+        zone_id=first.zone_id,
+        count=2,
+        devices={},
+        labels={"railyard.dev/pool": "system", "railyard.dev/role": "system"},
+        taint=None,
+        id_prefix="fe",
+    )
+    return (*sketch.groups, system)

@@ -17,7 +17,8 @@ from railyard.conform.fabric import worst_hops
 from railyard.conform.observed import Placed
 from railyard.online.evidence import read_evidence
 from railyard.pipeline import validate
-from tests.conform.clusters import P5, TRN2U, Sketch, block_of, instance_id, node_name, write_folder
+from tests.conform.clusters import P5, TRN2U, Sketch, block_of, instance_id, node_name, pod_name
+from tests.conform.folders import find_instance, find_node, write_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "blueprints" / "examples"
@@ -31,19 +32,6 @@ def judged(sketch: Sketch, folder: Path, change: Callable[[Documents], None] | N
 
 def errors(report) -> set[tuple[str, str]]:
     return {(finding.code, finding.path_text) for finding in report.findings if finding.is_error}
-
-
-def _node(documents: Documents, name: str) -> dict[str, Any]:
-    return next(item for item in documents["kubectl-get-nodes.json"]["items"] if item["metadata"]["name"] == name)
-
-
-def _instance(documents: Documents, wanted: str) -> dict[str, Any]:
-    return next(
-        item
-        for reservation in documents["ec2-describe-instances.json"]["Reservations"]
-        for item in reservation["Instances"]
-        if item["InstanceId"] == wanted
-    )
 
 
 def _placed(documents: Documents, wanted: str) -> dict[str, Any]:
@@ -60,34 +48,34 @@ def drop_node(documents: Documents) -> None:
 
 
 def drop_efa(documents: Documents) -> None:
-    instance = _instance(documents, instance_id(P5_GROUP, 3))
+    instance = find_instance(documents, instance_id(P5_GROUP, 3))
     instance["NetworkInterfaces"] = [item for item in instance["NetworkInterfaces"] if item["Attachment"]["NetworkCardIndex"] != 7]
 
 
 def drop_labels(documents: Documents) -> None:
-    labels = _node(documents, node_name(P5_GROUP, 9))["metadata"]["labels"]
+    labels = find_node(documents, node_name(P5_GROUP, 9))["metadata"]["labels"]
     for layer in (1, 2, 3):
         del labels[f"topology.k8s.aws/network-node-layer-{layer}"]
 
 
 def wrong_label(documents: Documents) -> None:
-    _node(documents, node_name(P5_GROUP, 10))["metadata"]["labels"]["topology.k8s.aws/network-node-layer-3"] = "nn-p5-2-leaf3"
+    find_node(documents, node_name(P5_GROUP, 10))["metadata"]["labels"]["topology.k8s.aws/network-node-layer-3"] = "nn-p5-2-leaf3"
 
 
 def second_spine(documents: Documents) -> None:
     straggler = instance_id(P5_GROUP, 20)
     _placed(documents, straggler)["NetworkNodes"] = ["nn-p5-1", "nn-p5-2b", "nn-p5-2b-leaf0"]
-    labels = _node(documents, node_name(P5_GROUP, 20))["metadata"]["labels"]
+    labels = find_node(documents, node_name(P5_GROUP, 20))["metadata"]["labels"]
     labels.update({"topology.k8s.aws/network-node-layer-2": "nn-p5-2b", "topology.k8s.aws/network-node-layer-3": "nn-p5-2b-leaf0"})
 
 
 def outside_block(documents: Documents) -> None:
-    _instance(documents, instance_id(P5_GROUP, 30))["CapacityReservationId"] = "cr-0ffffffffffffffff"
+    find_instance(documents, instance_id(P5_GROUP, 30))["CapacityReservationId"] = "cr-0ffffffffffffffff"
 
 
 def plugin_not_ready(documents: Documents) -> None:
     pods = documents["kubectl-get-pods.json"]["items"]
-    pod = next(item for item in pods if item["metadata"]["name"] == "aws-efa-k8s-device-plugin-00011")
+    pod = next(item for item in pods if item["metadata"]["name"] == pod_name("aws-efa-k8s-device-plugin", P5_GROUP, 11))
     pod["status"]["conditions"] = [{"type": "Ready", "status": "False"}]
 
 
@@ -108,11 +96,7 @@ MUTATIONS = {
 }
 
 
-@pytest.mark.parametrize("sketch", [P5, TRN2U], ids=["p5-capacity-block", "trn2-ultraserver"])
-def test_a_conforming_folder_gives_no_finding(sketch, tmp_path):
-    report = judged(sketch, tmp_path)
-    assert [finding.as_json() for finding in report.findings] == []
-    assert report.ok and len(report.checks) == 13
+# The conforming folders of every example, p5's and trn2u's among them, are judged in test_examples.py.
 
 
 @pytest.mark.parametrize("case", sorted(MUTATIONS))
@@ -214,7 +198,7 @@ def test_the_node_monitoring_agent_beside_the_operators_host_engine_is_an_error(
 
 def test_a_node_short_of_gpus_is_named_with_the_catalog_count(tmp_path):
     def seven(documents: Documents) -> None:
-        _node(documents, node_name(P5_GROUP, 2))["status"]["allocatable"]["nvidia.com/gpu"] = "7"
+        find_node(documents, node_name(P5_GROUP, 2))["status"]["allocatable"]["nvidia.com/gpu"] = "7"
 
     (finding,) = judged(P5, tmp_path, seven).findings
     assert (finding.code, finding.certificate["expected"], finding.certificate["observed"]) == ("conform.allocatable", 8, "7")
@@ -230,7 +214,7 @@ def test_a_node_group_whose_taint_was_removed_is_drift(tmp_path):
 
 def test_a_kueue_level_missing_on_a_node_is_named(tmp_path):
     def unlabelled(documents: Documents) -> None:
-        del _node(documents, node_name(TRN_GROUP, 1))["metadata"]["labels"]["neuron.amazonaws.com/ultraserver-server-id-2"]
+        del find_node(documents, node_name(TRN_GROUP, 1))["metadata"]["labels"]["neuron.amazonaws.com/ultraserver-server-id-2"]
 
     (finding,) = judged(TRN2U, tmp_path, unlabelled).findings
     assert (finding.code, finding.certificate["node"], finding.certificate["missing"]) == (
@@ -315,13 +299,13 @@ def _daemonsets(documents: Documents) -> list[dict[str, Any]]:
 # (the change, the one finding's code, severity, and the certificate fields it must carry)
 MORE_DRIFTS: dict[str, tuple[Callable[[Documents], None], str, str, dict[str, Any]]] = {
     "an instance of another type": (
-        lambda d: _instance(d, instance_id(P5_GROUP, 4)).update(InstanceType="p5e.48xlarge"),
+        lambda d: find_instance(d, instance_id(P5_GROUP, 4)).update(InstanceType="p5e.48xlarge"),
         "conform.instance-type",
         "error",
         {"instance": instance_id(P5_GROUP, 4)},
     ),
     "an On-Demand instance in a Capacity Block pool": (
-        lambda d: _instance(d, instance_id(P5_GROUP, 6)).pop("InstanceLifecycle"),
+        lambda d: find_instance(d, instance_id(P5_GROUP, 6)).pop("InstanceLifecycle"),
         "conform.market",
         "error",
         {"expected": "capacity-block", "observed": None},
@@ -375,7 +359,7 @@ MORE_DRIFTS: dict[str, tuple[Callable[[Documents], None], str, str, dict[str, An
 
 def _scale_past(documents: Documents) -> None:
     """A 65th Ready node in the p5 group, with every DaemonSet's pod Ready on it."""
-    extra = json.loads(json.dumps(_node(documents, node_name(P5_GROUP, 0))))
+    extra = json.loads(json.dumps(find_node(documents, node_name(P5_GROUP, 0))))
     extra["metadata"]["name"] = "ip-10-10-9-9.ec2.internal"
     extra["spec"]["providerID"] = "aws:///us-east-1a/i-0a0000000000000ff"
     documents["kubectl-get-nodes.json"]["items"].append(extra)
@@ -467,9 +451,12 @@ def test_a_file_in_another_shape_is_a_finding_not_a_traceback(tmp_path):
         (folder / name).write_text(json.dumps(document), encoding="utf-8")
     report = conform(validate(str(EXAMPLES / P5.blueprint)), read_evidence(folder))
     assert {finding.code for finding in report.findings} == {"conform.not-checked"}
+    # The instance checks too: the system group's instances are tied to a group through their nodes.
     assert sorted(finding.certificate["check"] for finding in report.findings) == [
         "allocatable",
         "daemonsets",
+        "efa-interfaces",
+        "instances",
         "kueue",
         "node-count",
         "node-gates",
@@ -479,7 +466,7 @@ def test_a_file_in_another_shape_is_a_finding_not_a_traceback(tmp_path):
 
 
 def documents_of(change: Callable[[Documents], None]) -> Documents:
-    from tests.conform.clusters import documents
+    from tests.conform.folders import documents
 
     found = documents(P5)
     change(found)
@@ -488,7 +475,9 @@ def documents_of(change: Callable[[Documents], None]) -> Documents:
 
 def test_a_node_still_behind_its_lnet_gate_is_named(tmp_path):
     def held(documents: Documents) -> None:
-        _node(documents, node_name(P5_GROUP, 12))["spec"]["taints"].append({"key": "railyard.dev/lnet", "value": "pending", "effect": "NoSchedule"})
+        find_node(documents, node_name(P5_GROUP, 12))["spec"]["taints"].append(
+            {"key": "railyard.dev/lnet", "value": "pending", "effect": "NoSchedule"}
+        )
 
     (finding,) = judged(P5, tmp_path, held).findings
     assert (finding.code, finding.certificate["node"], finding.certificate["gates"]) == (

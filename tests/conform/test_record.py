@@ -20,7 +20,8 @@ from railyard.online.account import READ_ONLY_CALLS, Account, ReadOnlyViolation
 from railyard.online.cluster import CONFORM_CALLS, KUBECTL, _topology, cluster_role, iam_policy, record_cluster
 from railyard.online.evidence import COMMANDS, read_evidence
 from railyard.pipeline import validate
-from tests.conform.clusters import P5, documents, instance_id, write_folder
+from tests.conform.clusters import P5
+from tests.conform.folders import documents, write_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 BLUEPRINT = ROOT / "blueprints" / "examples" / P5.blueprint
@@ -67,7 +68,7 @@ def stub_p5(session: StubbedSession, answers: dict[str, dict[str, Any]]) -> None
     ec2, eks, fsx = session.stubs["ec2"], session.stubs["eks"], session.stubs["fsx"]
     tagged = [{"Name": "tag:eks:cluster-name", "Values": ["p5-train-prod"]}, {"Name": "instance-state-name", "Values": ["pending", "running"]}]
     ec2.add_response("describe_instances", answers["ec2-describe-instances.json"], {"Filters": tagged})
-    ids = sorted(instance_id(P5.groups[0], index) for index in range(64))
+    ids = sorted(item["InstanceId"] for reservation in answers["ec2-describe-instances.json"]["Reservations"] for item in reservation["Instances"])
     ec2.add_response("describe_instance_topology", answers["ec2-describe-instance-topology.json"], {"InstanceIds": ids})
     reservations = answers["ec2-describe-capacity-reservations.json"]
     ec2.add_response("describe_capacity_reservations", reservations, {"CapacityReservationIds": ["cr-0a1b2c3d4e5f60718"]})

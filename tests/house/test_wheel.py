@@ -240,7 +240,8 @@ def test_the_installed_init_writes_a_starter_and_an_example_that_validate(instal
 
 
 def test_the_installed_conform_judges_a_recorded_folder(installed, empty):
-    from tests.conform.clusters import P5, write_folder
+    from tests.conform.clusters import P5
+    from tests.conform.folders import write_folder
 
     folder = write_folder(P5, empty / "evidence")
     completed = installed.run("conform", str(installed.examples / P5.blueprint), "--from", "evidence", "--json", cwd=empty)
