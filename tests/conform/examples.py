@@ -67,8 +67,10 @@ ADT = Sketch(
             zone_id="usw2-az2",
             count=8,
             devices=P5_DEVICES,
-            labels=labels("p5", "h100", "capacity-block", True, "az2"),
+            # The pool is gated (pools[].acceptance): its group registers nodes pending, and each accepted node is relabelled.
+            labels={**labels("p5", "h100", "capacity-block", True, "az2"), "railyard.dev/acceptance": "pending"},
             taint=GPU_TAINT,
+            gates=(("railyard.dev/acceptance", "pending", "NO_SCHEDULE"),),
             efa_cards=P5_CARDS,
             lifecycle="capacity-block",
             reservation="cr-0c1d2e3f4a5b60789",

@@ -30,6 +30,10 @@ EVERYWHERE = {"eks-node-monitoring-agent"}
 IDLE_COMPANIONS = {"nvidia-device-plugin": "nvidia-device-plugin-mps-control-daemon"}
 
 
+ACCEPTANCE = "railyard.dev/acceptance"
+"""The acceptance gate's label and taint key (docs/acceptance.md): `pending` on the node group, `passed` on an accepted node."""
+
+
 def _taints(group: Group) -> tuple[tuple[str, str, str], ...]:
     return (*((group.taint,) if group.taint else ()), *group.more_taints)
 
@@ -84,6 +88,8 @@ def _node(group: Group, index: int) -> dict[str, Any]:
     }
     labels["karpenter.sh/nodepool" if group.karpenter else "eks.amazonaws.com/nodegroup"] = group.pool if group.karpenter else group.node_group
     labels.update((f"topology.k8s.aws/network-node-layer-{layer}", nn) for layer, nn in enumerate(network_nodes(group, index), 1))
+    if ACCEPTANCE in labels:  # a node that passed acceptance: the checker relabels it and lifts the gate's taint
+        labels[ACCEPTANCE] = "passed"
     if group.ultraserver:
         labels["neuron.amazonaws.com/ultraserver-server-id-4"] = f"us-{index // 4}"
         labels["neuron.amazonaws.com/ultraserver-server-id-2"] = f"us-{index // 2}"
