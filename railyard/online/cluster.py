@@ -17,8 +17,9 @@ same evidence. The price is a subprocess per kind; the reads are few.
 The cluster's instances are found by the tag EKS puts on a managed node group's Auto Scaling group,
 `eks:cluster-name`, propagated to the instances at launch (with `eks:nodegroup-name`; the
 AWSServiceRoleForAmazonEKSNodegroup managed policy conditions its Auto Scaling calls on these tag
-keys), and by the instance ids the nodes' providerIDs name, which catches Karpenter's and any
-instance the tag misses.
+keys), by the tag Karpenter v1 puts on the instances it launches, `eks:eks-cluster-name` (so an
+instance that never became a node is still found), and by the instance ids the nodes' providerIDs
+name, which catches any instance neither tag finds.
 
 A call that fails leaves its file out, and the judge reports the checks it feeds as not run.
 """
@@ -110,15 +111,24 @@ def _node_instances(folder: Path) -> list[str]:
     return sorted(instance for instance in ids if instance.startswith("i-"))
 
 
+# The tags that name an instance's cluster: EKS's on a managed node group's instances, and Karpenter v1's
+# (its v1 upgrade guide: `karpenter.sh/managed-by` "is replaced by `eks:eks-cluster-name`"). EC2 ANDs filters
+# of different names, so each tag is its own listing.
+CLUSTER_TAGS = ("eks:cluster-name", "eks:eks-cluster-name")
+
+
 def _instances(account: Account, cluster: str, also: list[str]) -> dict[str, Any]:
-    """DescribeInstances of the cluster's tagged instances, plus the nodes' instances the tag missed."""
-    answer = account.pages(
-        "ec2",
-        "DescribeInstances",
-        Filters=[{"Name": "tag:eks:cluster-name", "Values": [cluster]}, {"Name": "instance-state-name", "Values": ["pending", "running"]}],
-    )
-    reservations = list(answer.get("Reservations") or [])
-    known = {item["InstanceId"] for reservation in reservations for item in reservation.get("Instances") or []}
+    """DescribeInstances of the cluster's instances, found by either cluster tag, plus the nodes' instances no tag found."""
+    reservations: list[dict[str, Any]] = []
+    known: set[str] = set()
+    for tag in CLUSTER_TAGS:
+        running = {"Name": "instance-state-name", "Values": ["pending", "running"]}
+        answer = account.pages("ec2", "DescribeInstances", Filters=[{"Name": f"tag:{tag}", "Values": [cluster]}, running])
+        for reservation in answer.get("Reservations") or []:
+            fresh = [item for item in reservation.get("Instances") or [] if item["InstanceId"] not in known]
+            if fresh:
+                reservations.append({**reservation, "Instances": fresh})
+                known.update(item["InstanceId"] for item in fresh)
     missed = [instance for instance in also if instance not in known]
     if missed:
         reservations += account.pages("ec2", "DescribeInstances", InstanceIds=missed).get("Reservations") or []

@@ -17,7 +17,7 @@ from botocore.stub import Stubber
 from railyard.cli import main
 from railyard.conform import CODES, conform
 from railyard.online.account import READ_ONLY_CALLS, Account, ReadOnlyViolation
-from railyard.online.cluster import CONFORM_CALLS, KUBECTL, _topology, cluster_role, iam_policy, record_cluster
+from railyard.online.cluster import CONFORM_CALLS, KUBECTL, _instances, _topology, cluster_role, iam_policy, record_cluster
 from railyard.online.evidence import COMMANDS, read_evidence
 from railyard.pipeline import validate
 from tests.conform.clusters import P5
@@ -66,8 +66,11 @@ def fake_kubectl(tmp_path: Path, source: Path, failing: tuple[str, ...] = ()) ->
 def stub_p5(session: StubbedSession, answers: dict[str, dict[str, Any]]) -> None:
     """The calls recording the p5 cluster makes, in order, each with the parameters it must send."""
     ec2, eks, fsx = session.stubs["ec2"], session.stubs["eks"], session.stubs["fsx"]
-    tagged = [{"Name": "tag:eks:cluster-name", "Values": ["p5-train-prod"]}, {"Name": "instance-state-name", "Values": ["pending", "running"]}]
+    running = {"Name": "instance-state-name", "Values": ["pending", "running"]}
+    tagged = [{"Name": "tag:eks:cluster-name", "Values": ["p5-train-prod"]}, running]
     ec2.add_response("describe_instances", answers["ec2-describe-instances.json"], {"Filters": tagged})
+    karpenters = [{"Name": "tag:eks:eks-cluster-name", "Values": ["p5-train-prod"]}, running]
+    ec2.add_response("describe_instances", {"Reservations": []}, {"Filters": karpenters})
     ids = sorted(item["InstanceId"] for reservation in answers["ec2-describe-instances.json"]["Reservations"] for item in reservation["Instances"])
     ec2.add_response("describe_instance_topology", answers["ec2-describe-instance-topology.json"], {"InstanceIds": ids})
     reservations = answers["ec2-describe-capacity-reservations.json"]
@@ -107,6 +110,28 @@ def test_instance_topology_is_asked_at_most_100_ids_a_call_and_follows_each_page
         ec2.add_response("describe_instance_topology", {"Instances": placed[100:]}, {"InstanceIds": ids[100:]})
         answer = _topology(Account(session, "us-east-1"), ids)
     assert [item["InstanceId"] for item in answer["Instances"]] == ids
+
+
+def test_instances_are_found_by_either_cluster_tag_once_each_and_then_by_the_nodes_provider_ids():
+    # Karpenter v1 tags its instances eks:eks-cluster-name, a managed node group's carry eks:cluster-name; one
+    # instance carrying both is listed once, and a node's instance neither tag found is asked for by id.
+    def reservation(*ids: str) -> dict[str, Any]:
+        return {"ReservationId": "r-0a1b2c3d4e5f60718", "OwnerId": "111122223333", "Instances": [{"InstanceId": i} for i in ids]}
+
+    running = {"Name": "instance-state-name", "Values": ["pending", "running"]}
+    with StubbedSession("us-east-1") as session:
+        ec2 = session.stubs["ec2"]
+        ec2.add_response(
+            "describe_instances",
+            {"Reservations": [reservation("i-0a0000000000000a1")]},
+            {"Filters": [{"Name": "tag:eks:cluster-name", "Values": ["c"]}, running]},
+        )
+        karpenter = {"Reservations": [reservation("i-0a0000000000000a1", "i-0a0000000000000b2")]}
+        ec2.add_response("describe_instances", karpenter, {"Filters": [{"Name": "tag:eks:eks-cluster-name", "Values": ["c"]}, running]})
+        ec2.add_response("describe_instances", {"Reservations": [reservation("i-0a0000000000000c3")]}, {"InstanceIds": ["i-0a0000000000000c3"]})
+        answer = _instances(Account(session, "us-east-1"), "c", ["i-0a0000000000000b2", "i-0a0000000000000c3"])
+    found = [item["InstanceId"] for reservation in answer["Reservations"] for item in reservation["Instances"]]
+    assert found == ["i-0a0000000000000a1", "i-0a0000000000000b2", "i-0a0000000000000c3"]
 
 
 def test_an_instance_not_yet_running_has_no_network_nodes_and_is_not_a_mismatch(tmp_path):
