@@ -41,6 +41,9 @@ HELD = GATE_TAINT_KEYS | {ACCEPTANCE_KEY}
 SCOPES: dict[str, str | None] = {"node": HOSTNAME_LABEL, "layer3": NETWORK_LAYER_LABEL.format(3), "pool": None}
 REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+# PodSets sharing a group are placed together (kubernetes-sigs/kueue keps/2724-topology-aware-scheduling,
+# "Cross-PodSet Topology Aware scheduling"): a Neuron launcher is a worker and must land in the workers' domain.
+PODSET_GROUP = "kueue.x-k8s.io/podset-group-name"
 SWEEP = ("-b", "8", "-e", "16G", "-f", "2", "-g", "1", "-c", "1", "-n", "100")
 MPIRUN = "/opt/amazon/openmpi/bin/mpirun"
 ALL_REDUCE = "/opt/nccl-tests/build/all_reduce_perf"
@@ -194,4 +197,6 @@ def _neuron_job(view: NodeGroupView, layout: Any, pool: str, nodes: int, scope: 
     for template in (launcher, worker):
         # FI_PROVIDER=efa: libfabric fails rather than falls back to TCP on a node whose EFA is missing.
         template["spec"]["containers"][0]["env"] = [{"name": "NEURON_LOGICAL_NC_CONFIG", "value": "1"}, {"name": "FI_PROVIDER", "value": "efa"}]
+        if SCOPES[scope] is not None:
+            template["metadata"]["annotations"][PODSET_GROUP] = f"nccom-{pool}"
     return _mpijob(_metadata(f"nccom-{pool}", layout), ranks, launcher, nodes - 1, worker, runLauncherAsWorker=True)

@@ -121,12 +121,18 @@ def test_every_neuron_pod_requests_every_device_and_efa_interface_on_the_pool_wi
         assert container["env"] == [{"name": "NEURON_LOGICAL_NC_CONFIG", "value": "1"}, {"name": "FI_PROVIDER", "value": "efa"}]
         assert template["spec"]["nodeSelector"] == {"railyard.dev/pool": "ultra"}
         assert [toleration["key"] for toleration in template["spec"]["tolerations"]] == ["aws.amazon.com/neuron"]
-        assert template["metadata"]["annotations"] == {"kueue.x-k8s.io/podset-required-topology": "topology.k8s.aws/network-node-layer-3"}
+        assert template["metadata"]["annotations"] == {
+            "kueue.x-k8s.io/podset-required-topology": "topology.k8s.aws/network-node-layer-3",
+            "kueue.x-k8s.io/podset-group-name": "nccom-ultra",  # the launcher lands in the workers' domain
+        }
 
 
 def test_a_one_node_neuron_test_has_no_worker_besides_the_launcher():
     (job,) = jobs("trainium", str(EXAMPLES / "heterogeneous.yaml"), scope="node")
     assert job["spec"]["mpiReplicaSpecs"]["Worker"]["replicas"] == 0
+    assert "kueue.x-k8s.io/podset-group-name" in job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["metadata"]["annotations"]
+    (anywhere,) = jobs("trainium", str(EXAMPLES / "heterogeneous.yaml"), scope="pool")
+    assert anywhere["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["metadata"] == {}
     assert "-r 128 -N 1 " in job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]["command"][-1]
 
 
