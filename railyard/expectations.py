@@ -61,6 +61,10 @@ HBM_MODELS = frozenset({"A100", "H100", "H200", "B200", "B300"})
 PRODUCT_WORD = {"RTX PRO Server 6000": "RTX PRO 6000"}
 MEMORY_FLOOR = 0.98
 RING_FRACTION = 0.8
+# Trainium's nccom-test line, a lower share: the only multi-instance figure AWS publishes (nccom-test.rst @0f75c1e0,
+# two trn1 instances, 64 ranks, fp32 all-reduce) peaks at 47.09 GiB/s = 50.56 GB/s at 1 GiB, 0.51 of a trn1.32xlarge's
+# 800 Gbps; 0.8 would fail AWS's own example. A starting point to calibrate on hardware, like RING_FRACTION.
+NEURON_FRACTION = 0.4
 
 
 class ExpectationNeeds(ValueError):
@@ -138,9 +142,12 @@ class FabricLine:
         return self.fraction * self.efa_gbps / 8
 
 
-def fabric_line(blueprint: Blueprint, catalog: Catalog, pool: str, fraction: float = RING_FRACTION) -> FabricLine:
-    """The fabric test's line for `pool`; `ExpectationNeeds` when its nodes have no EFA (nothing a fabric test could hold)."""
+def fabric_line(blueprint: Blueprint, catalog: Catalog, pool: str, fraction: float | None = None) -> FabricLine:
+    """The fabric test's line for `pool` (by default NEURON_FRACTION on Neuron, RING_FRACTION elsewhere); `ExpectationNeeds` without EFA."""
     spec, interfaces = _pool_interfaces(blueprint, catalog, pool)
+    if fraction is None:
+        neuron = spec.accelerator is not None and spec.accelerator.kind == "neuron"
+        fraction = NEURON_FRACTION if neuron else RING_FRACTION
     cards = {card.index: card for card in spec.network_cards}
     gbps = sum(cards[interface.network_card_index].baseline_gbps for interface in interfaces if interface.is_efa)
     if not gbps:

@@ -4,7 +4,7 @@
     railyard acceptance expect BLUEPRINT --write DIR [--level L]        one `<pool>.json` per pool with something to check
     railyard acceptance check  BLUEPRINT --pool P --from DIR [--json]   judge a node's recorded evidence
     railyard acceptance check  --expect FILE --from DIR [--json]        the same, with an expectation already compiled
-    railyard acceptance judge  LOG BLUEPRINT --pool P [--fraction K]    judge an nccl-tests run (table and NCCL log)
+    railyard acceptance judge  LOG BLUEPRINT --pool P [--fraction K]    judge an nccl-tests (or, on Neuron, nccom-test) run
     railyard acceptance fabric BLUEPRINT --pool P [--nodes N] [--scope node|layer3|pool]
                                                                         the nccl-tests MPIJobs (default and Ring) for the pool
 
@@ -34,9 +34,9 @@ def add_arguments(parser) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     expect = actions.add_parser("expect", help="print the expectation JSON a node of the pool is held to")
     check = actions.add_parser("check", help="judge a folder of recorded command outputs (one file per command)")
-    judge = actions.add_parser("judge", help="judge an nccl-tests log: bus bandwidth at >= 1 GiB and the transport NCCL used")
+    judge = actions.add_parser("judge", help="judge an nccl-tests log (nccom-test's output on a Neuron pool): busbw at >= 1 GiB and the transport")
     judge.add_argument("log", help="the nccl-tests output with NCCL_DEBUG=INFO")
-    fabric = actions.add_parser("fabric", help="print the pool's nccl-tests MPIJobs (default algorithm and Ring), as YAML")
+    fabric = actions.add_parser("fabric", help="print the pool's nccl-tests MPIJobs (default algorithm and Ring), or its nccom-test MPIJob, as YAML")
     fabric.add_argument("--nodes", type=int, default=None, help="workers, one per node (default: 2, or 1 with --scope node)")
     fabric.add_argument("--scope", choices=["node", "layer3", "pool"], default="pool", help="where Kueue must keep the workers")
     for action in (expect, check, judge, fabric):
@@ -50,7 +50,7 @@ def add_arguments(parser) -> None:
     expect.add_argument("--write", metavar="DIR", help="write `<pool>.json` into DIR for the pool (or, without --pool, every pool)")
     check.add_argument("--from", dest="evidence", required=True, metavar="DIR", help="the folder of recorded outputs")
     check.add_argument("--expect", metavar="FILE", help="an expectation JSON instead of a blueprint and pool")
-    judge.add_argument("--fraction", type=float, default=None, help="the share of the node's EFA bandwidth a Ring run must reach (default 0.8)")
+    judge.add_argument("--fraction", type=float, default=None, help="the share of the node's EFA bandwidth the run must reach (0.8; Neuron 0.4)")
 
 
 def run(args) -> int:
@@ -150,11 +150,18 @@ def _write(args, blueprint) -> int:
 
 
 def _judge(args, blueprint, judge) -> int:
+    """Judge the log with the pool's benchmark: nccom-test's table on a Neuron pool, nccl-tests' elsewhere."""
+    from acceptance import nccom
     from blueprints.catalog import load_catalog
-    from railyard.expectations import RING_FRACTION, fabric_line
+    from railyard.expectations import fabric_line, pool_expectation
 
-    line = fabric_line(blueprint, load_catalog(), args.pool, args.fraction if args.fraction is not None else RING_FRACTION)
-    report = judge(_read(args.log), line.line_gbs, source=f"{args.log} (nccl-tests, NCCL log)")
+    catalog = load_catalog()
+    neuron = pool_expectation(blueprint, catalog, args.pool).accelerator_kind == "neuron"
+    line = fabric_line(blueprint, catalog, args.pool, args.fraction)
+    if neuron:
+        report = nccom.judge(_read(args.log), line.line_gbs, source=f"{args.log} (nccom-test)")
+    else:
+        report = judge(_read(args.log), line.line_gbs, source=f"{args.log} (nccl-tests, NCCL log)")
     header = f"pool {line.pool}: line {line.line_gbs:.1f} GB/s = {line.fraction:g} x {line.efa_gbps:g} Gbps of EFA / 8 (to calibrate on hardware)"
     print(report.as_json() if args.json else f"{header}\n{report.as_text()}")
     return 0 if report.passed else 1

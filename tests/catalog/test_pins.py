@@ -39,6 +39,7 @@ def test_every_pin_has_a_source():
         ("gate_keeper_python", "public.ecr.aws/docker/library/python:3.13-slim"),  # the node-gate keeper's and the acceptance checker's
         ("dcgm", "nvcr.io/nvidia/cloud-native/dcgm:4.5.3-1-ubuntu22.04"),  # the acceptance checker's DCGM diagnostic
         ("nccl_tests", "public.ecr.aws/hpc-cloud/nccl-tests:cuda13.1.2-efa1.50.0-ofiv1.21.1-ncclv2.31.2-1-testsv2.20.0"),  # acceptance fabric
+        ("neuron_collectives", "public.ecr.aws/neuron/pytorch-training-neuronx:2.9.0-neuronx-py312-sdk2.27.1-ubuntu24.04"),  # Neuron fabric
     ]
     assert all(pin.source for pin in pins.images)
 

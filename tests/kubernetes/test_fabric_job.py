@@ -80,7 +80,7 @@ def test_every_example_pool_with_efa_gets_jobs_valid_against_the_pinned_crd_and_
                 for role in ("Launcher", "Worker"):
                     assert conforms(job["spec"]["mpiReplicaSpecs"][role]["template"], "core", "v1", "PodTemplateSpecArgsDict") == [], path.stem
             checked += 1
-    assert checked >= 8
+    assert checked >= 10
 
 
 @pytest.mark.parametrize(
@@ -95,11 +95,45 @@ def test_a_job_the_design_cant_run_is_refused_with_the_reason(options, message):
         jobs(**options)
 
 
-def test_a_pool_without_efa_or_without_a_gpu_is_refused():
+def test_a_pool_without_efa_is_refused():
     with pytest.raises(ExpectationNeeds, match="joins no EFA fabric"):
         jobs("gpu-inference", str(EXAMPLES / "ai-on-eks.yaml"))
-    with pytest.raises(ExpectationNeeds, match="has no NVIDIA GPU"):
-        jobs("trainium", str(EXAMPLES / "heterogeneous.yaml"))
+
+
+def test_a_neuron_pool_gets_one_nccom_test_job_launched_from_its_first_node():
+    (job,) = jobs("trainium", str(EXAMPLES / "heterogeneous.yaml"), scope="layer3")
+    spec = job["spec"]
+    assert job["metadata"]["name"] == "nccom-trainium"
+    assert (spec["runLauncherAsWorker"], spec["slotsPerWorker"], spec["mpiReplicaSpecs"]["Worker"]["replicas"]) == (True, 128, 1)
+    launcher = spec["mpiReplicaSpecs"]["Launcher"]["template"]
+    command = launcher["spec"]["containers"][0]["command"][-1]
+    assert "NEURON_RT_ROOT_COMM_ID=$(hostname -i):45654" in command
+    assert command.endswith("/opt/aws/neuron/bin/nccom-test -r 256 -N 2 -b 8 -e 16G -f 2 -n 50 -w 5 -d fp32 allr --hosts $hosts")
+
+
+def test_every_neuron_pod_requests_every_device_and_efa_interface_on_the_pool_with_the_scopes_topology():
+    (job,) = jobs("ultra", str(EXAMPLES / "trn2-ultraserver.yaml"), scope="layer3")
+    for role in ("Launcher", "Worker"):
+        template = job["spec"]["mpiReplicaSpecs"][role]["template"]
+        container = template["spec"]["containers"][0]
+        assert container["image"] == "public.ecr.aws/neuron/pytorch-training-neuronx:2.9.0-neuronx-py312-sdk2.27.1-ubuntu24.04"
+        assert container["resources"]["limits"] == {"aws.amazon.com/neuron": "16", "vpc.amazonaws.com/efa": "16"}
+        assert container["env"] == [{"name": "NEURON_LOGICAL_NC_CONFIG", "value": "1"}, {"name": "FI_PROVIDER", "value": "efa"}]
+        assert template["spec"]["nodeSelector"] == {"railyard.dev/pool": "ultra"}
+        assert [toleration["key"] for toleration in template["spec"]["tolerations"]] == ["aws.amazon.com/neuron"]
+        assert template["metadata"]["annotations"] == {
+            "kueue.x-k8s.io/podset-required-topology": "topology.k8s.aws/network-node-layer-3",
+            "kueue.x-k8s.io/podset-group-name": "nccom-ultra",  # the launcher lands in the workers' domain
+        }
+
+
+def test_a_one_node_neuron_test_has_no_worker_besides_the_launcher():
+    (job,) = jobs("trainium", str(EXAMPLES / "heterogeneous.yaml"), scope="node")
+    assert job["spec"]["mpiReplicaSpecs"]["Worker"]["replicas"] == 0
+    assert "kueue.x-k8s.io/podset-group-name" in job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["metadata"]["annotations"]
+    (anywhere,) = jobs("trainium", str(EXAMPLES / "heterogeneous.yaml"), scope="pool")
+    assert anywhere["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["metadata"] == {}
+    assert "-r 128 -N 1 " in job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]["command"][-1]
 
 
 def test_the_command_prints_the_two_jobs_as_one_yaml_stream(capsys):
