@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from acceptance.burnin import burn_in_argv
 from acceptance.expectation import Expectation
 
 SMI_XML = "nvidia-smi-q.xml"
@@ -20,6 +21,7 @@ DCGM = "dcgmi-diag.json"
 FI_INFO = "fi_info.txt"
 NEURON_LS = "neuron-ls.json"
 DMESG = "dmesg.txt"
+BURN_IN = "dcgmi-burn-in.json"
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,9 @@ def commands(expectation: Expectation) -> tuple[Command, ...]:
             # DCGM's PCIe plugin then fails a GPU with fewer NVLinks up than the design's count.
             argv += ["-p", f"pcie.gpu_nvlinks_expected_up={expectation.nvlinks_per_gpu}"]
         needed.append(Command(DCGM, tuple(argv), "exclusive use of the GPUs (the diagnostic loads them) and the DCGM host engine"))
+    if gpu and expectation.burn_in_seconds:
+        burn_in = burn_in_argv(expectation.burn_in_seconds, expectation.memory_bandwidth_floor_mbs)
+        needed.append(Command(BURN_IN, burn_in, "exclusive use of the GPUs (the stress plugins load them)"))
     return tuple(needed)
 
 

@@ -39,6 +39,8 @@ class Expectation:
     nvlinks_per_gpu: int | None = None
     efa_devices: int | None = None
     neuron_cores: int | None = None
+    burn_in_seconds: int | None = None  # the pool's burn_in_minutes, in seconds: DCGM's stress plugins run that long
+    memory_bandwidth_floor_mbs: int | None = None  # DCGM memory_bandwidth's minimum_bandwidth, MB/s per GPU, in the burn-in
     sources: dict[str, str] | None = None  # where each figure came from; carried into the report, never checked
 
     @property

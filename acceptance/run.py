@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from acceptance.burnin import burn_in_checks
 from acceptance.dcgm import dcgm_checks
 from acceptance.efa import efa_checks
-from acceptance.evidence import DCGM, DMESG, FI_INFO, NEURON_LS, NVLINK, SMI_XML, Command, commands, read_evidence
+from acceptance.evidence import BURN_IN, DCGM, DMESG, FI_INFO, NEURON_LS, NVLINK, SMI_XML, Command, commands, read_evidence
 from acceptance.expectation import Expectation
 from acceptance.neuron import neuron_checks
 from acceptance.nvidia import gpu_checks, nvlink_checks, xid_checks
@@ -21,6 +22,7 @@ _READERS: dict[str, Callable[[Expectation, str, Checks], None]] = {
     FI_INFO: efa_checks,
     NEURON_LS: neuron_checks,
     DCGM: dcgm_checks,
+    BURN_IN: burn_in_checks,
 }
 
 

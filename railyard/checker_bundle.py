@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from importlib import resources
 
 import acceptance
-from acceptance.evidence import DCGM, commands
+from acceptance.evidence import BURN_IN, DCGM, commands
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from components.kubernetes.acceptance import AcceptanceBundle
@@ -30,10 +30,13 @@ def checker_bundle(blueprint: Blueprint, catalog: Catalog, gates: Sequence[Accep
     """The package, each gated pool's expectation at its level, and each gated NVIDIA pool's DCGM diagnostic command."""
     expectations: dict[str, str] = {}
     diagnostics: dict[str, tuple[str, ...]] = {}
+    burn_ins: dict[str, tuple[str, ...]] = {}
     for gate in gates:
         expectation = pool_expectation(blueprint, catalog, gate.pool, gate.level)
         expectations[gate.pool] = json.dumps(expectation.as_dict(), indent=2, sort_keys=True) + "\n"
         for command in commands(expectation):
             if command.file == DCGM:
                 diagnostics[gate.pool] = command.argv
-    return AcceptanceBundle(package_sources(), expectations, diagnostics)
+            if command.file == BURN_IN:
+                burn_ins[gate.pool] = command.argv
+    return AcceptanceBundle(package_sources(), expectations, diagnostics, burn_ins)

@@ -11,7 +11,12 @@ is the one place that reads the blueprint, the plan and the catalog for it. Its 
 - EFA devices: the interfaces the plan's launch template gives the pool's nodes
   (`topology.cluster.interfaces.interface_layout`), what the EFA device plugin advertises;
 - NVLinks per GPU and PCIe generation and width: the two tables below, each figure with its source;
-- Neuron cores: the catalog's physical NeuronCores per device times the device count.
+- Neuron cores: the catalog's physical NeuronCores per device times the device count;
+- the burn-in (pools with `burn_in_minutes`): its duration, and the floor DCGM's `memory_bandwidth` plugin holds
+  each GPU to, `BANDWIDTH_FLOOR` (0.57) of the catalog's `hbm_bandwidth_tbps` in MB/s. NVIDIA's own floor for the
+  H100 80GB HBM3 is 1,905,000 MB/s, 0.75 of the ~2,540,000 its `dcgmproftester -t 1005` measures
+  (github.com/NVIDIA/DCGM @ 72fa3fea, `nvvs/diag-skus.yaml.in`, SKU 2330); 0.57 of H100's 3.35 TB/s is 1,909,500,
+  the same line to 0.3%, derived the same way for every GPU the catalog knows.
 
 The fabric line: a fraction (0.8, `RING_FRACTION`) of the node's EFA bandwidth, the sum of the
 `BaselineBandwidthInGbps` of the network cards its EFA interfaces sit on, in GB/s. The fraction is
@@ -60,6 +65,7 @@ HBM_MODELS = frozenset({"A100", "H100", "H200", "B200", "B300"})
 # The word nvidia-smi's product name holds where EC2's name for the GPU differs ("NVIDIA RTX PRO 6000 Blackwell Server Edition").
 PRODUCT_WORD = {"RTX PRO Server 6000": "RTX PRO 6000"}
 MEMORY_FLOOR = 0.98
+BANDWIDTH_FLOOR = 0.57
 RING_FRACTION = 0.8
 # Trainium's nccom-test line, a lower share: the only multi-instance figure AWS publishes (nccom-test.rst @0f75c1e0,
 # two trn1 instances, 64 ranks, fp32 all-reduce) peaks at 47.09 GiB/s = 50.56 GB/s at 1 GiB, 0.51 of a trn1.32xlarge's
@@ -99,7 +105,23 @@ def pool_expectation(blueprint: Blueprint, catalog: Catalog, pool: str, level: s
         sources["neuron_cores"] = f"EC2 NeuronInfo: {accelerator.neuron_cores} NeuronCores per device"
         cores = accelerator.total_neuron_cores
         return replace(node, accelerator_kind="neuron", accelerator_count=accelerator.count, accelerator_model=accelerator.model, neuron_cores=cores)
-    return replace(node, accelerator_kind="gpu", accelerator_count=accelerator.count, **_gpu_figures(spec, sources))
+    figures = _gpu_figures(spec, sources) | _burn_in(blueprint, pool, spec, sources)
+    return replace(node, accelerator_kind="gpu", accelerator_count=accelerator.count, **figures)
+
+
+def _burn_in(blueprint: Blueprint, pool: str, spec: InstanceType, sources: dict[str, str]) -> dict[str, Any]:
+    """The burn-in fields of a GPU pool's expectation (none without `burn_in_minutes`), each source added to `sources`."""
+    gate = next(p.acceptance for p in blueprint.pools if p.name == pool)
+    if gate is None or not gate.burn_in_minutes:
+        return {}
+    sources["burn_in_seconds"] = "the pool's acceptance.burn_in_minutes: DCGM's targeted_stress and targeted_power each run that long"
+    hbm = spec.hbm_bandwidth_tbps
+    floor = round(hbm * BANDWIDTH_FLOOR * 1_000_000) if hbm else None
+    if floor is not None:
+        fact = spec.fact("hbm_bandwidth_tbps")
+        cited = f": {fact.source}" if fact else ""
+        sources["memory_bandwidth_floor_mbs"] = f"{BANDWIDTH_FLOOR:g} of accelerator_facts.yaml hbm_bandwidth_tbps {hbm:g}{cited}"
+    return {"burn_in_seconds": gate.burn_in_minutes * 60, "memory_bandwidth_floor_mbs": floor}
 
 
 def _gpu_figures(spec: InstanceType, sources: dict[str, str]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from the EFA installer on EKS's accelerated AMIs), and its root filesystem is re
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -43,6 +44,7 @@ NAMESPACE = "kube-system"
 CHECKER_CONFIG = f"{NAME}-checker"
 ROOT = "/opt/railyard"
 EVIDENCE = "/var/lib/railyard/evidence"
+BURN_IN_FILE = "dcgmi-burn-in.json"  # acceptance.evidence.BURN_IN: the burn-in's JSON, which the checker judges
 EFA_HOME = "/opt/amazon/efa"
 # fi_info from the host's EFA installer, neuron-ls where the Neuron image installs aws-neuronx-tools, then the usual.
 SEARCH_PATH = f"{EFA_HOME}/bin:/opt/aws/neuron/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -61,12 +63,14 @@ class AcceptanceBundle:
     `package` maps each ConfigMap key (`acceptance.run.py`) to a source file of the package; `expectations`
     each gated pool to its expectation JSON; `diagnostics` each gated NVIDIA pool at a DCGM level to the
     `dcgmi diag` arguments its expectation runs (acceptance.evidence.commands), so the init container
-    runs exactly what the checker would.
+    runs exactly what the checker would; `burn_ins` each such pool with `burn_in_minutes` to the `dcgmi diag`
+    arguments of its burn-in (acceptance.burnin.burn_in_argv), which the same init container runs next.
     """
 
     package: Mapping[str, str]
     expectations: Mapping[str, str]
     diagnostics: Mapping[str, tuple[str, ...]]
+    burn_ins: Mapping[str, tuple[str, ...]]
 
 
 def _items(keys: Sequence[str]) -> list[dict[str, str]]:
@@ -90,13 +94,21 @@ def checker_script(gate: AcceptanceGate) -> list[str]:
     )
 
 
-def diagnostic_script(gate: AcceptanceGate, argv: Sequence[str]) -> list[str]:
-    """The DCGM init container's command: the diagnostic within the pool's timeout, its JSON into the evidence folder.
+def diagnostic_script(gate: AcceptanceGate, argv: Sequence[str], burn_in: Sequence[str] = (), burn_in_minutes: int = 0) -> list[str]:
+    """The DCGM init container's command: the diagnostic, then any burn-in, within the pool's timeout, JSON into the evidence folder.
 
     It always exits 0: a failed or timed-out diagnostic is evidence for the checker to judge and publish, not a
-    reason for the kubelet to restart the pod.
+    reason for the kubelet to restart the pod. With a burn-in the diagnostic gets the timeout less the burn-in's
+    minutes, and the burn-in whatever of the timeout is left when it starts (one deadline for both); its parameters
+    hold `;`, so they are quoted for the shell.
     """
-    return _shell(f"timeout {gate.timeout_minutes}m {' '.join(argv)} > {EVIDENCE}/dcgmi-diag.json 2>&1 || true")
+    if not burn_in:
+        return _shell(f"timeout {gate.timeout_minutes}m {' '.join(argv)} > {EVIDENCE}/dcgmi-diag.json 2>&1 || true")
+    return _shell(
+        f"deadline=$(( $(date +%s) + {gate.timeout_minutes * 60} ))",
+        f"timeout {gate.timeout_minutes - burn_in_minutes}m {' '.join(argv)} > {EVIDENCE}/dcgmi-diag.json 2>&1 || true",
+        f'timeout "$(( deadline - $(date +%s) ))s" {shlex.join(burn_in)} > {EVIDENCE}/{BURN_IN_FILE} 2>&1 || true',
+    )
 
 
 def _mounts(efa: bool) -> list[dict[str, Any]]:
@@ -159,7 +171,7 @@ def pod_spec(gate: AcceptanceGate, bundle: AcceptanceBundle) -> dict[str, Any]:
         diagnostic = {
             "name": "dcgm-diag",
             "image": pins.image("dcgm").reference,
-            "command": diagnostic_script(gate, argv),
+            "command": diagnostic_script(gate, argv, bundle.burn_ins.get(gate.pool, ()), gate.burn_in_minutes),
             "env": [{"name": "NVIDIA_VISIBLE_DEVICES", "value": "all"}],
             "securityContext": PRIVILEGED,
             "resources": RESOURCES,

@@ -204,6 +204,24 @@ def test_the_checker_daemonset_conforms_to_the_pinned_types_and_carries_the_pack
     )
 
 
+def test_a_pool_with_burn_in_minutes_runs_the_burn_in_after_the_diagnostic_in_the_same_init_container_within_one_deadline():
+    loaded = load_blueprint(str(EXAMPLES / "adt-eks-capacity-block.yaml")).blueprint
+    pools = [pool.model_copy(update={"acceptance": pool.acceptance.model_copy(update={"burn_in_minutes": 10})}) for pool in loaded.pools]
+    blueprint = loaded.model_copy(update={"pools": pools})
+    gates = plan_gates(blueprint, node_groups(blueprint, CATALOG))
+    spec = daemon_set(gates[0], checker_bundle(blueprint, CATALOG, gates))
+    assert conforms(spec, "apps", "v1", "DaemonSetSpecArgsDict") == []
+    [init] = spec["template"]["spec"]["initContainers"]
+    assert gates[0].timeout_minutes == 37
+    assert init["command"][2].split("\n") == [
+        "deadline=$(( $(date +%s) + 2220 ))",
+        "timeout 27m dcgmi diag -r 2 -j -p pcie.gpu_nvlinks_expected_up=18 > /var/lib/railyard/evidence/dcgmi-diag.json 2>&1 || true",
+        'timeout "$(( deadline - $(date +%s) ))s" dcgmi diag -r targeted_stress,targeted_power,memory_bandwidth'
+        " -p 'targeted_stress.test_duration=300;targeted_power.test_duration=300;memory_bandwidth.minimum_bandwidth=1909500'"
+        " -j > /var/lib/railyard/evidence/dcgmi-burn-in.json 2>&1 || true",
+    ]
+
+
 def test_the_rbac_is_get_and_patch_on_nodes_and_patch_on_node_status_only():
     assert [(rule["resources"], rule["verbs"]) for rule in RULES] == [(["nodes"], ["get", "patch"]), (["nodes/status"], ["patch"])]
 
@@ -213,7 +231,7 @@ def test_a_neuron_gate_runs_no_dcgm_and_uses_the_neuron_image():
     gates = plan_gates(blueprint, node_groups(blueprint, CATALOG))
     inf = next(gate for gate in gates if gate.pool == "inf")
     assert (inf.dcgm_level, inf.minutes) == (None, 1.0)
-    pod = daemon_set(inf, AcceptanceBundle({"acceptance.run.py": ""}, {"inf": "{}"}, {}))["template"]["spec"]
+    pod = daemon_set(inf, AcceptanceBundle({"acceptance.run.py": ""}, {"inf": "{}"}, {}, {}))["template"]["spec"]
     assert "initContainers" not in pod and pod["containers"][0]["image"].startswith("public.ecr.aws/neuron/neuron-monitor:")
 
 

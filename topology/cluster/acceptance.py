@@ -73,7 +73,7 @@ class AcceptanceGate:
 
     `dcgm_level` is None where no DCGM diagnostic runs (Neuron and CPU pools). `minutes` is the longest a node's
     acceptance takes by the published figures (the diagnostic, the reads and the burn-in); `timeout_minutes` the
-    pool's, or that plus a margin.
+    pool's, or that plus a margin; `burn_in_minutes` the pool's burn-in (0: none), which the DCGM init container runs.
     """
 
     pool: str
@@ -87,6 +87,7 @@ class AcceptanceGate:
     accelerators_per_node: int
     efa: bool
     vendor: str | None
+    burn_in_minutes: int
 
     @property
     def accelerator_hours(self) -> float:
@@ -126,6 +127,7 @@ def plan_gates(blueprint: Blueprint, views: Sequence[NodeGroupView]) -> tuple[Ac
                 first.spec.accelerator_count,
                 first.efa,
                 first.vendor,
+                pool.acceptance.burn_in_minutes or 0,
             )
         )
     return tuple(gates)
