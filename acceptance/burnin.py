@@ -18,9 +18,7 @@ Not verified on real output: the GPU machine this was written against had no `dc
 
 from __future__ import annotations
 
-import json
-
-from acceptance.dcgm import _gpus, _results
+from acceptance.dcgm import _gpus, read_diag
 from acceptance.expectation import Expectation
 from acceptance.report import Checks, printed
 
@@ -72,10 +70,7 @@ def burn_in_checks(expectation: Expectation, text: str, checks: Checks) -> None:
     if not floor:
         bandwidth = f"{BANDWIDTH} passes DCGM's own floor for the SKU on {count} GPUs"
     try:
-        document = json.loads(text[text.find("{") :]) if "{" in text else None
-        if not isinstance(document, dict):
-            raise ValueError("no JSON object")
-        rows, error = _results(document)
+        rows, error = read_diag(text)
     except ValueError as exc:
         seen = f"unreadable ({exc}); it printed {printed(text)}"
         checks.add("gpu.burn-in", False, stress, seen)

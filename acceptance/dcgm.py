@@ -51,14 +51,19 @@ def _gpus(rows: list[tuple[str, str, str, str]]) -> set[str]:
     return seen
 
 
+def read_diag(text: str) -> tuple[list[tuple[str, str, str, str]], str | None]:
+    """Every result and any runtime error in what `dcgmi diag -j` printed (text before the JSON is skipped); `ValueError` if unreadable."""
+    document = json.loads(text[text.find("{") :]) if "{" in text else None
+    if not isinstance(document, dict):
+        raise ValueError("no JSON object")
+    return _results(document)
+
+
 def dcgm_checks(expectation: Expectation, text: str, checks: Checks) -> None:
     """The diagnostic ran at the level, on every expected GPU, and no test failed (a warning fails too: DCGM warns on real faults)."""
     expected = f"dcgmi diag -r {expectation.dcgm_level}: no test failed or warned, results for {expectation.accelerator_count} GPUs"
     try:
-        document = json.loads(text[text.find("{") :]) if "{" in text else None
-        if not isinstance(document, dict):
-            raise ValueError("no JSON object")
-        rows, error = _results(document)
+        rows, error = read_diag(text)
     except ValueError as exc:
         checks.add("gpu.dcgm-diag", False, expected, f"unreadable ({exc}); it printed {printed(text)}")
         return

@@ -26,7 +26,8 @@ class Acceptance(Model):
         ge=1,
         le=24 * 60,
         description="Minutes of load after the checks, counted in the time and accelerator-hours acceptance costs; "
-        "none = no burn-in. The checker does not run a burn-in yet: the time is reserved in the timeout and priced.",
+        "none = no burn-in. On NVIDIA pools, DCGM's targeted_stress, targeted_power and memory_bandwidth "
+        "(floor: 0.57 of the catalog's HBM bandwidth).",
     )
     timeout_minutes: int | None = Field(
         default=None,
