@@ -178,6 +178,22 @@ def _memory_correction(accelerator: Accelerator | None, family: Mapping[str, Any
     return corrected, _fact("accelerator_memory_mib", raw, where, value=raw["memory_mib"])
 
 
+def _logical_cores(accelerator: Accelerator | None, raw: Any, where: str) -> tuple[Accelerator | None, Fact | None]:
+    """A Neuron accelerator with its default logical NeuronCore configuration, and its Fact; GPUs unchanged.
+
+    Every Neuron accelerator must state it: the cores a node advertises to Kubernetes depend on it.
+    """
+    if accelerator is None or accelerator.kind != "neuron":
+        return accelerator, None
+    fact = _fact("logical_neuroncore_config", raw, where)
+    if not isinstance(fact.value, int) or fact.value < 1 or (accelerator.neuron_cores or 0) % fact.value:
+        raise CatalogError(
+            f"{FACTS_FILE}: {where}.logical_neuroncore_config must be a whole number that divides the "
+            f"{accelerator.neuron_cores} NeuronCores per device, not {fact.value!r}"
+        )
+    return dataclasses.replace(accelerator, logical_neuroncore_config=fact.value), fact
+
+
 def _scale_up_fact(raw: Any, where: str, count: int) -> Fact:
     """The family's fabric, clipped to `count` accelerators inside one instance (`raw` as parsed: `_fact` checks it)."""
     fact = _fact("scale_up", raw, where)
@@ -228,11 +244,12 @@ def _join(
     count = accelerator.count if accelerator else 0
     where = f"families.{family_name}"
     accelerator, correction = _memory_correction(accelerator, family, where)
+    accelerator, logical = _logical_cores(accelerator, accelerator_facts.get("logical_neuroncore_config"), f"accelerators.{accelerator_key}")
     facts = [_fact(key, accelerator_facts.get(key), f"accelerators.{accelerator_key}") for key in ACCELERATOR_FACTS]
     facts.append(_scale_up_fact(family.get("scale_up"), where, count))
     facts.append(_node_kw_fact(family.get("typical_node_kw"), where, name, count, entries))
     facts.append(_topology_fact(family.get("topology_layers"), where, name))
-    facts += [fact for fact in (stand_in, correction) if fact is not None]
+    facts += [fact for fact in (stand_in, correction, logical) if fact is not None]
     values = {fact.name: fact.value for fact in facts}
     fields["accelerator"] = accelerator
     return InstanceType(

@@ -89,6 +89,9 @@ class Accelerator:
     count: int
     memory_mib: int
     neuron_cores: int | None = None
+    # Physical NeuronCores the Neuron driver groups into one logical core by default (LNC): 2 on Trainium2, 1 before
+    # it (accelerator_facts.yaml, `logical_neuroncore_config`). 1 for GPUs.
+    logical_neuroncore_config: int = 1
 
     @property
     def total_memory_mib(self) -> int:
@@ -99,6 +102,16 @@ class Accelerator:
     def total_neuron_cores(self) -> int | None:
         """Physical NeuronCores on the instance (None for GPUs)."""
         return None if self.neuron_cores is None else self.neuron_cores * self.count
+
+    @property
+    def schedulable_neuron_cores(self) -> int | None:
+        """NeuronCores the node advertises as `aws.amazon.com/neuroncore`: the logical ones, at the default LNC.
+
+        The Neuron device plugin counts the cores the driver presents, and on Trainium2 the driver presents one
+        logical core per two physical ones unless the node is configured otherwise: a trn2.48xlarge offers 64, not 128.
+        """
+        total = self.total_neuron_cores
+        return None if total is None else total // self.logical_neuroncore_config
 
     @classmethod
     def from_aws(cls, entry: Mapping[str, Any]) -> Accelerator | None:

@@ -97,8 +97,8 @@ class Expectation:
                 wanted[EFA] = group.efa_interfaces
             elif spec.accelerator_resource:
                 wanted[spec.accelerator_resource] = spec.accelerator_count
-                if spec.accelerator is not None and spec.accelerator.total_neuron_cores:
-                    wanted[NEURONCORE] = spec.accelerator.total_neuron_cores
+                if spec.accelerator is not None and spec.accelerator.schedulable_neuron_cores:
+                    wanted[NEURONCORE] = spec.accelerator.schedulable_neuron_cores
         return dict(sorted(wanted.items()))
 
     def hop_bound(self, pool: str) -> int | None:

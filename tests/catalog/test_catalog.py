@@ -367,3 +367,29 @@ def test_an_unexplained_difference_or_a_stale_explanation_refuses_the_catalog():
     missing = {**facts, "network_figures": {k: v for k, v in figures.items() if k != "p6-b200.48xlarge"}}
     with pytest.raises(CatalogError, match="p6-b200.48xlarge: NetworkPerformance '3200 Gigabit' is not its cards' sum"):
         build_catalog(document, missing)
+
+
+def test_nodes_advertise_logical_neuroncores_at_the_default_lnc_two_per_trainium2_core_pair(catalog):
+    """A trn2.48xlarge has 128 physical NeuronCores but presents 64 (LNC 2); trn1 and inf2 present every core (LNC 1)."""
+    cores = {name: catalog.get(name).accelerator for name in ("trn2.48xlarge", "trn2.3xlarge", "trn1.32xlarge", "inf2.48xlarge")}
+    assert {name: (a.total_neuron_cores, a.schedulable_neuron_cores) for name, a in cores.items()} == {
+        "trn2.48xlarge": (128, 64),
+        "trn2.3xlarge": (8, 4),
+        "trn1.32xlarge": (32, 32),
+        "inf2.48xlarge": (24, 24),
+    }
+    fact = catalog.get("trn2.48xlarge").fact("logical_neuroncore_config")
+    assert (fact.value, fact.confidence) == (2, "verified") and "logical-neuroncore-config" in fact.source
+    assert catalog.get("p5.48xlarge").accelerator.schedulable_neuron_cores is None
+
+
+def test_a_neuron_accelerator_without_its_lnc_or_with_one_that_does_not_divide_its_cores_is_refused():
+    document = json.loads((CATALOG_DIR / "instance_types.json").read_text("utf-8"))
+    for broken, needle in ((None, "logical_neuroncore_config must be a mapping"), ({"value": 3, "confidence": "verified", "source": "x"}, "divides")):
+        facts = load_data((CATALOG_DIR / "accelerator_facts.yaml").read_text("utf-8"))
+        if broken is None:
+            del facts["accelerators"]["Trainium2"]["logical_neuroncore_config"]
+        else:
+            facts["accelerators"]["Trainium2"]["logical_neuroncore_config"] = broken
+        with pytest.raises(CatalogError, match=needle):
+            build_catalog(document, facts)

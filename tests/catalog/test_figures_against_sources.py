@@ -47,7 +47,7 @@ def test_trn2_memory_differs_from_motos_only_by_its_sourced_correction(moto_entr
         instance = load_catalog().get(name)
         from_api = Accelerator.from_aws(moto_entries[name])
         assert from_api is not None and from_api.memory_mib == 524288
-        assert instance.accelerator == Accelerator("aws", "neuron", "Trainium2", from_api.count, 98304, 8)
+        assert instance.accelerator == Accelerator("aws", "neuron", "Trainium2", from_api.count, 98304, 8, logical_neuroncore_config=2)
         correction = instance.fact("accelerator_memory_mib")
         assert correction.value == 98304 and correction.source.startswith("https://github.com/aws-neuron/aws-neuron-sdk/")
 

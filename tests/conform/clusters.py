@@ -141,7 +141,7 @@ TRN2U = Sketch(
             lifecycle="capacity-block",
             reservation="cr-0a1b2c3d4e5f60718",
             capacity_type="CAPACITY_BLOCK",
-            devices={"aws.amazon.com/neuron": "16", "aws.amazon.com/neuroncore": "128", "vpc.amazonaws.com/efa": "16"},
+            devices={"aws.amazon.com/neuron": "16", "aws.amazon.com/neuroncore": "64", "vpc.amazonaws.com/efa": "16"},  # 128 physical at LNC 2
             labels={
                 "railyard.dev/accelerator": "trainium2",
                 "railyard.dev/capacity": "capacity-block",

@@ -188,8 +188,9 @@ def _capacity(views: Sequence[NodeGroupView]) -> dict[str, int]:
     }
     if spec.accelerator_resource:
         quotas[spec.accelerator_resource] = nodes * spec.accelerator_count
-    if spec.accelerator and spec.accelerator.total_neuron_cores:
-        quotas[NEURONCORE_RESOURCE] = nodes * spec.accelerator.total_neuron_cores
+    if spec.accelerator and spec.accelerator.schedulable_neuron_cores:
+        # What the Neuron device plugin advertises: logical cores at the default LNC (64 on a trn2.48xlarge, not 128).
+        quotas[NEURONCORE_RESOURCE] = nodes * spec.accelerator.schedulable_neuron_cores
     quotas[EFA_RESOURCE] = sum(view.max_nodes * view.efa_interfaces for view in views)
     return quotas
 
