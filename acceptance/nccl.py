@@ -73,6 +73,48 @@ def transport(text: str) -> tuple[list[str], list[str], str]:
     return networks, providers, algorithm
 
 
+@dataclass(frozen=True)
+class RunFacts:
+    """What a log says of its run beside the table (None where it does not say): the test, its nodes and ranks, the libraries' versions."""
+
+    test: str | None
+    nodes: int | None
+    ranks: int | None
+    library: str | None
+
+
+def libraries(text: str) -> str | None:
+    """The versions NCCL's INFO lines name (`NCCL version 2.18.5+cuda12.2`, aws-ofi-nccl's `Initializing aws-ofi-nccl 1.7.3-aws`), or None."""
+    lines = _lines(text)
+    nccl = next((m.group(1) for line in lines if (m := re.search(r"NCCL INFO NCCL version (\S+)", line))), None)
+    if nccl is None:
+        # nccl-tests' own header: `# nccl-tests version 2.17.6 nccl-headers=22807 nccl-library=22807` (NCCL_VERSION_CODE).
+        code = next((int(m.group(1)) for line in lines if (m := re.search(r"nccl-library=(\d+)", line))), None)
+        nccl = None if code is None else _version(code)
+    plugin = next((m.group(1) for line in lines if (m := re.search(r"Initializing aws-ofi-nccl (\S+)", line))), None)
+    named = ([f"NCCL {nccl}"] if nccl else []) + ([f"aws-ofi-nccl {plugin}"] if plugin else [])
+    return ", ".join(named) or None
+
+
+def _version(code: int) -> str:
+    """NCCL_VERSION_CODE as a version: major x 10000 + minor x 100 + patch since 2.9, major x 1000 + minor x 100 + patch before (nccl.h)."""
+    major, rest = divmod(code, 10000) if code >= 20900 else divmod(code, 1000)
+    return f"{major}.{rest // 100}.{rest % 100}"
+
+
+def run_facts(text: str) -> RunFacts:
+    """The test, nodes and ranks from nccl-tests' header (`# Collective test starting: all_reduce_perf`, one `#  Rank N ... on HOST`
+    line per rank: nccl-tests src/util.cu @0fdb00a3), else the ranks and nodes NCCL's INFO lines count (`nRanks 16 nNodes 2`)."""
+    lines = _lines(text)
+    test = next((m.group(1) for line in lines if (m := re.match(r"#\s*Collective test starting: (\S+)", line))), None)
+    hosts = {m.group(1): m.group(2) for line in lines if (m := re.match(r"#\s+Rank\s+(\d+)\s+Group\s+\d+\s+Pid\s+\d+\s+on\s+(\S+)", line))}
+    if hosts:
+        return RunFacts(test, len(set(hosts.values())), len(hosts), libraries(text))
+    ranks = [int(m.group(1)) for line in lines if (m := re.search(r"NCCL INFO .*\bn[Rr]anks (\d+)", line))]
+    nodes = [int(m.group(1)) for line in lines if (m := re.search(r"NCCL INFO .*\bnNodes (\d+)", line))]
+    return RunFacts(test, max(nodes, default=None), max(ranks, default=None), libraries(text))
+
+
 def judge(text: str, line_gbs: float, source: str = "nccl-tests log") -> Report:
     """Pass when NCCL used EFA through libfabric, no value was wrong, and the best >= 1 GiB out-of-place busbw reaches `line_gbs`."""
     checks = Checks(source=source)

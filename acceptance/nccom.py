@@ -19,11 +19,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from acceptance.nccl import GIB, OFI_NETWORKS, transport
+from acceptance.nccl import GIB, OFI_NETWORKS, RunFacts, libraries, transport
 from acceptance.report import Checks, Report
 
 GB_PER_GIB = GIB / 1e9
 _FAILED = re.compile(r"Failure running neuron-bench|errors? found - test failed")
+# The guide's collective operations, by every name its command line takes.
+OPERATIONS = {"allr": "all_reduce", "allg": "all_gather", "redsct": "reduce_scatter"} | {
+    name: name for name in ("all_reduce", "all_gather", "reduce_scatter", "sendrecv")
+}
 
 
 @dataclass(frozen=True)
@@ -81,3 +85,17 @@ def judge(text: str, line_gbs: float, source: str = "nccom-test output") -> Repo
         observed = f"best {best.busbw_gbs:.2f} GB/s ({best.busbw_gibs:g} GiB/s) at {best.size_bytes // GIB} GiB ({sizes})"
         checks.add("fabric.busbw", best.busbw_gbs >= line_gbs, expected, observed)
     return Report(tuple(checks.made), checks.skipped)
+
+
+def run_facts(text: str) -> RunFacts:
+    """The operation, ranks (`-r`) and nodes (`-N`, 1 by default) from nccom-test's command line where the output repeats it
+    (the guide's examples do; the job railyard emits does not), and whatever versions NCCL-style INFO lines name."""
+    command = next((line.split("nccom-test", 1)[1].split() for line in text.splitlines() if re.search(r"\bnccom-test\s", line)), None)
+    if command is None:
+        return RunFacts(None, None, None, libraries(text))
+    options = dict(zip(command, command[1:], strict=False))
+    ranks = options.get("-r", options.get("--nworkers"))
+    nodes = options.get("-N", options.get("--nnodes", "1"))
+    operation = next((OPERATIONS[token] for token in command if token in OPERATIONS), None)
+    numbers = [int(value) if value and value.isdigit() else None for value in (nodes, ranks)]
+    return RunFacts(operation, numbers[0], numbers[1], libraries(text))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -39,10 +40,13 @@ class Report:
         """The names of the failed checks, in the order they ran."""
         return tuple(check.name for check in self.checks if not check.passed)
 
+    def as_dict(self) -> dict[str, Any]:
+        """The report as a JSON-ready object: `passed`, `failed`, every check, and the checks skipped with the reason."""
+        return {"passed": self.passed, "failed": list(self.failed), "checks": [asdict(check) for check in self.checks], "skipped": self.skipped}
+
     def as_json(self) -> str:
         """The report as sorted, indented JSON (the node annotation and `--json`)."""
-        document = {"passed": self.passed, "failed": list(self.failed), "checks": [asdict(check) for check in self.checks], "skipped": self.skipped}
-        return json.dumps(document, indent=2, sort_keys=True)
+        return json.dumps(self.as_dict(), indent=2, sort_keys=True)
 
     def as_text(self) -> str:
         """One line per check, `PASS`/`FAIL`, with the expectation, the observation and the command; then the verdict."""

@@ -5,6 +5,8 @@
     railyard acceptance check  BLUEPRINT --pool P --from DIR [--json]   judge a node's recorded evidence
     railyard acceptance check  --expect FILE --from DIR [--json]        the same, with an expectation already compiled
     railyard acceptance judge  LOG BLUEPRINT --pool P [--fraction K]    judge an nccl-tests (or, on Neuron, nccom-test) run
+        [--record-baseline FILE [--force] [--at TIME] | --baseline FILE [--tolerance T]] [--nodes N] [--scope S]
+                                                                        ... and record it as the pool's baseline, or hold it to one
     railyard acceptance fabric BLUEPRINT --pool P [--nodes N] [--scope node|layer3|pool]
                                                                         the nccl-tests MPIJobs (default and Ring) for the pool
 
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from blueprints.source import SourceError
 from railyard.commands.arguments import add_file_arguments
+from railyard.commands.baselines import Refused, add_baseline_arguments
 
 NAME = "acceptance"
 HELP = "Hold a node's evidence, or an nccl-tests run, to what its pool was designed to be."
@@ -51,6 +54,7 @@ def add_arguments(parser) -> None:
     check.add_argument("--from", dest="evidence", required=True, metavar="DIR", help="the folder of recorded outputs")
     check.add_argument("--expect", metavar="FILE", help="an expectation JSON instead of a blueprint and pool")
     judge.add_argument("--fraction", type=float, default=None, help="the share of the node's EFA bandwidth the run must reach (0.8; Neuron 0.4)")
+    add_baseline_arguments(judge)
 
 
 def run(args) -> int:
@@ -76,7 +80,7 @@ def run(args) -> int:
             if args.action == "expect" and args.write:
                 return _write(args, blueprint)
             expectation = _expectation(args, blueprint)
-    except (ExpectationError, ExpectationNeeds) as exc:
+    except (ExpectationError, ExpectationNeeds, Refused) as exc:
         print(f"railyard acceptance {args.action}: {exc}", file=sys.stderr)
         return 2
     if args.action == "expect":
@@ -105,6 +109,15 @@ def _fabric(args, blueprint) -> int:
 def _read(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SourceError(f"can't read it: {exc.strerror}", path) from None
+    except UnicodeDecodeError:
+        raise SourceError("can't read it: not UTF-8 text", path) from None
+
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
     except OSError as exc:
         raise SourceError(f"can't read it: {exc.strerror}", path) from None
 
@@ -150,18 +163,39 @@ def _write(args, blueprint) -> int:
 
 
 def _judge(args, blueprint, judge) -> int:
-    """Judge the log with the pool's benchmark: nccom-test's table on a Neuron pool, nccl-tests' elsewhere."""
+    """Judge the log with the pool's benchmark (nccom-test's table on a Neuron pool, nccl-tests' elsewhere), and record it as
+    the pool's baseline (`--record-baseline`) or hold it to one (`--baseline`): `railyard.commands.baselines`."""
     from acceptance import nccom
     from blueprints.catalog import load_catalog
+    from railyard.commands import baselines
     from railyard.expectations import fabric_line, pool_expectation
 
+    refusal = baselines.usage_refusal(args)
+    if refusal:
+        raise Refused(refusal)
     catalog = load_catalog()
-    neuron = pool_expectation(blueprint, catalog, args.pool).accelerator_kind == "neuron"
+    expectation = pool_expectation(blueprint, catalog, args.pool)
+    benchmark = "nccom-test" if expectation.accelerator_kind == "neuron" else "nccl-tests"
     line = fabric_line(blueprint, catalog, args.pool, args.fraction)
-    if neuron:
-        report = nccom.judge(_read(args.log), line.line_gbs, source=f"{args.log} (nccom-test)")
+    log = _read_bytes(args.log)
+    text = log.decode("utf-8", errors="replace")
+    if benchmark == "nccom-test":
+        report = nccom.judge(text, line.line_gbs, source=f"{args.log} (nccom-test)")
     else:
-        report = judge(_read(args.log), line.line_gbs, source=f"{args.log} (nccl-tests, NCCL log)")
+        report = judge(text, line.line_gbs, source=f"{args.log} (nccl-tests, NCCL log)")
+    comparison = planned = None
+    if args.record_baseline or args.baseline:
+        shape, run = baselines.measured(args, log, benchmark, expectation.instance_type, line.line_gbs)
+        if args.baseline:
+            report, comparison = baselines.against(args, report, shape, run)
+        elif report.passed:
+            planned = baselines.to_record(args, shape, run)
     header = f"pool {line.pool}: line {line.line_gbs:.1f} GB/s = {line.fraction:g} x {line.efa_gbps:g} Gbps of EFA / 8 (to calibrate on hardware)"
-    print(report.as_json() if args.json else f"{header}\n{report.as_text()}")
+    if args.json:
+        document = report.as_dict() | ({"baseline": {"file": args.baseline, **comparison.as_dict()}} if comparison else {})
+        print(json.dumps(document, indent=2, sort_keys=True))
+    else:
+        print("\n".join([header, *([comparison.as_text(args.baseline)] if comparison else []), report.as_text()]))
+    if args.record_baseline:
+        return baselines.record(args, report, planned)
     return 0 if report.passed else 1

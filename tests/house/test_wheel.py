@@ -229,6 +229,24 @@ def test_the_installed_acceptance_check_accepts_the_shipped_h100_capture_copied_
     assert (rejected.returncode, rejected.stdout.splitlines()[-1]) == (1, "REJECTED (1 failed: evidence.dmesg.txt)")
 
 
+def test_the_installed_acceptance_judge_records_a_baseline_and_holds_a_slower_run_to_it(installed, empty):
+    from tests.acceptance.baselines import P5_LOG, scaled_busbw
+
+    (empty / "run.log").write_text(P5_LOG, encoding="utf-8")
+    (empty / "slower.log").write_text(scaled_busbw(P5_LOG, 0.8), encoding="utf-8")
+    judge = ["acceptance", "judge", "--pool", "p5", "--nodes", "2"]
+    blueprint = str(installed.examples / "adt-eks-capacity-block.yaml")
+    recorded = installed.run(*judge, "run.log", blueprint, "--record-baseline", "baselines/p5.json", "--at", "2026-12-01", cwd=empty)
+    _no_traceback(recorded)
+    assert (recorded.returncode, recorded.stderr) == (0, "wrote the default run into baselines/p5.json\n")
+    slower = installed.run(*judge, "slower.log", blueprint, "--baseline", "baselines/p5.json", cwd=empty)
+    assert (slower.returncode, slower.stdout.splitlines()[-1]) == (1, "REJECTED (1 failed: fabric.baseline)")
+    (empty / "baselines" / "p5.json").write_text("{", encoding="utf-8")
+    broken = installed.run(*judge, "run.log", blueprint, "--baseline", "baselines/p5.json", cwd=empty)
+    _no_traceback(broken)
+    assert (broken.returncode, broken.stderr.split(":")[:2]) == (2, ["baselines/p5.json", " not a usable baseline"])
+
+
 def test_the_installed_init_writes_a_starter_and_an_example_that_validate(installed, empty):
     starter, example = ("a starter blueprint", "railyard.yaml"), ("example dev-g6e", "dev-g6e.yaml")
     for args, (what, written) in ((["init"], starter), (["init", "dev-g6e"], example)):
