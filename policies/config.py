@@ -66,6 +66,7 @@ DEFAULT_INSTANCE_TYPES = (
     "p5en.48xlarge",
     "p6-b200.48xlarge",
     "p6-b300.48xlarge",
+    "p6e-gb200.36xlarge",
     "trn2.3xlarge",
     "trn2.48xlarge",
     "trn2u.48xlarge",

@@ -46,6 +46,8 @@ class InstanceFacts:
     efa_supported: bool
     max_efa_interfaces: int
     network_cards: tuple[CardFacts, ...]
+    # The cards railyard's layout puts an EFA on (every EFA card, or the ones AWS's guide names: 1, 5, 9, 13 on p6e-gb200).
+    efa_layout_cards: tuple[int, ...] = ()
 
     @property
     def accelerator_count(self) -> int:
@@ -71,6 +73,7 @@ def instance_types() -> Mapping[str, InstanceFacts]:
             efa_supported=entry["efa_supported"],
             max_efa_interfaces=entry["max_efa_interfaces"],
             network_cards=tuple(CardFacts(**card) for card in entry["network_cards"]),
+            efa_layout_cards=tuple(entry["efa_layout_cards"]),
         )
     return MappingProxyType(found)
 

@@ -100,12 +100,15 @@ def pool_expectation(blueprint: Blueprint, catalog: Catalog, pool: str, level: s
     accelerator = spec.accelerator
     if accelerator is None:
         return node
-    sources["accelerator_count"] = f"EC2 DescribeInstanceTypes: {accelerator.count} x {accelerator.model}, {accelerator.memory_mib} MiB each"
+    # A type no DescribeInstanceTypes answer gives (p6e-gb200) has figures typed from AWS's documentation: say so.
+    documented = spec.name in catalog.documented()
+    origin = "AWS's documentation (blueprints/catalog/documented/)" if documented else "EC2 DescribeInstanceTypes"
+    sources["accelerator_count"] = f"{origin}: {accelerator.count} x {accelerator.model}, {accelerator.memory_mib} MiB each"
     if accelerator.kind == "neuron":
         sources["neuron_cores"] = f"EC2 NeuronInfo: {accelerator.neuron_cores} NeuronCores per device"
         cores = accelerator.total_neuron_cores
         return replace(node, accelerator_kind="neuron", accelerator_count=accelerator.count, accelerator_model=accelerator.model, neuron_cores=cores)
-    figures = _gpu_figures(spec, sources) | _burn_in(blueprint, pool, spec, sources)
+    figures = _gpu_figures(spec, sources, "AWS's documented" if documented else "EC2's") | _burn_in(blueprint, pool, spec, sources)
     return replace(node, accelerator_kind="gpu", accelerator_count=accelerator.count, **figures)
 
 
@@ -124,7 +127,7 @@ def _burn_in(blueprint: Blueprint, pool: str, spec: InstanceType, sources: dict[
     return {"burn_in_seconds": gate.burn_in_minutes * 60, "memory_bandwidth_floor_mbs": floor}
 
 
-def _gpu_figures(spec: InstanceType, sources: dict[str, str]) -> dict[str, Any]:
+def _gpu_figures(spec: InstanceType, sources: dict[str, str], whose: str = "EC2's") -> dict[str, Any]:
     """The GPU fields of an expectation (model word, memory floor, ECC, power, PCIe, NVLinks), each source added to `sources`."""
     accelerator = spec.accelerator
     assert accelerator is not None
@@ -132,7 +135,7 @@ def _gpu_figures(spec: InstanceType, sources: dict[str, str]) -> dict[str, Any]:
     links = NVLINKS_PER_GPU.get(spec.family) if accelerator.count > 1 else None
     pcie = PCIE.get(accelerator.model)
     power = spec.fact("tdp_watts")
-    sources["memory_mib_min"] = f"{MEMORY_FLOOR:.0%} of EC2's {accelerator.memory_mib} MiB (the driver keeps some back)"
+    sources["memory_mib_min"] = f"{MEMORY_FLOOR:.0%} of {whose} {accelerator.memory_mib} MiB (the driver keeps some back)"
     if power is not None:
         sources["power_limit_w"] = f"accelerator_facts.yaml tdp_watts ({power.confidence}): {power.source}"
     if links is not None:

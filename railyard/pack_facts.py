@@ -5,7 +5,8 @@ virtualenv, so its rules can't import railyard's catalog or its label
 contract. This module writes what they need into `policies/data/railyard_facts.json`:
 the node labels railyard sets (`topology.cluster.labels`) and, for every
 instance type in the catalog (`blueprints.catalog`), the AMI type, the
-accelerator, EFA support and the network cards. `--check` exits 1 when the
+accelerator, EFA support, the network cards and the cards a node's EFA
+interfaces go on. `--check` exits 1 when the
 file is stale; the test suite runs it.
 
     python -m railyard.pack_facts [--check]
@@ -36,6 +37,7 @@ def facts() -> dict:
             "accelerator": {"count": accelerator.count, "model": accelerator.model} if accelerator else None,
             "efa_supported": spec.efa_supported,
             "max_efa_interfaces": spec.max_efa_interfaces,
+            "efa_layout_cards": list(spec.efa_layout_cards),
             "network_cards": [
                 {"index": card.index, "supports_efa": card.supports_efa, "max_interfaces": card.max_interfaces} for card in spec.network_cards
             ],

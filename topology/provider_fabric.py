@@ -1,8 +1,9 @@
 """AWS's EFA network (`kind: aws_efa`): what railyard knows of it, and what it won't guess.
 
 Nobody designs the network behind EFA on AWS. What EC2 publishes per instance
-type is in the catalog (DescribeInstanceTypes): the EFA interfaces a node can
-carry, its network cards' bandwidth, and how many network-node layers
+type is in the catalog (DescribeInstanceTypes): the EFA interfaces a node
+carries (`InstanceType.efa_devices`: every EFA card, or the ones AWS's guide
+names, four on p6e-gb200), its network bandwidth, and how many network-node layers
 DescribeInstanceTopology reports for it (the `topology.k8s.aws/network-node-layer-N`
 labels Kubernetes and Kueue see: 3, or 4 on the newest types). Switch radix,
 link speed, fan-out and oversubscription are not published, so switch counts,
@@ -36,7 +37,7 @@ def provider_figures(blueprint: Blueprint, catalog: Catalog, fabric: AwsEfa) -> 
             {
                 "pool": pool.name,
                 "instance_type": spec.name,
-                "efa_interfaces": spec.max_efa_interfaces,
+                "efa_interfaces": spec.efa_devices,
                 "network_gbps": spec.network_gbps,
                 "network_node_layers": spec.topology_layers,
             }

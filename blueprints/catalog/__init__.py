@@ -14,7 +14,9 @@ Two committed files feed it:
 
 Adding an instance family: add it to `SUPPORTED_FAMILIES` in `generate.py`,
 regenerate, then add a `families:` entry (and its accelerator, if new) to
-`accelerator_facts.yaml`; `build_catalog` refuses a family without facts.
+`accelerator_facts.yaml`; `build_catalog` refuses a family without facts. A type
+no API answer within reach has is typed from AWS's documentation into
+`documented/` (`documented_types.py`); the provenance says which types those are.
 """
 
 from __future__ import annotations
@@ -231,6 +233,33 @@ def _topology_fact(raw: Any, where: str, name: str) -> Fact:
     return fact
 
 
+def _efa_cards_fact(raw: Any, where: str, fields: Mapping[str, Any]) -> Fact | None:
+    """The cards AWS's guide names for a node's EFA interfaces, where the family states them (`raw` as parsed).
+
+    Each must be a card of the instance that carries EFA (card 0 only with a slot beside the primary interface), named
+    once, and no more of them than `MaximumEfaInterfaces`; anything else is a `CatalogError` naming the card.
+    """
+    if raw is None:
+        return None
+    fact = _fact("efa_cards", raw, where)
+    cards = {card.index: card for card in fields["network_cards"]}
+    value = fact.value if isinstance(fact.value, list) else []
+    if not value or len(set(value)) != len(value) or not all(isinstance(index, int) for index in value):
+        raise CatalogError(f"{FACTS_FILE}: {where}.efa_cards must list network card indices, each once, not {fact.value!r}")
+    for index in value:
+        card = cards.get(index)
+        if card is None or not card.supports_efa or (index == 0 and card.max_interfaces < 2):
+            kinds = list(card.interface_types) if card else "no such card"
+            raise CatalogError(
+                f"{fields['name']}: {where}.efa_cards names card {index}, which can't carry an EFA interface ({kinds}); "
+                f"its EFA cards are {[c.index for c in cards.values() if c.supports_efa]}"
+            )
+    most = fields["max_efa_interfaces"]
+    if len(value) > most:
+        raise CatalogError(f"{fields['name']}: {where}.efa_cards names {len(value)} cards, more than MaximumEfaInterfaces {most}")
+    return dataclasses.replace(fact, value=tuple(value))
+
+
 def _join(
     entry: Mapping[str, Any], family: Mapping[str, Any], accelerator_key: str, accelerator_facts: Mapping[str, Any], entries: Mapping[str, Any]
 ) -> InstanceType:
@@ -249,7 +278,8 @@ def _join(
     facts.append(_scale_up_fact(family.get("scale_up"), where, count))
     facts.append(_node_kw_fact(family.get("typical_node_kw"), where, name, count, entries))
     facts.append(_topology_fact(family.get("topology_layers"), where, name))
-    facts += [fact for fact in (stand_in, correction, logical) if fact is not None]
+    efa_cards = _efa_cards_fact(family.get("efa_cards"), where, fields)
+    facts += [fact for fact in (stand_in, correction, logical, efa_cards) if fact is not None]
     values = {fact.name: fact.value for fact in facts}
     fields["accelerator"] = accelerator
     return InstanceType(
@@ -260,5 +290,6 @@ def _join(
         scale_up=values["scale_up"],
         typical_node_kw=values["typical_node_kw"],
         topology_layers=values["topology_layers"],
+        recommended_efa_cards=efa_cards.value if efa_cards else (),
         facts=tuple(facts),
     )

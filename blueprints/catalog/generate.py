@@ -16,14 +16,17 @@ the fields the catalog model reads (AWS field names, AWS values), and is
 byte-deterministic: sorted keys, two-space indent, trailing newline, no
 timestamps. The provenance block names the source, its SHA-256 and the command.
 
-Known gap: `p6e-gb200` (Grace + B200, arm64) is absent from moto 5.2.5's dump,
-so it is not in the shipped catalog. An account that has it adds it on top of moto's data:
+Types no source has: `p6e-gb200` (Grace + B200, arm64) is absent from moto 5.2.5's dump, so its entry is
+assembled from AWS's documentation (`documented/p6e-gb200.json`, each value sourced in
+`documented/p6e-gb200.sources.yaml`; `documented_types.py`) and added under the source's data by default.
+The provenance block lists it under `documented`, with the file's SHA-256. An account that can see the
+type replaces it with its own answer:
 
     aws ec2 describe-instance-types --instance-types p6e-gb200.36xlarge --output json > gb200.json
     python -m blueprints.catalog.generate --add gb200.json
 
-with the family's facts (accelerator, scale-up domain, power, each with its source) added to
-`accelerator_facts.yaml`; docs/catalog.md, "Adding an instance type", walks through it.
+An API answer, the source's or an added one, always wins over a documented entry; docs/catalog.md,
+"Adding an instance type", walks through it.
 """
 
 from __future__ import annotations
@@ -38,7 +41,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from blueprints.catalog.documented_types import coverage_problems, documented_files, sources_file
 from blueprints.catalog.model import CatalogError, api_fields, family_of
+from blueprints.source import load_data
 
 CATALOG_PATH = Path(__file__).with_name("instance_types.json")
 MOTO_RESOURCE = "moto/ec2/resources/instance_types.json.gz"
@@ -51,6 +56,7 @@ SUPPORTED_FAMILIES: tuple[str, ...] = (
     "p5en",
     "p6-b200",
     "p6-b300",
+    "p6e-gb200",
     "g5",
     "g6",
     "g6e",
@@ -217,13 +223,16 @@ def select_families(entries: dict[str, dict[str, Any]], families: tuple[str, ...
     return selected
 
 
-def generate(source: str = "moto", families: tuple[str, ...] = SUPPORTED_FAMILIES, added: tuple[str, ...] = ()) -> str:
-    """The exact text of `instance_types.json` as built from `source`, with the types of each `added` file on top.
+def generate(
+    source: str = "moto", families: tuple[str, ...] = SUPPORTED_FAMILIES, added: tuple[str, ...] = (), documented: tuple[Path, ...] | None = None
+) -> str:
+    """The exact text of `instance_types.json` as built from `source`, with the types of each `added` file on top
+    and the `documented` answers (by default `documented_files()`) under both.
 
-    `added` are an account's `aws ec2 describe-instance-types` answers for types the source lacks (p6e-gb200
-    is absent from moto's dump): their families join the catalog, and an added type replaces the source's
-    entry for it (the account's answer is the newer one). Pure apart from reading the files, so tests and
-    `--check` compare strings.
+    `added` are an account's `aws ec2 describe-instance-types` answers for types the source lacks: their families
+    join the catalog, and an added type replaces the source's entry for it (the account's answer is the newer one).
+    A documented entry, assembled from AWS's documentation, fills only a type no API answer gives. Pure apart from
+    reading the files, so tests and `--check` compare strings.
     """
     entries, description, digest, command = load_source(source)
     extra: list[dict[str, str]] = []
@@ -235,13 +244,50 @@ def generate(source: str = "moto", families: tuple[str, ...] = SUPPORTED_FAMILIE
         families += tuple(sorted({family_of(name) for name in more} - set(families)))
         extra.append({"source": more_description, "source_sha256": more_digest, "instance_types": ", ".join(sorted(more))})
         command += f" --add {path}"
+    records = [_add_documented(entries, path) for path in (documented_files() if documented is None else documented)]
     # Provenance first so a reader sees where the data came from before the data;
     # everything below it is key-sorted, so dict order never leaks into the bytes.
     provenance: dict[str, Any] = {"source": description, "source_sha256": digest, "command": command, "families": list(families)}
     if extra:
         provenance["added"] = extra
+    if records:
+        provenance["documented"] = records
     document = {"provenance": provenance, "instance_types": _key_sorted(select_families(entries, families, description))}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _add_documented(entries: dict[str, dict[str, Any]], path: Path) -> dict[str, str]:
+    """Put the documented answer at `path` into `entries` where no API answer gives its types; its provenance record.
+
+    Refused when the sources file beside it does not account for every value (`documented_types.coverage_problems`).
+    """
+    more, _, digest, _ = load_source(str(path))
+    try:
+        sources = load_data(sources_file(path).read_text("utf-8"))
+    except OSError as error:
+        raise SourceError(f"{path} has no sources file {sources_file(path).name}: {error.strerror}") from None
+    problems = [problem for entry in more.values() for problem in coverage_problems(entry, sources)]
+    if problems:
+        raise SourceError(f"{sources_file(path)} does not account for {path.name}: " + "; ".join(problems))
+    answered = sorted(name for name in more if name in entries)
+    entries.update({name: entry for name, entry in more.items() if name not in entries})
+    record = {
+        "file": _shown(path),
+        "source": f"assembled from AWS's documentation, not a DescribeInstanceTypes answer; each value's source: {sources_file(path).name}",
+        "source_sha256": digest,
+        "instance_types": ", ".join(sorted(set(more) - set(answered))),
+    }
+    if answered:
+        record["replaced_by_api_answer"] = ", ".join(answered)
+    return record
+
+
+def _shown(path: Path) -> str:
+    """`path` as provenance shows it: relative to the catalog's folder when inside it, so the bytes don't depend on the checkout."""
+    try:
+        return path.resolve().relative_to(CATALOG_PATH.parent.resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _key_sorted(value: Any) -> Any:

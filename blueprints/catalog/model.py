@@ -239,12 +239,33 @@ class InstanceType:
     scale_up: ScaleUp | None
     typical_node_kw: float | None
     topology_layers: int
+    # The cards AWS's guide puts a node's EFA interfaces on, where it names a subset (p6e-gb200: one card per GPU);
+    # empty where every EFA card carries one (accelerator_facts.yaml, `efa_cards`).
+    recommended_efa_cards: tuple[int, ...] = ()
     facts: tuple[Fact, ...] = ()
 
     @property
     def efa_card_indices(self) -> tuple[int, ...]:
         """Indices of the cards that accept EFA interfaces, in index order."""
         return tuple(card.index for card in self.network_cards if card.supports_efa)
+
+    @property
+    def efa_layout_cards(self) -> tuple[int, ...]:
+        """The cards a node's EFA interfaces go on, one each: the family's `recommended_efa_cards` where AWS names
+        them, else every EFA card (card 0 only with a second slot beside the primary interface), at most
+        `MaximumEfaInterfaces` of them; none without EFA. The launch template, the policy pack and the node's
+        expected EFA devices all read this one list."""
+        if not self.efa_supported:
+            return ()
+        if self.recommended_efa_cards:
+            return self.recommended_efa_cards
+        usable = [card.index for card in self.network_cards if card.supports_efa and (card.index != 0 or card.max_interfaces >= 2)]
+        return tuple(usable[: self.max_efa_interfaces])
+
+    @property
+    def efa_devices(self) -> int:
+        """EFA devices a node of this type gets when it joins an EFA fabric (the `vpc.amazonaws.com/efa` it advertises)."""
+        return len(self.efa_layout_cards)
 
     @property
     def cards_gbps(self) -> float:
@@ -298,7 +319,8 @@ class InstanceType:
     def as_dict(self) -> dict[str, Any]:
         """Plain, JSON-ready dict: fields, derived properties and fact sources."""
         data = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "facts"}
-        for name in ("efa_card_indices", "network_gbps", "supports_capacity_blocks", "accelerator_count", "accelerator_resource", "ami_type"):
+        derived = ("efa_card_indices", "efa_layout_cards", "network_gbps", "supports_capacity_blocks")
+        for name in (*derived, "accelerator_count", "accelerator_resource", "ami_type"):
             data[name] = _plain(getattr(self, name))
         data["facts"] = {fact.name: _plain(fact) for fact in self.facts}
         return data
@@ -362,6 +384,11 @@ class Catalog:
     def provenance(self) -> dict[str, Any]:
         """Where the API data came from (source, SHA-256, command, families); a copy."""
         return dict(self._provenance)
+
+    def documented(self) -> list[str]:
+        """The types whose entry is assembled from AWS's documentation rather than an API answer (provenance `documented`)."""
+        records = self._provenance.get("documented", ())
+        return sorted(name for record in records for name in record.get("instance_types", "").split(", ") if name in self._types)
 
     def as_json(self) -> dict[str, Any]:
         """Deterministic JSON-ready dict of the whole catalog (`railyard catalog --json`)."""

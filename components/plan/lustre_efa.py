@@ -13,8 +13,9 @@ keeps them:
    on the primary interface, and add EFA devices with `--peer-credits 32`:
    8 on p5, p5e, p5en, p6-b200 and p6e-gb200, 2 on other instances with
    several network cards, 1 with one card (FSx guide; counted by
-   `blueprints.rules.lustre_efa.lnet_interfaces`), spread evenly over the
-   devices `/sys/class/infiniband` lists;
+   `blueprints.rules.lustre_efa.lnet_interfaces`), never more than the node's
+   layout gives (4 on p6e-gb200), spread evenly over the devices
+   `/sys/class/infiniband` lists;
 4. turn discovery on and prefer EFA (`lnetctl udsp add --src efa --priority 0`).
 
 The node keeps itself out of work until LNet is up without touching the

@@ -31,6 +31,12 @@ def run(args) -> int:
     print(table(headers, [[row[h] for h in headers] for row in rows]))
     provenance = catalog.provenance
     print(f"\nsource: {provenance.get('source', '?')}; regenerate with: {provenance.get('command', '?')}")
+    documented = catalog.documented()
+    if documented:
+        print(
+            f"assembled from AWS's documentation, not a DescribeInstanceTypes answer: {', '.join(documented)} "
+            "(each value's source in blueprints/catalog/documented/; an account's answer replaces it: docs/catalog.md)"
+        )
     return 0
 
 

@@ -17,6 +17,7 @@ from blueprints.catalog import (
     build_catalog,
     load_catalog,
 )
+from blueprints.catalog.documented_types import documented_files
 from blueprints.catalog.generate import SUPPORTED_FAMILIES, family_of, load_source, trim_entry
 from blueprints.catalog.model import CONFIDENCES, advertised_gbps, api_fields
 from blueprints.source import load_data
@@ -38,6 +39,13 @@ def moto_entries() -> dict:
 
 
 @pytest.fixture(scope="module")
+def source_entries(moto_entries) -> dict:
+    """What the generator builds from: moto's dump, and the documented answers for the types it lacks."""
+    documented = {name: entry for path in documented_files() for name, entry in load_source(str(path))[0].items()}
+    return {**documented, **moto_entries}
+
+
+@pytest.fixture(scope="module")
 def committed() -> dict:
     return json.loads((CATALOG_DIR / "instance_types.json").read_bytes())
 
@@ -51,14 +59,14 @@ def facts() -> dict:
 
 
 @pytest.mark.parametrize("family", SUPPORTED_FAMILIES)
-def test_committed_entries_equal_the_source_on_every_field_the_model_uses(family, moto_entries, committed):
-    source_names = sorted(n for n in moto_entries if family_of(n) == family)
+def test_committed_entries_equal_the_source_on_every_field_the_model_uses(family, source_entries, committed):
+    source_names = sorted(n for n in source_entries if family_of(n) == family)
     committed_names = sorted(n for n in committed["instance_types"] if family_of(n) == family)
     assert committed_names == source_names and source_names
     for name in source_names:
         committed_entry = committed["instance_types"][name]
-        assert api_fields(committed_entry) == api_fields(moto_entries[name]), name
-        assert committed_entry == trim_entry(moto_entries[name]), name
+        assert api_fields(committed_entry) == api_fields(source_entries[name]), name
+        assert committed_entry == trim_entry(source_entries[name]), name
 
 
 # --- specific facts ------------------------------------------------------------------
@@ -112,6 +120,7 @@ def test_inf2_48xlarge_has_no_efa(catalog):
         ("p5.4xlarge", 0),
         ("trn2.3xlarge", 0),
         ("trn1.2xlarge", 3),
+        ("p6e-gb200.36xlarge", 3),
     ],
 )
 def test_topology_layers_follow_the_ec2_topology_page(catalog, name, layers):
@@ -125,6 +134,7 @@ def test_topology_layers_follow_the_ec2_topology_page(catalog, name, layers):
         ("trn2.48xlarge", "AL2023_x86_64_NEURON", "aws.amazon.com/neuron"),
         ("inf2.48xlarge", "AL2023_x86_64_NEURON", "aws.amazon.com/neuron"),
         ("trn2u.48xlarge", "AL2023_x86_64_NEURON", "aws.amazon.com/neuron"),
+        ("p6e-gb200.36xlarge", "AL2023_ARM_64_NVIDIA", "nvidia.com/gpu"),
     ],
 )
 def test_ami_type_and_device_resource_follow_the_accelerator(catalog, name, ami_type, resource):
@@ -189,9 +199,12 @@ def test_trn2u_accelerator_comes_from_the_sourced_stand_in_because_ec2_omits_it(
     assert catalog.get("trn2.48xlarge").fact("accelerator") is None
 
 
-def test_scale_up_spans_instances_only_on_trn2u(catalog):
+def test_scale_up_spans_instances_only_on_the_ultraserver_types(catalog):
     assert catalog.get("trn2u.48xlarge").scale_up == ScaleUp("neuronlink", 64, 8192, 4)
+    assert catalog.get("p6e-gb200.36xlarge").scale_up == ScaleUp("nvlink", 72, 14400, 18)
     assert catalog.get("p5.48xlarge").scale_up == ScaleUp("nvlink", 8, 7200, 1)
+    spanning = {name for name, spec in catalog.items() if spec.scale_up and spec.scale_up.instances_per_domain > 1}
+    assert spanning == {"trn2u.48xlarge", "p6e-gb200.36xlarge"}
 
 
 def test_smaller_sizes_clip_the_scale_up_domain_and_scale_node_power(catalog):
@@ -221,9 +234,9 @@ def _fact_nodes(facts: dict):
     for family, entry in facts["families"].items():
         for name in FACT_KEYS_PER_FAMILY:
             yield f"families.{family}.{name}", entry.get(name)
-        stand_in = entry.get("accelerator_when_api_omits")
-        if stand_in is not None:
-            yield f"families.{family}.accelerator_when_api_omits", stand_in
+        for optional in ("accelerator_when_api_omits", "accelerator_memory_correction", "efa_cards"):
+            if entry.get(optional) is not None:
+                yield f"families.{family}.{optional}", entry[optional]
 
 
 def test_every_non_api_fact_has_a_source_and_a_confidence(facts):
@@ -353,6 +366,7 @@ def test_every_instance_figure_is_its_cards_sum_or_the_difference_is_explained_w
         "g6e.48xlarge": (400, 1600),
         "p6-b200.48xlarge": (3200, 1600),
         "p6-b300.48xlarge": (6400, 6750),
+        "p6e-gb200.36xlarge": (3200, 4900),
         "trn2.3xlarge": (200, 50),
     }
 

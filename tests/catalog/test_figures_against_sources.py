@@ -4,6 +4,8 @@ The instance figures cite EC2's DescribeInstanceTypes, as moto ships it (`moto/e
 each loaded instance type is compared field by field with moto's entry, read here straight from moto rather than
 through the committed `instance_types.json`, so a figure typed or corrected by hand in `accelerator_facts.yaml` fails
 unless it is one of the named corrections, each of which must record what the API says and cite another source.
+A type moto's dump lacks (p6e-gb200) cites the answer assembled from AWS's documentation instead
+(`blueprints/catalog/documented/`, every value sourced beside it), and is held to that file the same way.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from blueprints.catalog import load_catalog
+from blueprints.catalog.documented_types import documented_files
 from blueprints.catalog.generate import load_source
 from blueprints.catalog.model import Accelerator, api_fields
 
@@ -20,9 +23,12 @@ CORRECTED = {"trn2.3xlarge": "accelerator_memory_mib", "trn2.48xlarge": "acceler
 
 @pytest.fixture(scope="module")
 def moto_entries() -> dict:
+    """moto's DescribeInstanceTypes entries, and for the types it lacks the documented answers the catalog cites."""
     entries, description, _, _ = load_source("moto")
     assert description.endswith("moto/ec2/resources/instance_types.json.gz")
-    return entries
+    documented = {name: entry for path in documented_files() for name, entry in load_source(str(path))[0].items()}
+    assert set(documented) == set(load_catalog().documented()) and not set(documented) & set(entries)
+    return {**documented, **entries}
 
 
 CATALOG_NAMES = load_catalog().names()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -63,6 +64,10 @@ def test_output_puts_provenance_first_and_ends_with_one_newline():
     assert provenance["command"] == "python -m blueprints.catalog.generate --source moto"
     assert provenance["families"] == list(SUPPORTED_FAMILIES)
     assert len(provenance["source_sha256"]) == 64
+    [documented] = provenance["documented"]
+    assert documented["file"] == "documented/p6e-gb200.json" and documented["instance_types"] == "p6e-gb200.36xlarge"
+    assert documented["source_sha256"] == hashlib.sha256((CATALOG_PATH.parent / "documented" / "p6e-gb200.json").read_bytes()).hexdigest()
+    assert documented["source"].startswith("assembled from AWS's documentation, not a DescribeInstanceTypes answer")
 
 
 def test_committed_instance_types_are_key_sorted(committed):
@@ -74,8 +79,9 @@ def test_committed_instance_types_are_key_sorted(committed):
 
 def test_every_size_of_every_supported_family_is_kept_and_nothing_else(moto_entries, committed):
     expected = {n for n in moto_entries if family_of(n) in SUPPORTED_FAMILIES}
-    assert set(committed["instance_types"]) == expected
-    assert "p6e-gb200.36xlarge" not in committed["instance_types"]
+    # moto's dump has no p6e-gb200: its entry is the one assembled from AWS's documentation.
+    assert "p6e-gb200.36xlarge" not in moto_entries
+    assert set(committed["instance_types"]) == expected | {"p6e-gb200.36xlarge"}
 
 
 @pytest.mark.parametrize("page_size", [10_000, 7], ids=["single-page", "paginated-list"])
@@ -214,47 +220,72 @@ def test_command_line_bad_source_prints_one_line_and_no_traceback(tmp_path):
     assert result.stderr == f"error: cannot read --source {missing}: No such file or directory\n"
 
 
-# An account's `aws ec2 describe-instance-types --instance-types p6e-gb200.36xlarge` answer, in AWS's shape (moto's dump
-# has no p6e-gb200). The figures follow AWS's P6e-GB200 announcement (4 B200 GPUs and 144 Grace vCPUs a host, 1,600 Gbps
-# of EFA over 4 cards); the test holds the path a real answer takes, not these numbers.
+# An account's `aws ec2 describe-instance-types --instance-types p6e-gb200.36xlarge` answer, in AWS's shape: the
+# documented entry plus the fields the documentation lacks, and a GPU memory and card 0 limit of its own. Those values
+# are invented; the test holds the path a real answer takes, not these numbers.
 GB200 = Path(__file__).resolve().parent / "fixtures" / "describe_p6e_gb200.json"
-GB200_FACTS = {
-    "accelerator": "B200",
-    "scale_up": {
-        "kind": "nvlink",
-        "domain_size": 72,
-        "instances_per_domain": 18,
-        "bandwidth_gbps_per_accelerator": 14400,
-        "confidence": "secondary",
-        "source": "https://aws.amazon.com/ec2/instance-types/p6/ (P6e-GB200 UltraServers: up to 72 GPUs in one NVLink domain)",
-    },
-    "typical_node_kw": {"value": 7.0, "instance_type": "p6e-gb200.36xlarge", "confidence": "unsure", "source": "test fixture"},
-    "topology_layers": {"value": 4, "confidence": "unsure", "source": "test fixture"},
-}
 
 
-def test_a_type_moto_lacks_joins_the_catalog_from_an_accounts_describe_instance_types_answer():
+def test_an_accounts_answer_replaces_the_documented_entry_and_the_provenance_says_so():
     from blueprints.catalog import DATA_DIR, FACTS_FILE, build_catalog
-    from blueprints.catalog.model import CatalogError
     from blueprints.source import load_data
 
     document = json.loads(generate("moto", added=(str(GB200),)))
     provenance = document["provenance"]
-    assert "p6e-gb200" in provenance["families"] and provenance["command"].endswith(f"--add {GB200}")
+    assert provenance["command"].endswith(f"--add {GB200}")
     assert [entry["instance_types"] for entry in provenance["added"]] == ["p6e-gb200.36xlarge"]
-    # Every type moto has stays as it was; the added one is trimmed to the fields the catalog reads, like the rest.
+    [documented] = provenance["documented"]
+    assert (documented["instance_types"], documented["replaced_by_api_answer"]) == ("", "p6e-gb200.36xlarge")
+    # Every other type stays as it was; the added one is trimmed to the fields the catalog reads, like the rest.
     shipped = json.loads(CATALOG_PATH.read_bytes())["instance_types"]
-    assert {name: entry for name, entry in document["instance_types"].items() if name in shipped} == shipped
+    assert {name: entry for name, entry in document["instance_types"].items() if name != "p6e-gb200.36xlarge"} == {
+        name: entry for name, entry in shipped.items() if name != "p6e-gb200.36xlarge"
+    }
     assert "Hypervisor" not in document["instance_types"]["p6e-gb200.36xlarge"]
-    facts = load_data((DATA_DIR / FACTS_FILE).read_text("utf-8"))
-    # Without its family's facts the catalog refuses it, naming what to add.
-    with pytest.raises(CatalogError, match="family 'p6e-gb200' has no entry in accelerator_facts.yaml"):
-        build_catalog(document, facts)
-    facts["families"]["p6e-gb200"] = GB200_FACTS
-    gb200 = build_catalog(document, facts).get("p6e-gb200.36xlarge")
-    assert gb200 is not None
-    assert (gb200.accelerator_count, gb200.architecture, gb200.max_efa_interfaces, gb200.vcpus) == (4, "arm64", 4, 144)
+    catalog = build_catalog(document, load_data((DATA_DIR / FACTS_FILE).read_text("utf-8")))
+    gb200 = catalog.get("p6e-gb200.36xlarge")
+    assert gb200 is not None and catalog.documented() == []
+    # The account's figures, not the documentation's; the family's facts still join them.
+    assert (gb200.accelerator.memory_mib, gb200.network_cards[0].max_interfaces) == (188416, 7)
+    assert gb200.placement_strategies == ("cluster", "partition", "spread")
+    assert (gb200.accelerator_count, gb200.architecture, gb200.efa_layout_cards, gb200.vcpus) == (4, "arm64", (1, 5, 9, 13), 144)
     assert gb200.scale_up is not None and (gb200.scale_up.domain_size, gb200.scale_up.instances_per_domain) == (72, 18)
+
+
+def test_an_accounts_answer_that_contradicts_the_familys_facts_is_refused_loudly(tmp_path):
+    from blueprints.catalog import DATA_DIR, FACTS_FILE, build_catalog
+    from blueprints.catalog.model import CatalogError
+    from blueprints.source import load_data
+
+    facts = load_data((DATA_DIR / FACTS_FILE).read_text("utf-8"))
+    answer = json.loads(GB200.read_text())
+    answer["InstanceTypes"][0]["GpuInfo"]["Gpus"][0]["Name"] = "GB200"
+    renamed = tmp_path / "renamed.json"
+    renamed.write_text(json.dumps(answer))
+    with pytest.raises(CatalogError, match="p6e-gb200.36xlarge: EC2 reports accelerator 'GB200', accelerator_facts.yaml expects 'B200'"):
+        build_catalog(json.loads(generate("moto", added=(str(renamed),))), facts)
+    answer = json.loads(GB200.read_text())
+    answer["InstanceTypes"][0]["NetworkInfo"]["NetworkCards"][5]["InterfaceTypes"] = ["interface"]
+    no_efa_on_5 = tmp_path / "no-efa-on-5.json"
+    no_efa_on_5.write_text(json.dumps(answer))
+    with pytest.raises(CatalogError, match=r"families.p6e-gb200.efa_cards names card 5, which can't carry an EFA interface \(\['interface'\]\)"):
+        build_catalog(json.loads(generate("moto", added=(str(no_efa_on_5),))), facts)
+
+
+def test_a_documented_answer_without_a_source_for_every_value_is_refused(tmp_path):
+    from blueprints.catalog.documented_types import documented_files, sources_file
+
+    [shipped] = documented_files()
+    answer = json.loads(shipped.read_text())
+    answer["InstanceTypes"][0]["NetworkInfo"]["Ipv6AddressesPerInterface"] = 50
+    copy = tmp_path / "p6e-gb200.json"
+    copy.write_text(json.dumps(answer))
+    sources_file(copy).write_bytes(sources_file(shipped).read_bytes())
+    with pytest.raises(SourceError, match=r"does not account for p6e-gb200.json: NetworkInfo.Ipv6AddressesPerInterface has no source entry; "):
+        generate("moto", documented=(copy,))
+    sources_file(copy).unlink()
+    with pytest.raises(SourceError, match="has no sources file p6e-gb200.sources.yaml"):
+        generate("moto", documented=(copy,))
 
 
 def test_an_added_file_that_is_not_describe_instance_types_output_is_refused(tmp_path):

@@ -343,3 +343,41 @@ PCLUSTER = Sketch(
     file_systems=(("fs-0f1e2d3c4b5a69788", "pcluster-lustre"),),
     claims=("fsx",),
 )
+
+
+# p6e-gb200.36xlarge: 4 B200 GPUs, and the EFA layout AWS's guide gives for the full 1,600 Gbps, one EFA-only interface on
+# each of network cards 1, 5, 9 and 13 (EFA configuration for P6e-GB200 instances), so 4 EFA devices a node (the EKS user
+# guide, ml-eks-nvidia-ultraserver: "it is expected to see 4 allocatable EFA devices per node").
+GB200_DEVICES = {"nvidia.com/gpu": "4", "vpc.amazonaws.com/efa": "4"}
+GB200_CARDS = (1, 5, 9, 13)
+# Two u-p6e-gb200x72 UltraServers of 18 instances (CapacityBlockIds cb-...0 and cb-...1), each under its own leaf; GPU feature
+# discovery (the GPU Operator's) labels each node with its UltraServer's NVLink clique.
+GB200 = Sketch(
+    blueprint="p6e-gb200-nvl72.yaml",
+    cluster="gb200-prod",
+    version="1.35",
+    groups=(
+        Group(
+            pool="nvl72",
+            node_group="nvl72-az4",
+            instance_type="p6e-gb200.36xlarge",
+            zone="us-east-1a",
+            zone_id="use1-az4",
+            count=36,
+            devices=GB200_DEVICES,
+            labels=labels("nvl72", "b200", "capacity-block", True, "az4"),
+            taint=GPU_TAINT,
+            efa_cards=GB200_CARDS,
+            lifecycle="capacity-block",
+            reservation="cr-0b1c2d3e4f5a60719",
+            capacity_type="CAPACITY_BLOCK",
+            network=("nn-gb-1", "nn-gb-2"),
+            per_leaf=18,
+            ultraserver=18,
+            id_prefix="7b",
+        ),
+    ),
+    daemonsets=(*OPERATOR, EFA_PLUGIN, FSX_NODE, ("kube-system", "eks-node-monitoring-agent", None)),
+    topologies={"aws-network-3-clique": (*LAYERS, "nvidia.com/gpu.clique", HOST)},
+    flavors=("nvl72-c93c3e31",),
+)

@@ -90,7 +90,10 @@ def _node(group: Group, index: int) -> dict[str, Any]:
     labels.update((f"topology.k8s.aws/network-node-layer-{layer}", nn) for layer, nn in enumerate(network_nodes(group, index), 1))
     if ACCEPTANCE in labels:  # a node that passed acceptance: the checker relabels it and lifts the gate's taint
         labels[ACCEPTANCE] = "passed"
-    if group.ultraserver:
+    if group.ultraserver and "nvidia.com/gpu" in group.devices:
+        # GPU feature discovery's clique: the NVLink fabric's cluster UUID and the clique id, one per UltraServer.
+        labels["nvidia.com/gpu.clique"] = f"5e0ba8a2-7cf1-4d3b-9a61-0c{int(group.id_prefix, 16):02x}d7e4f0a1.{index // group.ultraserver}"
+    elif group.ultraserver:
         labels["neuron.amazonaws.com/ultraserver-server-id-4"] = f"us-{index // 4}"
         labels["neuron.amazonaws.com/ultraserver-server-id-2"] = f"us-{index // 2}"
     taints = [{"key": key, "value": value, "effect": EFFECTS[effect]} for key, value, effect in _taints(group)]

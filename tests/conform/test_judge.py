@@ -18,6 +18,7 @@ from railyard.conform.observed import Placed
 from railyard.online.evidence import read_evidence
 from railyard.pipeline import validate
 from tests.conform.clusters import P5, TRN2U, Sketch, block_of, instance_id, node_name, pod_name
+from tests.conform.examples import GB200
 from tests.conform.folders import find_instance, find_node, write_folder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +39,7 @@ def _placed(documents: Documents, wanted: str) -> dict[str, Any]:
     return next(item for item in documents["ec2-describe-instance-topology.json"]["Instances"] if item["InstanceId"] == wanted)
 
 
-P5_GROUP, TRN_GROUP = P5.groups[0], TRN2U.groups[0]
+P5_GROUP, TRN_GROUP, GB200_GROUP = P5.groups[0], TRN2U.groups[0], GB200.groups[0]
 
 
 def drop_node(documents: Documents) -> None:
@@ -130,6 +131,39 @@ def test_the_spine_drift_quotes_the_hops_and_the_bound(tmp_path):
 def test_the_missing_efa_interface_names_its_network_card(tmp_path):
     (finding,) = judged(P5, tmp_path, drop_efa).findings
     assert (finding.certificate["expected"], finding.certificate["observed"], finding.certificate["missing_cards"]) == (32, 31, [7])
+
+
+def test_a_gb200_node_with_its_efa_on_a_card_outside_awss_layout_is_named(tmp_path):
+    def moved(documents: Documents) -> None:
+        instance = find_instance(documents, instance_id(GB200_GROUP, 4))
+        efa = next(item for item in instance["NetworkInterfaces"] if item["Attachment"]["NetworkCardIndex"] == 5)
+        efa["Attachment"]["NetworkCardIndex"] = 3  # the same GPU's other card: AWS's layout has it on 5
+
+    (finding,) = judged(GB200, tmp_path, moved).findings
+    assert finding.code == "conform.efa-interfaces" and finding.certificate["missing_cards"] == [5]
+
+
+def test_a_gb200_node_without_its_nvlink_clique_label_is_named(tmp_path):
+    def unlabelled(documents: Documents) -> None:
+        del find_node(documents, node_name(GB200_GROUP, 20))["metadata"]["labels"]["nvidia.com/gpu.clique"]
+
+    (finding,) = judged(GB200, tmp_path, unlabelled).findings
+    assert (finding.code, finding.certificate["node"], finding.certificate["missing"]) == (
+        "conform.kueue",
+        node_name(GB200_GROUP, 20),
+        ["nvidia.com/gpu.clique"],
+    )
+
+
+def test_a_gb200_ultraserver_short_of_its_18_instances_is_an_error(tmp_path):
+    def moved(documents: Documents) -> None:
+        _placed(documents, instance_id(GB200_GROUP, 35))["CapacityBlockId"] = block_of(GB200_GROUP, 0)
+
+    report = judged(GB200, tmp_path, moved)
+    assert sorted((finding.certificate["capacity_block"], finding.certificate["observed"]) for finding in report.findings) == [
+        (block_of(GB200_GROUP, 0), 19),
+        (block_of(GB200_GROUP, 18), 17),
+    ]
 
 
 def test_a_missing_file_makes_its_checks_report_they_did_not_run(tmp_path):

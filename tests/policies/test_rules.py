@@ -70,6 +70,19 @@ def second_efa_on_card_one(inputs: dict) -> None:
     inputs["networkInterfaces"][3]["networkCardIndex"] = 1
 
 
+def gb200() -> Preview:
+    return example("p6e-gb200-nvl72")
+
+
+def gb200_efa_on_card_three_not_five(inputs: dict) -> None:
+    # Card 3 is the first GPU's other card: a layout that gives the second GPU no EFA.
+    next(item for item in inputs["networkInterfaces"] if item["networkCardIndex"] == 5)["networkCardIndex"] = 3
+
+
+def gb200_efa_on_card_zero(inputs: dict) -> None:
+    inputs["networkInterfaces"].append({**inputs["networkInterfaces"][1], "networkCardIndex": 0, "deviceIndex": 1})
+
+
 def open_sg_to_world(inputs: dict) -> None:
     inputs["ingress"].append({"protocol": "tcp", "fromPort": 22, "toPort": 22, "cidrBlocks": ["10.0.0.0/8", "0.0.0.0/0"]})
 
@@ -266,6 +279,21 @@ CASES = [
     # COR003 EFA layout
     Case("COR003", "passes-p5-layout", p5, False),
     Case("COR003", "passes-p5en-trn2-inf2-layouts", hetero, False),
+    Case("COR003", "passes-gb200-layout-on-cards-1-5-9-13", gb200, False),
+    Case(
+        "COR003",
+        "fires-on-a-gb200-layout-off-awss-cards",
+        lambda: edit(gb200(), LAUNCH_TEMPLATE, "nvl72-az4", gb200_efa_on_card_three_not_five),
+        True,
+        "p6e-gb200.36xlarge: no EFA on card(s) [5]: nodes would use 3 of 4 EFA devices of the layout (card(s) [3] are outside it)",
+    ),
+    Case(
+        "COR003",
+        "fires-on-gb200-efa-on-the-ena-only-card-0",
+        lambda: edit(gb200(), LAUNCH_TEMPLATE, "nvl72-az4", gb200_efa_on_card_zero),
+        True,
+        "EFA on card(s) [0], which carry no EFA on p6e-gb200.36xlarge",
+    ),
     Case(
         "COR003",
         "fires-on-an-unused-efa-card",

@@ -11,11 +11,9 @@ NVIDIA DGX SuperPOD with DGX GB200 systems, reference architecture:
   128 racks with 9216 GPUs";
   https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-gb200/latest/dgx-superpod-architecture.html
 
-The host: a compute tray (4 GPUs) is AWS's p6e-gb200.36xlarge, which the shipped catalog lacks (moto's
-DescribeInstanceTypes dump, the catalog's source, has no entry for it). The stand-in below is the
-catalog's p6-b200.48xlarge (the same B200 GPU) with the one fact the NVLink figures read replaced by
-NVIDIA's: 4 GPUs per tray. Its network cards are p6-b200's and nothing here reads them; with the real
-type in the catalog (docs/fabrics.md says how) the blueprint below runs unchanged.
+The host: a compute tray (4 GPUs) is AWS's p6e-gb200.36xlarge, from the shipped catalog (its entry assembled from
+AWS's documentation, docs/catalog.md). The blueprint states the NVLink domain itself (`scale_up` on its fabric), so
+the figures below are the RA's, not the catalog's; the catalog gives the same 72 GPUs on 18 trays.
 
 What the RA prints and this reproduces: 72 GPUs on 18 trays per NVLink domain, 18 switch chips, 18 links
 per GPU, one to each chip, 1.8 TB/s per GPU; 8 racks per SU; 128 racks of 9,216 GPUs. What follows from
@@ -26,12 +24,9 @@ of a rack, and one chip's loss taking 1/18 of the rack's NVLink bandwidth while 
 
 from __future__ import annotations
 
-import dataclasses
-
 import networkx as nx
 import pytest
 
-from blueprints.catalog import Catalog
 from tests.topology.factory import CATALOG, block, blueprint, fabric, pool, zone
 from topology import check_design
 
@@ -43,15 +38,12 @@ NVL5_LINKS_PER_GPU = 18
 NVL5_GBPS_EACH_WAY = 400  # 50 GB/s each way; 18 of them make the RA's 1.8 TB/s with both directions added
 
 
-def _stand_in_catalog() -> Catalog:
-    b200 = CATALOG.get("p6-b200.48xlarge")
-    tray = dataclasses.replace(
-        b200, name="p6e-gb200.36xlarge", family="p6e-gb200", accelerator=dataclasses.replace(b200.accelerator, count=GPUS_PER_TRAY)
-    )
-    return Catalog({**{name: CATALOG.get(name) for name in CATALOG.names()}, tray.name: tray}, {})
+TRAY = CATALOG.get("p6e-gb200.36xlarge")
 
 
-STAND_IN = _stand_in_catalog()
+def test_the_catalogs_tray_is_the_ras_four_gpus_in_a_domain_of_eighteen():
+    assert TRAY.accelerator_count == GPUS_PER_TRAY
+    assert (TRAY.scale_up.domain_size, TRAY.scale_up.instances_per_domain) == (TRAYS_PER_RACK * GPUS_PER_TRAY, TRAYS_PER_RACK)
 
 
 def _nvlink(**overrides) -> dict:
@@ -75,7 +67,7 @@ def _superpod(racks: int, **scale_up) -> dict:
     design = blueprint(
         [zone("hall", blocks)], [pool("gb200", "p6e-gb200.36xlarge", racks * TRAYS_PER_RACK, ["hall"], fabric="compute", role="training")], [compute]
     )
-    report = check_design(design, STAND_IN)
+    report = check_design(design, CATALOG)
     assert not [finding.code for finding in report.findings if finding.is_error]
     return report.figures
 
@@ -145,7 +137,7 @@ def test_nvlink_switch_chips_draw_with_their_rack_once_their_power_is_stated():
     assert unstated["power"]["network"]["fabrics"]["compute"]["scale_up"] is None
     chip_kw = 0.5
     stated = _superpod(RACKS_PER_SU, switch_kw=chip_kw)
-    tray_kw = STAND_IN.get("p6e-gb200.36xlarge").typical_node_kw
+    tray_kw = TRAY.typical_node_kw
     [hall] = stated["power"]["zones"]
     [unit] = hall["blocks"]
     # A domain fills its rack, so each rack draws its 18 trays and its 18 chips.

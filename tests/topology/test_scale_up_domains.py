@@ -33,6 +33,30 @@ def test_a_pool_of_part_of_an_ultraserver_is_refused():
     assert not _rules(blueprint([_open_zone()], [pool("t", "trn2u.48xlarge", 8, ["za"])]), "pool.scale-up-partial")
 
 
+def test_a_pool_of_part_of_a_gb200_nvl72_ultraserver_is_refused_and_whole_ones_warn_of_imex():
+    model = blueprint([_open_zone()], [pool("g", "p6e-gb200.36xlarge", 27, ["za"])])
+    [finding] = _rules(model, "pool.scale-up-partial")
+    assert finding.certificate == {"hosts_per_domain": 18, "nodes": {"max": 27, "desired": 27}}
+    assert "a nvlink domain of 18 hosts" in finding.message
+    whole = blueprint([_open_zone()], [pool("g", "p6e-gb200.36xlarge", 36, ["za"])])
+    assert not _rules(whole, "pool.scale-up-partial")
+    [imex] = _rules(whole, "pool.nvlink-imex")
+    assert imex.severity == "warning" and imex.path == ("pools", 0, "instance_type") and imex.certificate == {"hosts_per_domain": 18}
+    assert "pool 'g' (p6e-gb200.36xlarge) has NVLink domains of 18 hosts, but railyard installs no IMEX" in imex.message
+    assert "ComputeDomain" in imex.hint and "ml-eks-nvidia-ultraserver" in imex.hint
+
+
+def test_only_an_nvlink_domain_across_hosts_warns_of_imex():
+    for instance_type, nodes in (("trn2u.48xlarge", 8), ("p6-b200.48xlarge", 2), ("p5.48xlarge", 2)):
+        assert not _rules(blueprint([_open_zone()], [pool("p", instance_type, nodes, ["za"])]), "pool.nvlink-imex"), instance_type
+
+
+def test_losing_a_gb200_ultraserver_takes_its_18_hosts_and_72_gpus():
+    report = check(blueprint([_open_zone()], [pool("g", "p6e-gb200.36xlarge", 36, ["za"])]))
+    [blast] = report.figures["blast_radius"]
+    assert blast["by_kind"]["scale_up"] == {"kind": "scale_up", "element": "one nvlink domain (18 hosts)", "accelerators": 72, "share": 0.5}
+
+
 def test_losing_an_ultraserver_takes_its_four_hosts_and_is_checked_against_the_tolerance():
     report = check(blueprint([_open_zone()], [pool("t", "trn2u.48xlarge", 16, ["za"], share=0.2)]))
     [blast] = report.figures["blast_radius"]

@@ -10,8 +10,13 @@ bandwidth on accelerated instance types"; aws-facts.md 2.1):
 
 At most one EFA per card, and no more EFAs than the instance allows. An
 instance whose card 0 can't carry EFA (p6-b300) simply gets its EFAs on the
-other cards. `efa-only` interfaces carry no IP address, so they cost no subnet
-space; only the primary interface does.
+other cards. Where the guide names the cards for a type instead, those are the
+ones: p6e-gb200's GPUs each send over a pair of cards at up to 400 Gbps, and
+AWS's layout for its full 1,600 Gbps puts one EFA on cards 1, 5, 9 and 13
+("EFA configuration for P6e-GB200 instances"). The catalog holds the list
+(`InstanceType.efa_layout_cards`, from `accelerator_facts.yaml` `efa_cards`).
+`efa-only` interfaces carry no IP address, so they cost no subnet space; only
+the primary interface does.
 """
 
 from __future__ import annotations
@@ -53,20 +58,8 @@ def interface_layout(spec: InstanceType, efa: bool) -> tuple[InterfaceSpec, ...]
         return (PRIMARY,)
     if not spec.efa_supported:
         raise ValueError(f"{spec.name} does not support EFA; it can't launch EFA interfaces")
-    layout = [PRIMARY]
-    for card in spec.network_cards:
-        if len(layout) - 1 == spec.max_efa_interfaces:
-            break
-        if not card.supports_efa:
-            continue
-        if card.index == 0:
-            # The primary already sits on device 0 of card 0; the EFA needs a second slot there.
-            if card.max_interfaces < 2:
-                continue
-            layout.append(InterfaceSpec(0, 1, "efa-only"))
-        else:
-            layout.append(InterfaceSpec(card.index, 0, "efa-only"))
-    return tuple(layout)
+    # The primary already sits on device 0 of card 0; an EFA there takes the second slot.
+    return (PRIMARY, *(InterfaceSpec(index, 1 if index == 0 else 0, "efa-only") for index in spec.efa_layout_cards))
 
 
 def efa_count(layout: tuple[InterfaceSpec, ...]) -> int:

@@ -30,7 +30,7 @@ from topology.cluster.health import CODES as HEALTH_CODES
 from topology.cluster.health import health_findings
 from topology.cluster.kubernetes import KubernetesLayout, lay_out_kubernetes
 from topology.cluster.kueue import FlavorPlan, KueuePlan
-from topology.cluster.labels import GATE_TAINT_KEYS, ULTRASERVER_LABEL
+from topology.cluster.labels import GATE_TAINT_KEYS, NVLINK_CLIQUE_LABEL, ULTRASERVER_LABEL
 from topology.cluster.node_gates import CODES as GATE_CODES
 from topology.cluster.node_gates import check_gates
 from topology.cluster.node_groups import NodeGroupPlan
@@ -214,12 +214,18 @@ def _flavor_labels(layout: KubernetesLayout) -> Iterable[Finding]:
 
 def _level_finding(path: Path, flavor: FlavorPlan, level: str, view: NodeGroupView) -> Finding:
     layers = view.spec.topology_layers
+    spans = view.spec.scale_up is not None and view.spec.scale_up.instances_per_domain > 1
     if level.startswith(ULTRASERVER_LABEL.format("")):
-        spans = view.spec.scale_up is not None and view.spec.scale_up.instances_per_domain > 1
         who = "the Neuron device plugin sets UltraServer ids, " + (
             "and it isn't deployed (kubernetes.device_plugins: neuron_device_plugin)"
             if spans
             else f"on the nodes of an UltraServer only, and {view.spec.name} is not one"
+        )
+    elif level == NVLINK_CLIQUE_LABEL:
+        who = "NVIDIA's GPU feature discovery sets the NVLink clique, " + (
+            "and it isn't deployed (kubernetes.device_plugins: gpu_operator)"
+            if spans
+            else f"on the nodes of a multi-node NVLink domain only, and {view.spec.name} is not one"
         )
     elif layers:
         who = f"AWS labels {view.spec.name} with {layers} network-node layer(s)"

@@ -40,6 +40,7 @@ from topology.cluster.labels import (
     GATE_TAINT_KEYS,
     HOSTNAME_LABEL,
     NETWORK_LAYER_LABEL,
+    NVLINK_CLIQUE_LABEL,
     POOL_LABEL,
     ULTRASERVER_LABEL,
     ZONE_LABEL,
@@ -75,11 +76,12 @@ def derived_levels(views: Sequence[NodeGroupView]) -> tuple[str, ...]:
     tells Kueue nothing. Then the network-node layers AWS sets for the instance
     type (broadest first: three on p5, four on p6-b200, none on inf2;
     aws-facts.md 4.6), then the labels of a scale-up domain that spans hosts
-    (a Trn2 UltraServer's 4-node and 2-node ids), then hostname. So a one-zone
+    (a Trn2 UltraServer's 4-node and 2-node ids, a GB200 UltraServer's NVLink
+    clique), then hostname. So a one-zone
     p5 pool gets exactly layers 1-3 and hostname, the shape EKS documents for
     topology-aware scheduling, and a job can ask for one UltraServer
     (`kueue.x-k8s.io/podset-required-topology:
-    neuron.amazonaws.com/ultraserver-server-id-4`).
+    neuron.amazonaws.com/ultraserver-server-id-4`, or `nvidia.com/gpu.clique`).
 
     Kueue names a domain by the values of every level down to it, so the
     UltraServer level under the network layers counts an UltraServer whole only
@@ -196,7 +198,7 @@ def _capacity(views: Sequence[NodeGroupView]) -> dict[str, int]:
 
 
 def _topology(levels: tuple[str, ...], pool: str, custom: bool) -> TopologyPlan:
-    """Name a level list (`aws-network-3`, `zone-aws-network-3`, `aws-network-3-ultraserver`, `zone-hostname`), or
+    """Name a level list (`aws-network-3`, `zone-aws-network-3`, `aws-network-3-ultraserver`, `aws-network-3-clique`, `zone-hostname`), or
     `<pool>-levels` when declared. A derived name stands for one level list, so a Topology's levels (immutable) never
     change under its name."""
     if custom:
@@ -204,6 +206,7 @@ def _topology(levels: tuple[str, ...], pool: str, custom: bool) -> TopologyPlan:
     layers = sum(1 for level in levels if level.startswith(NETWORK_LAYER_LABEL.format("")))
     prefix = [word for word, label in (("zone", ZONE_LABEL), ("domain", DOMAIN_LABEL)) if label in levels]
     suffix = ["ultraserver"] if any(level.startswith(ULTRASERVER_LABEL.format("")) for level in levels) else []
+    suffix += ["clique"] if NVLINK_CLIQUE_LABEL in levels else []
     return TopologyPlan("-".join([*prefix, f"aws-network-{layers}" if layers else "hostname", *suffix]), levels)
 
 

@@ -36,6 +36,12 @@ ULTRASERVER_LABEL = "neuron.amazonaws.com/ultraserver-server-id-{}"
 ULTRASERVER_NODE_COUNTS = (4, 2)
 
 
+# Set by NVIDIA's GPU feature discovery (deployed by the GPU Operator) on nodes whose GPUs share a multi-node NVLink
+# domain, one value per domain: "Nodes within the same `nvidia.com/gpu.clique` have multi-node NVLink-reachability"
+# (EKS user guide, ml-eks-nvidia-ultraserver, awsdocs/amazon-eks-user-guide@00e3293d).
+NVLINK_CLIQUE_LABEL = "nvidia.com/gpu.clique"
+
+
 def ultraserver_labels(instances_per_domain: int) -> tuple[str, ...]:
     """The UltraServer-id labels of a Neuron node whose NeuronLink domain spans `instances_per_domain` hosts, broadest first."""
     return tuple(ULTRASERVER_LABEL.format(count) for count in ULTRASERVER_NODE_COUNTS if instances_per_domain % count == 0)

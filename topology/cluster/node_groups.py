@@ -218,9 +218,12 @@ def pool_domains(pool: Pool, ctx: Context) -> list[tuple[str, str, str]]:
 
 
 def lustre_over_efa(pool: Pool, spec: InstanceType, ctx: Context, efa: bool) -> int:
-    """EFA devices LNet should use on the pool's nodes: >0 when the pool is on EFA and mounts an EFA-enabled FSx tier."""
+    """EFA devices LNet should use on the pool's nodes: >0 when the pool is on EFA and mounts an EFA-enabled FSx tier.
+
+    The FSx guide's count, but never more than the node has: it names 8 for p6e-gb200, whose layout gives 4.
+    """
     mounts_efa_tier = any(getattr(ctx.tiers.get(use.tier), "efa", False) for use in pool.storage)
-    return lnet_interfaces(spec) if efa and mounts_efa_tier and supports_lustre_efa(spec) else 0
+    return min(lnet_interfaces(spec), spec.efa_devices) if efa and mounts_efa_tier and supports_lustre_efa(spec) else 0
 
 
 def _local_nvme(pool: Pool, ctx: Context) -> LocalNvme | None:

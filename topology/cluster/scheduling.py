@@ -20,7 +20,15 @@ from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
 from blueprints.models.base import is_zone_id
 from blueprints.records import record
-from topology.cluster.labels import HOSTNAME_LABEL, INSTANCE_TYPE_LABEL, NETWORK_LAYER_LABEL, ZONE_LABEL, NodeTaint, ultraserver_labels
+from topology.cluster.labels import (
+    HOSTNAME_LABEL,
+    INSTANCE_TYPE_LABEL,
+    NETWORK_LAYER_LABEL,
+    NVLINK_CLIQUE_LABEL,
+    ZONE_LABEL,
+    NodeTaint,
+    ultraserver_labels,
+)
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 
 # A label whose key is always set but whose value is known only once the node
@@ -99,7 +107,8 @@ class NodeGroupView:
         With `feature_discovery` (the GPU Operator deploys node-feature-discovery),
         NVIDIA nodes get NFD's PCI label. With `neuron_plugin` (the Neuron device
         plugin runs), the nodes of an instance type whose NeuronLink domain spans
-        hosts (trn2u: 4) get the UltraServer ids.
+        hosts (trn2u: 4) get the UltraServer ids; with `feature_discovery`, those
+        of a type whose NVLink domain spans hosts (p6e-gb200: 18) the NVLink clique.
         """
         labels: dict[str, str] = {}
         if self.vendor == "nvidia" and self.feature_discovery:
@@ -110,13 +119,18 @@ class NodeGroupView:
     def scale_up_levels(self) -> tuple[str, ...]:
         """The labels naming the multi-host scale-up domain a node is in, broadest first; none for a one-host domain.
 
-        A Trn2 UltraServer's ids, once the Neuron device plugin runs. NVIDIA's
-        multi-node NVLink (`nvidia.com/gpu.clique`, from GPU feature discovery)
-        has no instance type in the catalog yet (p6e-gb200; docs/fabrics.md).
+        A Trn2 UltraServer's ids, once the Neuron device plugin runs; a GB200
+        UltraServer's NVLink clique (`nvidia.com/gpu.clique`), once GPU feature
+        discovery runs (the GPU Operator deploys it).
         """
-        if self.vendor != "aws" or not self.neuron_plugin or self.spec.scale_up is None:
+        scale_up = self.spec.scale_up
+        if scale_up is None or scale_up.instances_per_domain == 1:
             return ()
-        return ultraserver_labels(self.spec.scale_up.instances_per_domain)
+        if self.vendor == "aws" and self.neuron_plugin:
+            return ultraserver_labels(scale_up.instances_per_domain)
+        if self.vendor == "nvidia" and self.feature_discovery:
+            return (NVLINK_CLIQUE_LABEL,)
+        return ()
 
     def all_labels(self) -> dict[str, str]:
         """Every label a node of this group carries: AWS's, the add-ons', then the node group's."""

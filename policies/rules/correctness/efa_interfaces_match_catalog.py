@@ -6,7 +6,8 @@ cards exist; an EFA goes only on a card whose `InterfaceTypes` include EFA,
 one per card, and no more than `MaximumEfaInterfaces`. And the node should
 get every EFA device it has: each EFA card (card 0 only when it has a
 second slot beside the primary) carries one, up to the maximum, so no rail
-goes unused. The card facts come from railyard's catalog, i.e. AWS's own
+goes unused; where AWS's guide names the cards instead (p6e-gb200: 1, 5, 9
+and 13, one per GPU), those. The card facts come from railyard's catalog, i.e. AWS's own
 DescribeInstanceTypes data. The instance type is the template's own, else
 that of the node groups launching from it.
 """
@@ -24,9 +25,8 @@ from policies.stack import Stack, items, number, value
 
 
 def expected_efa_cards(spec: InstanceFacts) -> list[int]:
-    """The cards a full EFA layout of `spec` puts an EFA on, in order."""
-    cards = [card.index for card in spec.network_cards if card.supports_efa and (card.index != 0 or card.max_interfaces >= 2)]
-    return cards[: spec.max_efa_interfaces]
+    """The cards a full EFA layout of `spec` puts an EFA on, in order (railyard's catalog computes them)."""
+    return list(spec.efa_layout_cards)
 
 
 def layout_problems(interfaces: list[Mapping[str, Any]], spec: InstanceFacts) -> list[str]:
@@ -53,9 +53,14 @@ def layout_problems(interfaces: list[Mapping[str, Any]], spec: InstanceFacts) ->
         found.append(f"more than one EFA on card(s) {sorted({card for card in cards if cards.count(card) > 1})}")
     if len(cards) > spec.max_efa_interfaces:
         found.append(f"{len(cards)} EFA interfaces; {spec.name} allows {spec.max_efa_interfaces}")
-    missing = sorted(set(expected_efa_cards(spec)) - set(cards))
+    layout = set(expected_efa_cards(spec))
+    missing = sorted(layout - set(cards))
     if missing:
-        found.append(f"no EFA on card(s) {missing}: nodes would use {len(set(cards))} of {len(expected_efa_cards(spec))} EFA devices")
+        outside = sorted(set(cards) - layout)
+        found.append(
+            f"no EFA on card(s) {missing}: nodes would use {len(layout & set(cards))} of {len(layout)} EFA devices"
+            + (f" of the layout (card(s) {outside} are outside it)" if outside else "")
+        )
     return found
 
 
@@ -85,6 +90,6 @@ RULE = StackRule(
     domain="correctness",
     severity="high",
     check=check,
-    fix="lay out one interface on card 0/device 0, then one efa-only interface on each EFA-capable card "
-    "(device 1 on card 0, device 0 elsewhere), as `railyard catalog --json` lists the cards",
+    fix="lay out one interface on card 0/device 0, then one efa-only interface on each card of the type's EFA layout "
+    "(device 1 on card 0, device 0 elsewhere), as `railyard catalog --json` lists them under efa_layout_cards",
 )

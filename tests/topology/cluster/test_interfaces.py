@@ -29,7 +29,7 @@ def test_efa_instance_gets_the_primary_and_one_efa_only_per_efa_card(instance_ty
     assert layout[0] == InterfaceSpec(0, 0, "interface")
     assert efa_cards(layout) == expected_cards
     assert {interface.interface_type for interface in layout[1:]} == {"efa-only"}
-    assert efa_count(layout) == CATALOG.get(instance_type).max_efa_interfaces
+    assert efa_count(layout) == CATALOG.get(instance_type).max_efa_interfaces == CATALOG.get(instance_type).efa_devices
 
 
 def test_p5_puts_the_card_0_efa_on_device_1_and_the_others_on_device_0():
@@ -37,6 +37,19 @@ def test_p5_puts_the_card_0_efa_on_device_1_and_the_others_on_device_0():
     assert len(layout) == 33
     assert layout[1] == InterfaceSpec(0, 1, "efa-only")
     assert {interface.device_index for interface in layout[2:]} == {0}
+
+
+def test_p6e_gb200_gets_awss_four_efa_interfaces_one_per_gpu_not_one_per_efa_card():
+    spec = CATALOG.get("p6e-gb200.36xlarge")
+    layout = interface_layout(spec, efa=True)
+    # "For the primary NCI (network card index 0, device index 0), use an ENA network interface. Add EFA-only
+    # network interfaces to the following: NCI 1, 5, 9, 13, device index 0" (EFA configuration for P6e-GB200).
+    assert layout == (PRIMARY, *(InterfaceSpec(card, 0, "efa-only") for card in (1, 5, 9, 13)))
+    assert efa_count(layout) == 4 < spec.max_efa_interfaces == 16
+    # Each GPU's pair of cards carries one of them, and the four together have the guide's 1,600 Gbps.
+    pairs = ((1, 3), (5, 7), (9, 11), (13, 15))
+    assert [sum(card in pair for card in efa_cards(layout)) for pair in pairs] == [1, 1, 1, 1]
+    assert sum(spec.network_cards[card].baseline_gbps for card in efa_cards(layout)) == 1600
 
 
 def test_p6_b300_has_no_efa_on_card_0():

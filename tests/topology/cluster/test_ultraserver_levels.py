@@ -81,3 +81,41 @@ def test_a_neuron_plugin_kept_to_other_pools_labels_no_ultraserver_node():
     views = lay_out_kubernetes(loaded.blueprint, CATALOG).nodes
     assert [view.neuron_plugin for view in views] == [False] * len(views)
     assert views[0].scale_up_levels() == ()
+
+
+# A GB200 NVL72 UltraServer: 18 p6e-gb200.36xlarge share one NVLink domain (catalog), and GPU feature discovery, which
+# the GPU Operator deploys, labels each node with the domain's clique: "Nodes within the same `nvidia.com/gpu.clique`
+# have multi-node NVLink-reachability" (EKS user guide, ml-eks-nvidia-ultraserver).
+CLIQUE = "nvidia.com/gpu.clique"
+
+
+def test_a_gb200_pool_schedules_by_network_layer_then_nvlink_clique_then_host():
+    blueprint = example("p6e-gb200-nvl72")
+    plan = lay_out_kubernetes(blueprint, CATALOG)
+    (flavor,) = plan.kueue.flavors
+    assert list(flavor.topology.levels) == [*LAYERS, CLIQUE, HOSTNAME_LABEL]
+    assert flavor.topology.name == "aws-network-3-clique"
+    # Quota is what the nodes hold: 36 nodes of 4 GPUs and AWS's 4 EFA devices each.
+    assert (flavor.quotas["nvidia.com/gpu"], flavor.quotas["vpc.amazonaws.com/efa"]) == (144, 144)
+    assert [finding.code for finding in check_kubernetes(blueprint, CATALOG) if finding.code == "k8s.label-not-set"] == []
+
+
+def test_without_the_gpu_operator_no_gb200_node_carries_a_clique_and_a_declared_clique_level_is_refused():
+    text = (EXAMPLES / "p6e-gb200-nvl72.yaml").read_text().replace("    - kind: gpu_operator\n", "    - kind: nvidia_device_plugin\n")
+    loaded = load_text(text, "p6e-gb200-plugin-only.yaml")
+    assert loaded.blueprint is not None
+    plan = lay_out_kubernetes(loaded.blueprint, CATALOG)
+    assert CLIQUE not in plan.nodes[0].all_labels()
+    assert list(plan.kueue.flavors[0].topology.levels) == [*LAYERS, HOSTNAME_LABEL]
+    declared = text.replace("  topology_aware_scheduling: true\n", "  topology_aware_scheduling: true\n  kueue:\n    flavors:\n")
+    declared += f"      - pool: nvl72\n        topology_levels: [{', '.join(LAYERS)}, {CLIQUE}, {HOSTNAME_LABEL}]\n"
+    refused = load_text(declared, "p6e-gb200-declared-clique.yaml")
+    assert refused.blueprint is not None
+    [finding] = [finding for finding in check_kubernetes(refused.blueprint, CATALOG) if finding.code == "k8s.label-not-set"]
+    assert "NVIDIA's GPU feature discovery sets the NVLink clique, and it isn't deployed (kubernetes.device_plugins: gpu_operator)" in finding.message
+
+
+def test_a_one_host_nvlink_pool_gets_no_clique_level_even_with_the_gpu_operator():
+    plan = lay_out_kubernetes(example("ai-on-eks"), CATALOG)
+    train = next(view for view in plan.nodes if view.pool == "train")
+    assert train.feature_discovery and train.scale_up_levels() == ()
