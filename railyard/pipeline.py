@@ -38,8 +38,9 @@ from topology.cluster.scheduling import node_groups as scheduled_node_groups
 from topology.cluster.spare_placement import standby_findings
 from topology.cluster.subnets import moved_pins, unused_pins
 from topology.cluster.update_room import update_room_findings
-from topology.cost import CostReport, cost_findings, cost_report
+from topology.cost import cost_findings, cost_report
 from topology.cost_prices import declared_findings
+from topology.cost_report import CostReport
 
 if TYPE_CHECKING:
     from railyard.online import OnlineReport

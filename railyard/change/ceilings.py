@@ -28,7 +28,7 @@ from railyard.change.before_after import BeforeAfter
 from railyard.change.capacity import instance_spec
 from railyard.pipeline import QUOTA_STATUS
 from topology.cluster.kueue import UNITS as QUEUE_QUANTITY_SUFFIX
-from topology.cost import cents
+from topology.cost_report import cents
 
 if TYPE_CHECKING:
     from railyard.mocked import PreviewResult

@@ -14,7 +14,7 @@ from typing import Any
 
 from blueprints.records import record
 from railyard.change.before_after import BeforeAfter
-from topology.cost import CostLine, CostReport, cents
+from topology.cost_report import CostLine, CostReport, cents
 
 FIGURES = (("hourly_usd", "USD/h"), ("upfront_usd", "USD upfront"))
 """The figures of a line a change compares, and how the impact row names each. Spend at max size is a ceiling, per pool

@@ -19,7 +19,7 @@ from railyard.change.compare import ResourceChange
 from railyard.change.diff import DiffResult
 from railyard.change.findings_change import CHANGED, NEW
 from railyard.render import finding_block, findings_report, table
-from topology.cost import cents
+from topology.cost_report import cents
 
 MAX_VALUE = 48
 STILL = "at the planned size nothing changes: no node added, removed, rolled or replaced, no data lost, no cost moved as planned or upfront"
