@@ -36,7 +36,6 @@ The rules (the formulas live in `blueprints.fabric_math`):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
 from dataclasses import field
 
 from blueprints import fabric_math
@@ -46,6 +45,7 @@ from blueprints.models import Blueprint
 from blueprints.models.fabrics import AwsEfa, DesignedFabric, RailOnly, RailOptimizedClos, ScaleUp
 from blueprints.models.pools import Pool
 from blueprints.records import record
+from topology import leaf_positions
 from topology.placement import Placement
 from topology.provider_fabric import provider_managed
 
@@ -251,86 +251,6 @@ def _rail_blocks(
     return tuple(sorted(tuple(block) for block in blocks.values()))
 
 
-Run = tuple[str, int, int, int]
-"""(block, rack, pool index, hosts): a stretch of one pool's hosts in one rack."""
-
-
-@record(frozen=False)
-class _RawPosition:
-    """A leaf position while it fills: its block, used ports per leaf, [pool index, hosts] in order, and its rack (ToR)."""
-
-    block: str
-    ports: int = 0
-    hosts: list[list[int]] = field(default_factory=list)
-    rack: int | None = None
-
-
-def _runs(placement: Placement, shapes: dict[int, PoolShape]) -> Iterator[Run]:
-    """(block, rack, pool index, hosts) of the fabric's hosts in physical order."""
-    for site in placement.sites:
-        for rack, contents in enumerate(site.racks):
-            for pool_index, count in contents:
-                if pool_index in shapes:
-                    yield site.name, rack, pool_index, count
-
-
-def _fill_positions(runs: Iterable[Run], shapes: dict[int, PoolShape], capacity: int, single: bool) -> list[_RawPosition]:
-    """Fill leaf positions of `capacity` ports in order."""
-    positions: list[_RawPosition] = []
-    for block, _, pool_index, count in runs:
-        cost = shapes[pool_index].ports_per_leaf
-        while count:
-            current = positions[-1] if positions else None
-            if current is None or (not single and current.block != block):
-                current = _RawPosition(block)
-                positions.append(current)
-            room = count if single else (capacity - current.ports) // cost  # one tier: every host on the one leaf per rail
-            if room <= 0 and current.ports > 0:
-                positions.append(_RawPosition(block))
-                continue
-            take = min(max(room, 1), count)  # a host bigger than a leaf sits alone and overflows it
-            if current.hosts and current.hosts[-1][0] == pool_index:
-                current.hosts[-1][1] += take
-            else:
-                current.hosts.append([pool_index, take])
-            current.ports += take * cost
-            count -= take
-    return positions
-
-
-def _tor_positions(runs: Iterable[Run], shapes: dict[int, PoolShape]) -> list[_RawPosition]:
-    """One position per rack holding fabric hosts (a ToR per rack)."""
-    positions: dict[tuple[str, int], _RawPosition] = {}
-    for block, rack, pool_index, count in runs:
-        current = positions.setdefault((block, rack), _RawPosition(block, rack=rack))
-        current.ports += count * shapes[pool_index].ports_per_leaf
-        current.hosts.append([pool_index, count])
-    return list(positions.values())
-
-
-def _pods(raw: list[_RawPosition], per_pod: int, zone_of: dict[str, str], blocks_per_pod: int | None = None) -> list[int]:
-    """Pod index of each position: whole blocks (leaf groups) while they fit a pod's room, a bigger block split `per_pod` at a time.
-
-    A block that fits in what is left of the current pod (same zone, and fewer than `blocks_per_pod` blocks in it
-    when the design fixes its pods) joins it, so a pod of 15 one-position segments is one pod; a block that doesn't
-    starts a new pod, and one bigger than a pod fills several.
-    """
-    sizes = Counter(position.block for position in raw)
-    pods: list[int] = []
-    pod, in_pod, blocks, block, zone = -1, per_pod, 0, None, None
-    for position in raw:
-        if position.block != block:
-            joins = zone_of.get(position.block) == zone and in_pod + sizes[position.block] <= per_pod
-            if not joins or (blocks_per_pod is not None and blocks >= blocks_per_pod):
-                pod, in_pod, blocks = pod + 1, 0, 0
-            block, zone, blocks = position.block, zone_of.get(position.block), blocks + 1
-        elif in_pod == per_pod:
-            pod, in_pod, blocks = pod + 1, 0, 1  # the rest of a block bigger than a pod
-        pods.append(pod)
-        in_pod += 1
-    return pods
-
-
 def _tiers(fabric: DesignedFabric, leaves: int) -> int:
     """Declared, or two while one spine plane reaches all the `leaves` it joins, else three."""
     if fabric.kind == "fat_tree":
@@ -410,19 +330,23 @@ def _size(
     per_position = rails if fabric.kind in RAIL_KINDS else 1
     # A spine plane that joins planes below reaches the leaves of each: its down ports are shared among them.
     spine_joins, core_joins = joined_planes(fabric, "spine"), joined_planes(fabric, "core")
-    runs = list(_runs(placement, shapes))
+    ports = {index: shape.ports_per_leaf for index, shape in shapes.items()}
+    runs = list(leaf_positions.runs(placement, ports))
     if isinstance(fabric, RailOnly):
         demand = sum(count * shapes[pool].ports_per_leaf for _, _, pool, count in runs)
         tiers: int = fabric.tiers or (1 if demand <= leaf.as_top().down_links else 2)
-        raw = _fill_positions(runs, shapes, leaf.as_top().down_links if tiers == 1 else leaf.down_links, single=tiers == 1)
+        raw = leaf_positions.fill_positions(runs, ports, leaf.as_top().down_links if tiers == 1 else leaf.down_links, single=tiers == 1)
     else:
-        raw = _tor_positions(runs, shapes) if fabric.kind == "tor_clos" else _fill_positions(runs, shapes, leaf.down_links, False)
+        if fabric.kind == "tor_clos":
+            raw = leaf_positions.tor_positions(runs, ports)
+        else:
+            raw = leaf_positions.fill_positions(runs, ports, leaf.down_links, False)
         tiers = _tiers(fabric, len(raw) * per_position * spine_joins)
     built = fabric.tier_shapes(tiers)
     leaf, spine, core = built["leaf"], built["spine"], built["core"]
     zone_of = {site.name: site.zone.name for site in placement.sites}
     per_pod = fabric_math.positions_per_pod(spine.down_links, per_position * spine_joins)
-    pods = _pods(raw, per_pod, zone_of, getattr(fabric, "blocks_per_pod", None)) if tiers == 3 else [0] * len(raw)
+    pods = leaf_positions.pods(raw, per_pod, zone_of, getattr(fabric, "blocks_per_pod", None)) if tiers == 3 else [0] * len(raw)
     positions = tuple(
         Position(index, item.block, pod, tuple((pool, hosts) for pool, hosts in item.hosts), item.ports, item.rack)
         for index, (item, pod) in enumerate(zip(raw, pods, strict=True))
