@@ -28,10 +28,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from blueprints.catalog.collection import Catalog
 from blueprints.catalog.model import (
     CONFIDENCES,
     Accelerator,
-    Catalog,
     CatalogError,
     Confidence,
     Fact,
