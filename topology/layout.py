@@ -42,7 +42,8 @@ from blueprints import fabric_math
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.findings import Finding, error, warning
 from blueprints.models import Blueprint
-from blueprints.models.fabrics import AwsEfa, DesignedFabric, RailOnly, RailOptimizedClos, ScaleUp
+from blueprints.models.fabric_parts import ScaleUp
+from blueprints.models.fabrics import AwsEfa, DesignedFabric, RailOnly, RailOptimizedClos
 from blueprints.models.pools import Pool
 from blueprints.records import record
 from topology import leaf_positions

@@ -25,7 +25,7 @@ from typing import Any
 
 from blueprints.catalog import Catalog, InstanceType
 from blueprints.models import Blueprint
-from blueprints.models.fabrics import ScaleUp
+from blueprints.models.fabric_parts import ScaleUp
 from blueprints.models.pools import Pool
 from blueprints.records import record
 from blueprints.rules.context import Context

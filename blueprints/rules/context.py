@@ -7,7 +7,8 @@ from functools import cached_property
 from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.models.domains import Block, Zone
-from blueprints.models.fabrics import AwsEfa, Fabric, ScaleUp
+from blueprints.models.fabric_parts import ScaleUp
+from blueprints.models.fabrics import AwsEfa, Fabric
 from blueprints.models.pools import Pool
 from blueprints.models.storage import StorageTier
 from blueprints.records import record
