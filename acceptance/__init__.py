@@ -19,7 +19,9 @@ later (`railyard acceptance check --from DIR` calls the same code). Every check 
 expected, what it saw and from which command; a file the level needs that is missing is a
 failed check, never a pass. With `--publish NODE` the verdict goes on the node as the
 `railyard.dev/Accepted` condition and a JSON annotation, and `--lift-taint` removes the
-acceptance taint from a node that passed (`acceptance/kube.py`).
+acceptance taint from a node that passed (`acceptance/kube.py`); `--replace-on-failure` marks a
+failed node's instance Unhealthy so its Auto Scaling group replaces it (`acceptance/replace.py`,
+signed with `acceptance/sigv4.py`, credentials from EKS Pod Identity in `acceptance/aws.py`).
 
 Why a package of its own, at the top of the repository and not under `railyard/` or
 `components/`: it runs on the node, in a privileged pod whose script someone must approve,

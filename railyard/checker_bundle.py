@@ -2,7 +2,8 @@
 
 `checker_bundle` gives the compiler (`components.kubernetes.acceptance`) the package's source, each
 gated pool's expectation (the same JSON `railyard acceptance expect` prints) and the `dcgmi diag`
-command that expectation runs, so the DaemonSet's init container runs exactly what the checker would.
+command that expectation runs, so the DaemonSet's init container runs exactly what the checker would, and, where
+a pool replaces its failed nodes, the region whose Auto Scaling endpoint its checker calls.
 """
 
 from __future__ import annotations
@@ -39,4 +40,6 @@ def checker_bundle(blueprint: Blueprint, catalog: Catalog, gates: Sequence[Accep
                 diagnostics[gate.pool] = command.argv
             if command.file == BURN_IN:
                 burn_ins[gate.pool] = command.argv
-    return AcceptanceBundle(package_sources(), expectations, diagnostics, burn_ins)
+    # The region only where a checker calls Auto Scaling, so a cluster that only taints compiles as it did.
+    region = blueprint.cloud.region if any(gate.replaces for gate in gates) else ""
+    return AcceptanceBundle(package_sources(), expectations, diagnostics, burn_ins, region)

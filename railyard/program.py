@@ -34,6 +34,7 @@ from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error
 from blueprints.records import record
 from blueprints.source import SourceError
+from components.acceptance_access import AcceptanceAccess, plan_acceptance_access
 from components.addons import Addons, AddonsArgs, cni_configuration_values
 from components.cluster import Cluster, ClusterArgs
 from components.karpenter import KarpenterAccess, KarpenterAccessArgs
@@ -231,16 +232,19 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
         opts,
     )
     karpenter = _karpenter(name, plan, cluster, network, placement, opts)
+    access = plan_acceptance_access(name, plan.region, plan.partition, plan.kubernetes.layout.acceptance, plan.node_groups, plan.tags)
+    # Pools with acceptance.on_failure: replace: the checker's Pod Identity role (components/acceptance_access.py).
+    checker_access = [AcceptanceAccess(f"{name}-acceptance", access, cluster.cluster_name, opts)] if access else []
     if plan.layer_stack == "same":
         # Charts with controllers need the system nodes; volumes and Kueue objects wait for every pool,
-        # and the gp3 StorageClass for the EBS CSI driver.
+        # and the gp3 StorageClass for the EBS CSI driver; the checkers wait for their Pod Identity association.
         KubernetesLayer(
             f"{name}-k8s",
             KubernetesLayerArgs(
                 plan.kubernetes,
                 kubeconfig=cluster.kubeconfig,
                 file_systems=storage.file_systems,
-                depends_on=[*node_pools.values(), cluster_addons],
+                depends_on=[*node_pools.values(), cluster_addons, *checker_access],
                 system_nodes=system,
                 class_networks=storage.class_networks,
                 karpenter=karpenter,

@@ -44,6 +44,7 @@ MODEL_CODES: tuple[str, ...] = (
     "pool.node-count",
     "pool.share-without-standby",
     "pool.acceptance-burn-in",
+    "pool.acceptance-replace-karpenter",
     "pool.root-volume-iops",
     "pool.root-volume-throughput",
     "k8s.duplicate-plugin",

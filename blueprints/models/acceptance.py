@@ -36,13 +36,14 @@ class Acceptance(Model):
         description="The longest a node may spend under acceptance before it counts as failed; none = the level's longest "
         "published duration plus the burn-in plus 15 minutes. `validate` refuses one shorter than the level's published duration.",
     )
-    on_failure: Literal["taint"] = Field(
+    on_failure: Literal["taint", "replace"] = Field(
         default="taint",
-        description="What a failed node gets: `taint` keeps it tainted (no work lands there) with the failed checks in its "
+        description="What a failed node gets. `taint` keeps it tainted (no work lands there) with the failed checks in its "
         "`railyard.dev/Accepted` condition and `railyard.dev/acceptance` annotation, for an operator to act on. `replace` "
-        "(mark the instance Unhealthy with Auto Scaling SetInstanceHealth so its group replaces it) is not offered yet: it "
-        "needs a Pod Identity role allowing autoscaling:SetInstanceHealth on the pool's groups and a signed AWS call from "
-        "the standard-library checker (docs/acceptance.md).",
+        "does that, then marks its instance Unhealthy (Auto Scaling SetInstanceHealth) so the node group's Auto Scaling group "
+        "terminates it and launches another, which is checked in turn; the checker gets autoscaling:SetInstanceHealth on "
+        "the cluster's replace pools' groups through an EKS Pod Identity role. Managed node groups only (Karpenter launches "
+        "no Auto Scaling group); on a Capacity Block the replacement comes back only once the block has room (docs/acceptance.md).",
     )
 
     @model_validator(mode="after")

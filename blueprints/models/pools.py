@@ -186,6 +186,22 @@ class Pool(Model):
             )
         return self
 
+    @model_validator(mode="after")
+    def _replace_needs_an_auto_scaling_group(self) -> Self:
+        # Karpenter launches its nodes with EC2 CreateFleet (its controller policy, components/karpenter.py, grants
+        # ec2:CreateFleet and no autoscaling action): no Auto Scaling group holds them, so SetInstanceHealth has no group
+        # to replace them in ("not part of any Autoscaling Group or Managed Node Group":
+        # https://repost.aws/questions/QUkSinVy1dSMa2IbkFOAbsrg/eks-node-capacity-settings-with-karpenter).
+        if self.acceptance is not None and self.acceptance.on_failure == "replace" and self.provisioner == "karpenter":
+            raise violation(
+                "pool.acceptance-replace-karpenter",
+                f"pool '{self.name}' sets acceptance.on_failure: replace, but its nodes are launched by Karpenter, which puts them "
+                "in no Auto Scaling group: there is no group to mark the instance Unhealthy in",
+                "use on_failure: taint on this pool (a failed node stays tainted for an operator), or provisioner: managed_node_group",
+                field="acceptance.on_failure",
+            )
+        return self
+
     @property
     def max_nodes(self) -> int:
         """The most nodes the pool can have (fixed count or range max)."""

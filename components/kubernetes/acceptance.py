@@ -15,7 +15,10 @@
   `dcgmi-diag.json` into the shared evidence folder; the checker then records the rest and judges the whole
   folder, publishes the verdict and, on a pass, lifts the taint and relabels the node `passed`, which takes
   the DaemonSet's pod off it. The container then sleeps, so a failed node keeps its pod and its verdict
-  without rerunning the diagnostic in a loop.
+  without rerunning the diagnostic in a loop. A pool with `on_failure: replace` passes `--replace-on-failure`
+  and sets `AWS_REGION`: a failed node's instance is marked Unhealthy for its Auto Scaling group to replace,
+  with credentials from the EKS Pod Identity association `components.acceptance_access` makes for the
+  same service account (the Pod Identity webhook adds the credential variables to the pod).
 
 Why privileged, and no device requests: a checker that requested `nvidia.com/gpu: 8` or
 `vpc.amazonaws.com/efa: 32` would stay Pending on the very node it exists to catch (seven GPUs
@@ -64,13 +67,15 @@ class AcceptanceBundle:
     each gated pool to its expectation JSON; `diagnostics` each gated NVIDIA pool at a DCGM level to the
     `dcgmi diag` arguments its expectation runs (acceptance.evidence.commands), so the init container
     runs exactly what the checker would; `burn_ins` each such pool with `burn_in_minutes` to the `dcgmi diag`
-    arguments of its burn-in (acceptance.burnin.burn_in_argv), which the same init container runs next.
+    arguments of its burn-in (acceptance.burnin.burn_in_argv), which the same init container runs next;
+    `region` the cluster's, whose Auto Scaling endpoint the checkers of `on_failure: replace` pools call.
     """
 
     package: Mapping[str, str]
     expectations: Mapping[str, str]
     diagnostics: Mapping[str, tuple[str, ...]]
     burn_ins: Mapping[str, tuple[str, ...]]
+    region: str = ""
 
 
 def _items(keys: Sequence[str]) -> list[dict[str, str]]:
@@ -83,13 +88,18 @@ def _shell(*lines: str) -> list[str]:
 
 
 def checker_script(gate: AcceptanceGate) -> list[str]:
-    """The checker's command: run and publish within the time limit; on a timeout judge what was recorded; then sleep."""
+    """The checker's command: run and publish within the time limit; on a timeout judge what was recorded; then sleep.
+
+    A pool with `on_failure: replace` adds `--replace-on-failure` to both: a node whose reads hung past the limit is
+    judged on what was recorded (missing evidence fails), and replaced like any other failed node.
+    """
     expect = f"{ROOT}/expect/{gate.pool}.json"
+    replace = " --replace-on-failure" if gate.replaces else ""
     return _shell(
-        f'timeout {CHECKER_MINUTES}m python3 -m acceptance run --expect {expect} --into {EVIDENCE} --publish "$NODE_NAME" --lift-taint',
+        f'timeout {CHECKER_MINUTES}m python3 -m acceptance run --expect {expect} --into {EVIDENCE} --publish "$NODE_NAME" --lift-taint{replace}',
         "status=$?",
         # 124: `timeout` stopped it; what was recorded is judged (missing evidence fails) and published, the taint kept.
-        f'if [ "$status" -eq 124 ]; then python3 -m acceptance check --expect {expect} --from {EVIDENCE} --publish "$NODE_NAME"; fi',
+        f'if [ "$status" -eq 124 ]; then python3 -m acceptance check --expect {expect} --from {EVIDENCE} --publish "$NODE_NAME"{replace}; fi',
         "exec sleep infinity",
     )
 
@@ -148,6 +158,10 @@ def pod_spec(gate: AcceptanceGate, bundle: AcceptanceBundle) -> dict[str, Any]:
     ]
     if gate.vendor == "nvidia":
         env += [{"name": "NVIDIA_VISIBLE_DEVICES", "value": "all"}, {"name": "NVIDIA_DRIVER_CAPABILITIES", "value": "utility"}]
+    if gate.replaces:
+        if not bundle.region:
+            raise ValueError(f"pool {gate.pool!r} replaces failed nodes: give the bundle the cluster's region")
+        env.append({"name": "AWS_REGION", "value": bundle.region})
     image = pins.image("neuron_monitor" if gate.vendor == "aws" else "gate_keeper_python").reference
     checker = {
         "name": "checker",

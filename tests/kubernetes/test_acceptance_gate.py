@@ -61,14 +61,6 @@ def test_acceptance_is_off_by_default_and_a_pool_without_it_gets_neither_the_tai
         assert ACCEPTANCE_TAINT not in group.taints
 
 
-def test_replace_on_failure_is_refused_with_what_is_allowed():
-    loaded = load(mutate("acceptance: {level: standard}", "acceptance: {level: standard, on_failure: replace}", GATED))
-    assert loaded.blueprint is None
-    assert [(finding.code, finding.path_text, finding.message, finding.hint) for finding in loaded.findings] == [
-        ("schema.invalid-value", "pools[0].acceptance.on_failure", "'replace' is not allowed", "use one of 'taint'")
-    ]
-
-
 def test_a_burn_in_as_long_as_the_timeout_is_refused():
     loaded = load(mutate("acceptance: {level: standard}", "acceptance: {level: standard, burn_in_minutes: 30, timeout_minutes: 30}", GATED))
     assert [finding.code for finding in loaded.findings if finding.severity == "error"] == ["pool.acceptance-burn-in"]

@@ -58,7 +58,11 @@ EVERY_TAINT = Toleration("", "Exists")
 NODE_ADDONS: dict[str, tuple[Toleration, str]] = {
     "vpc_cni": (EVERY_TAINT, "aws/amazon-vpc-cni-k8s charts/aws-vpc-cni/templates/daemonset.yaml: tolerations [operator: Exists]"),
     "kube_proxy": (EVERY_TAINT, "deploy-realism-v3.md 12: EKS's DaemonSet add-ons tolerate all taints (kubernetes/kubernetes#56589)"),
-    "pod_identity_agent": (EVERY_TAINT, "aws/eks-pod-identity-agent charts/eks-pod-identity-agent/values.yaml: tolerations [operator: Exists]"),
+    "pod_identity_agent": (
+        EVERY_TAINT,
+        "aws/eks-pod-identity-agent charts/eks-pod-identity-agent/values.yaml @ 00bc0581: tolerations [operator: Exists], "
+        "rendered into the DaemonSet by templates/daemonset.yaml; pools with on_failure: replace get their credentials through it",
+    ),
     "ebs_csi_driver": (EVERY_TAINT, "kubernetes-sigs/aws-ebs-csi-driver charts/aws-ebs-csi-driver/values.yaml: node.tolerateAllTaints true"),
     "node_monitoring_agent": (
         EVERY_TAINT,
@@ -73,7 +77,8 @@ class AcceptanceGate:
 
     `dcgm_level` is None where no DCGM diagnostic runs (Neuron and CPU pools). `minutes` is the longest a node's
     acceptance takes by the published figures (the diagnostic, the reads and the burn-in); `timeout_minutes` the
-    pool's, or that plus a margin; `burn_in_minutes` the pool's burn-in (0: none), which the DCGM init container runs.
+    pool's, or that plus a margin; `burn_in_minutes` the pool's burn-in (0: none), which the DCGM init container runs;
+    `on_failure` the pool's `taint` or `replace` (a failed node's instance marked Unhealthy for its group to replace).
     """
 
     pool: str
@@ -88,6 +93,12 @@ class AcceptanceGate:
     efa: bool
     vendor: str | None
     burn_in_minutes: int
+    on_failure: str = "taint"
+
+    @property
+    def replaces(self) -> bool:
+        """True when a failed node's instance is marked Unhealthy, so its Auto Scaling group replaces it."""
+        return self.on_failure == "replace"
 
     @property
     def accelerator_hours(self) -> float:
@@ -128,6 +139,7 @@ def plan_gates(blueprint: Blueprint, views: Sequence[NodeGroupView]) -> tuple[Ac
                 first.efa,
                 first.vendor,
                 pool.acceptance.burn_in_minutes or 0,
+                pool.acceptance.on_failure,
             )
         )
     return tuple(gates)

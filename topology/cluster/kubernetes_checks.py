@@ -25,6 +25,8 @@ from blueprints.models import Blueprint
 from blueprints.records import record
 from topology.cluster.acceptance import CODES as ACCEPTANCE_CODES
 from topology.cluster.acceptance import gate_findings
+from topology.cluster.acceptance_replace import CODES as REPLACE_CODES
+from topology.cluster.acceptance_replace import replace_findings
 from topology.cluster.device_plugins import PluginPlacement, needs
 from topology.cluster.health import CODES as HEALTH_CODES
 from topology.cluster.health import health_findings
@@ -401,6 +403,11 @@ def check_acceptance(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable
     return gate_findings(blueprint, layout.nodes, layout.acceptance, layout.exporters, layout.mounts)
 
 
+def check_replacement(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
+    """Pools that replace failed nodes can: Pod Identity on, something to check, room in a Capacity Block (`acceptance_replace`)."""
+    return replace_findings(blueprint, layout.acceptance)
+
+
 RULES: tuple[Rule, ...] = (
     Rule("coverage", ("k8s.missing-plugin", "k8s.unused-plugin", "k8s.unknown-pool"), check_coverage),
     Rule("labels", ("k8s.label-not-set",), check_labels),
@@ -410,6 +417,7 @@ RULES: tuple[Rule, ...] = (
     Rule("health", HEALTH_CODES, check_health),
     Rule("node-gates", GATE_CODES, check_node_gates),
     Rule("acceptance", ACCEPTANCE_CODES, check_acceptance),
+    Rule("acceptance-replace", REPLACE_CODES, check_replacement),
 )
 CODES: tuple[str, ...] = tuple(dict.fromkeys(code for rule in RULES for code in rule.codes))
 

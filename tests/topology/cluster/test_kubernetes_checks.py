@@ -243,8 +243,20 @@ def test_registry_names_every_code_once():
         "acceptance.level-conflict",
         "acceptance.timeout-short",
         "acceptance.too-many-taints",
+        "acceptance.replace-without-pod-identity",
+        "acceptance.replace-capacity-block",
     )
-    assert [rule.name for rule in RULES] == ["coverage", "labels", "taints", "quota", "flavor-pools", "health", "node-gates", "acceptance"]
+    assert [rule.name for rule in RULES] == [
+        "coverage",
+        "labels",
+        "taints",
+        "quota",
+        "flavor-pools",
+        "health",
+        "node-gates",
+        "acceptance",
+        "acceptance-replace",
+    ]
 
 
 def test_check_is_skipped_not_crashed_when_the_node_groups_cant_be_planned():
