@@ -8,6 +8,7 @@ a pool replaces its failed nodes, the region whose Auto Scaling endpoint its che
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Sequence
 from importlib import resources
@@ -20,11 +21,38 @@ from components.kubernetes.acceptance import AcceptanceBundle
 from railyard.expectations import pool_expectation
 from topology.cluster.acceptance import AcceptanceGate
 
+# What a node runs: `python -m acceptance`, which loads the package's __init__ and __main__ first.
+ENTRY_MODULES = ("__init__", "__main__")
+
+
+def _imported(source: str) -> set[str]:
+    """The `acceptance` modules a module's source imports (`from acceptance.x import ...`, `import acceptance.x`)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("acceptance."):
+            found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[1] for alias in node.names if alias.name.startswith("acceptance."))
+    return found
+
 
 def package_sources() -> dict[str, str]:
-    """The `acceptance` package's modules as ConfigMap data: `acceptance.<module>.py` -> source (the example evidence left out)."""
-    modules = sorted((path for path in resources.files(acceptance).iterdir() if path.name.endswith(".py")), key=lambda path: path.name)
-    return {f"acceptance.{path.name}": path.read_text(encoding="utf-8") for path in modules}
+    """The modules the checker runs on a node, as ConfigMap data: `acceptance.<module>.py` -> source.
+
+    Only what `python -m acceptance` imports, followed module by module: the fabric judges (`nccl`, `nccom`,
+    `baseline`, `regression`), which run on a reviewer's machine, stay out, so a change to them does not touch the
+    ConfigMap or restart the checkers on nodes still held.
+    """
+    package = resources.files(acceptance)
+    sources: dict[str, str] = {}
+    waiting = list(ENTRY_MODULES)
+    while waiting:
+        module = waiting.pop()
+        if module in sources:
+            continue
+        sources[module] = package.joinpath(f"{module}.py").read_text(encoding="utf-8")
+        waiting += sorted(_imported(sources[module]) - set(sources))
+    return {f"acceptance.{module}.py": sources[module] for module in sorted(sources)}
 
 
 def checker_bundle(blueprint: Blueprint, catalog: Catalog, gates: Sequence[AcceptanceGate]) -> AcceptanceBundle:

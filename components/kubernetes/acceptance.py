@@ -2,9 +2,10 @@
 
 `topology.cluster.acceptance.plan_gates` decided where each checker runs; here that becomes objects:
 
-- ConfigMap `railyard-acceptance-checker`: the `acceptance` package's source (standard library only, a few
-  hundred lines a reviewer reads in one sitting), and ConfigMap `railyard-acceptance-<pool>`: the pool's
-  expectation JSON (`railyard acceptance expect`), so a change to one pool touches that pool's objects only;
+- ConfigMap `railyard-acceptance-checker`: the modules of the `acceptance` package the node checker imports
+  (standard library only, what a reviewer reads in one sitting; `railyard.checker_bundle.package_sources`), and
+  ConfigMap `railyard-acceptance-<pool>`: the pool's expectation JSON (`railyard acceptance expect`), so a change
+  to one pool touches that pool's objects only;
 - ServiceAccount, ClusterRole and ClusterRoleBinding `railyard-acceptance`: `get` and `patch` on `nodes`,
   `patch` on `nodes/status`, nothing else. RBAC's `resourceNames` can't name "the node this pod runs on" (a
   ClusterRole is written before any node exists), so the rights reach every node; one role for all pools,

@@ -12,6 +12,8 @@ The small fabric (tests/kubernetes/fixtures.py) gates its `gpu` pool (4 x p5.48x
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,7 @@ from blueprints.loader import load_blueprint
 from blueprints.models.acceptance import Acceptance
 from components.kubernetes.acceptance import RULES, AcceptanceBundle, daemon_set
 from components.kubernetes.karpenter import plan_karpenter
-from railyard.checker_bundle import checker_bundle
+from railyard.checker_bundle import checker_bundle, package_sources
 from tests.kubernetes.fixtures import EXAMPLES, FABRIC, k8s_findings, load, mutate
 from tests.kubernetes.k8s_types import conforms
 from topology.acceptance_cost import acceptance_cost_findings, acceptance_costs
@@ -191,9 +193,28 @@ def test_the_checker_daemonset_conforms_to_the_pinned_types_and_carries_the_pack
     assert "resources" in pod["containers"][0] and "nvidia.com/gpu" not in json.dumps(pod["containers"][0]["resources"])
     assert "acceptance.kube.py" in bundle.package and "acceptance.examples" not in " ".join(bundle.package)
     assert json.loads(bundle.expectations["p5"])["efa_devices"] == 32
-    assert sorted(Path(key.replace(".", "/", key.count(".") - 1)).name for key in bundle.package) == sorted(
-        path.name for path in (Path(__file__).parents[2] / "acceptance").glob("*.py")
+    shipped = {Path(key.replace(".", "/", key.count(".") - 1)).name for key in bundle.package}
+    every = {path.name for path in (Path(__file__).parents[2] / "acceptance").glob("*.py")}
+    # Everything but the fabric judges, which run where a reviewer reads a job's log, not on the node.
+    assert every - shipped == {"nccl.py", "nccom.py", "baseline.py", "regression.py"}
+
+
+def test_the_shipped_package_alone_checks_a_node_so_the_configmap_misses_no_module_the_checker_imports(tmp_path):
+    # `-S`: no site-packages, so the checker finds only the ConfigMap's files (in the working folder) and the standard library.
+    for key, source in package_sources().items():
+        target = tmp_path / key.replace(".", "/", key.count(".") - 1)
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(source, encoding="utf-8")
+    evidence = Path(__file__).parents[2] / "acceptance" / "examples" / "h100-80gb-hbm3"
+    run = subprocess.run(
+        [sys.executable, "-S", "-m", "acceptance", "check", "--expect", str(evidence / "expectation.json"), "--from", str(evidence), "--json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
     )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["passed"] is True
 
 
 def test_a_pool_with_burn_in_minutes_runs_the_burn_in_after_the_diagnostic_in_the_same_init_container_within_one_deadline():
