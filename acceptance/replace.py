@@ -12,7 +12,9 @@ judges nothing, and replaces nothing):
    instance, whether replacement was requested, the error) and the `railyard.dev/Accepted`
    condition's reason, `ReplacementRequested` or `ReplacementFailed`, its message saying which.
 
-The node keeps its taint either way: while Auto Scaling terminates it nothing lands there, and a
+A node whose only failures are missing evidence (`evidence.<file>`: a command absent from the image or the
+host, or cut off by the time limit) is not replaced: a new instance would fail the same way, in a loop. It is
+held and the outcome says why. The node keeps its taint either way: while Auto Scaling terminates it nothing lands there, and a
 node whose replacement failed is held for an operator as with `on_failure: taint`.
 """
 
@@ -31,6 +33,7 @@ from acceptance.kube import CONDITION, ApiError, NodeApi, condition
 from acceptance.report import Report
 
 ANNOTATION = "railyard.dev/acceptance-replacement"
+MISSING = "evidence."  # the checks acceptance.run names for a command's output missing from the folder
 INSTANCE_ID = re.compile(r"^i-[0-9a-f]{8,17}$")  # EC2 user guide, "Resource IDs": 8 or 17 characters after the prefix
 
 
@@ -94,6 +97,10 @@ def replace_node(
     now = now or datetime.now(UTC)
     instance = None
     try:
+        if all(name.startswith(MISSING) for name in report.failed):
+            # A command that wrote nothing is missing from the checker's image or the host, or was cut off by the time
+            # limit: a new instance would come up the same way, so replacing would loop. The node is held instead.
+            raise ReplacementError(f"withheld: only evidence is missing ({', '.join(report.failed)}), which a new instance would not fix")
         instance = instance_of(api.request("GET", f"/api/v1/nodes/{node}"))
         region = environ.get("AWS_REGION") or environ.get("AWS_DEFAULT_REGION")
         if not region:

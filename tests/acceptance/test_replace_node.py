@@ -102,6 +102,23 @@ def test_a_node_with_no_ec2_provider_id_is_held_not_replaced(in_pod, tmp_path):
     assert (annotation["instance_id"], annotation["requested"]) == (None, False)
 
 
+def test_a_node_failing_only_for_missing_evidence_is_held_not_replaced_and_no_credentials_are_asked_for(
+    in_pod,  # noqa: F811
+    recorder,  # noqa: F811
+    tmp_path,
+    monkeypatch,
+):
+    """A command absent from the image (no dmesg.txt) would be absent on a new instance too: replacing would loop."""
+    monkeypatch.setenv("AWS_CONTAINER_CREDENTIALS_FULL_URI", f"{recorder.url}/v1/credentials")
+    monkeypatch.setitem(NODE, "spec", {**NODE["spec"], "providerID": "aws:///us-east-1a/i-0123456789abcdef0"})
+    folder = real_folder(tmp_path)
+    (folder / "dmesg.txt").unlink()
+    assert _run(folder, "--replace-on-failure") == 3
+    condition, annotation = _outcome(in_pod)
+    assert condition["reason"] == "ReplacementFailed" and "withheld: only evidence is missing (evidence.dmesg.txt)" in condition["message"]
+    assert (annotation["instance_id"], annotation["requested"]) == (None, False) and recorder.requests == []
+
+
 def test_a_node_that_passed_is_never_replaced_and_no_credentials_are_asked_for(in_pod, recorder, tmp_path, monkeypatch):  # noqa: F811
     monkeypatch.setenv("AWS_CONTAINER_CREDENTIALS_FULL_URI", f"{recorder.url}/v1/credentials")
     assert _run(real_folder(tmp_path), "--replace-on-failure") == 0
