@@ -5,7 +5,7 @@ derived at load time from the pools, the same facts the cross-layer check holds 
 (`topology.cluster.device_plugins.needs`): NVIDIA's k8s-device-plugin where a pool's instance type has
 NVIDIA GPUs, the Neuron device plugin where it has Trainium or Inferentia chips, and the EFA device
 plugin where a pool joins a fabric with EFA transport on a type that supports EFA
-(`topology.cluster.node_groups.pool_is_efa`). Each derived plugin serves every pool with its device,
+(`topology.cluster.pool_facts.pool_is_efa`). Each derived plugin serves every pool with its device,
 with exactly their taints tolerated, which is the placement the model's fields recommend.
 
 Without this, the smallest blueprint a newcomer writes fails `k8s.missing-plugin` on its first

@@ -31,26 +31,32 @@ then on (the node group ignores later changes to it).
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Callable
 from dataclasses import field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Literal, TypedDict
 
 from blueprints.catalog import Catalog, InstanceType
-from blueprints.catalog.quotas import NODES_PER_NODE_GROUP, load_quotas
 from blueprints.catalog.system_types import load_system_types
 from blueprints.models import Blueprint
 from blueprints.models.capacity import RESERVED_KINDS, CapacityBlock, CapacityReservation, ReservationGroup
 from blueprints.models.kubernetes import PodNetworking, SystemNodes
 from blueprints.models.pools import Pool, RootVolume
-from blueprints.models.storage import LocalNvme
 from blueprints.records import record
 from blueprints.rules.context import Context
-from blueprints.rules.lustre_efa import lnet_interfaces, supports_lustre_efa
 from topology.cluster.addresses import NodeAddresses, cni_enis, node_addresses
 from topology.cluster.interfaces import PRIMARY, InterfaceSpec, efa_count, interface_layout
 from topology.cluster.labels import ENI_CONFIG_LABEL, LNET_GATE, POOL_LABEL, ROLE_LABEL, NodeGate, NodeTaint, node_labels, node_taints
+from topology.cluster.pool_facts import (
+    block_sizing,
+    bounded_name,
+    local_nvme,
+    lustre_over_efa,
+    nodes_per_group_limit,
+    pool_domains,
+    pool_is_efa,
+    split_evenly,
+)
 from topology.cluster.splitting import Share, split_share
 from topology.cluster.update_time import UpdateTime, update_time
 from topology.placement import Placement, place_pools
@@ -60,9 +66,6 @@ CapacityType = Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"]
 SYSTEM_GROUP = "system"
 ACCELERATOR_ROOT_GIB: int = RootVolume.model_fields["size_gib"].default  # the blueprint's default root volume
 MAX_UNAVAILABLE_PERCENT = 10
-NODE_GROUP_NAME_LIMIT = 63
-# EKS scales a Capacity Block node group to 0 this long before the block ends.
-BLOCK_SCALE_DOWN_LEAD = timedelta(minutes=40)
 ROOT_DEVICE = "/dev/xvda"  # the root device of the EKS AL2023 AMIs
 # Where nodeadm mounts the RAID0 of instance-store disks unless told otherwise (nodeadm `localStorage`).
 DEFAULT_LOCAL_MOUNT = "/mnt/k8s-disks"
@@ -189,73 +192,6 @@ class NodeGroupPlan:
         return efa_count(self.interfaces)
 
 
-def split_evenly(total: int, parts: int) -> list[int]:
-    """`total` split into `parts` near-equal shares, larger shares first: 5 over 2 -> [3, 2]."""
-    return [total // parts + (1 if index < total % parts else 0) for index in range(parts)]
-
-
-def bounded_name(name: str, limit: int = NODE_GROUP_NAME_LIMIT) -> str:
-    """`name`, or when longer than `limit`, its head plus a short stable hash (EKS caps names at 63)."""
-    if len(name) <= limit:
-        return name
-    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
-    return f"{name[: limit - 9].rstrip('-')}-{digest}"
-
-
-def pool_is_efa(pool: Pool, spec: InstanceType, ctx: Context) -> bool:
-    """True when the pool joins an EFA fabric on an instance type that supports EFA."""
-    fabric = ctx.fabrics.get(pool.fabric) if pool.fabric else None
-    return fabric is not None and fabric.transport == "efa" and spec.efa_supported
-
-
-def pool_domains(pool: Pool, ctx: Context) -> list[tuple[str, str, str]]:
-    """(failure domain, its zone's name, its availability zone) for each domain the pool lists, in order."""
-    found = []
-    for name in dict.fromkeys(pool.placement.domains):
-        zone = ctx.zones.get(name) or ctx.blocks[name][0]
-        found.append((name, zone.name, zone.availability_zone))
-    return found
-
-
-def lustre_over_efa(pool: Pool, spec: InstanceType, ctx: Context, efa: bool) -> int:
-    """EFA devices LNet should use on the pool's nodes: >0 when the pool is on EFA and mounts an EFA-enabled FSx tier.
-
-    The FSx guide's count, but never more than the node has: it names 8 for p6e-gb200, whose layout gives 4.
-    """
-    mounts_efa_tier = any(getattr(ctx.tiers.get(use.tier), "efa", False) for use in pool.storage)
-    return min(lnet_interfaces(spec), spec.efa_devices) if efa and mounts_efa_tier and supports_lustre_efa(spec) else 0
-
-
-def _local_nvme(pool: Pool, ctx: Context) -> LocalNvme | None:
-    tiers = [ctx.tiers.get(use.tier) for use in pool.storage]
-    return next((tier for tier in tiers if isinstance(tier, LocalNvme)), None)
-
-
-def block_sizing(block: CapacityBlock, share: int, now: datetime | None) -> tuple[int, datetime | None]:
-    """(desired size, when to scale up) for a Capacity Block group planned at `now` (None: as if the block runs).
-
-    Before the start: 0, and a scheduled scale-up at the start (EKS asks for
-    0 on a group created before its block); from 40 minutes before the end:
-    0 (EKS has scaled it down); in between: the group's share. A block whose
-    window the blueprint leaves to the account is sized as if it runs (the
-    `online.reservation-not-started` warning says when it doesn't yet).
-    """
-    if block.start is None or block.end is None:
-        return share, None
-    if now is not None and now < block.start:
-        return 0, block.start
-    if now is not None and now >= block.end - BLOCK_SCALE_DOWN_LEAD:
-        return 0, None
-    return share, None
-
-
-def nodes_per_group_limit(blueprint: Blueprint) -> int:
-    """EKS's nodes-per-managed-node-group quota: the blueprint's declared value, else AWS's default."""
-    default = load_quotas()[NODES_PER_NODE_GROUP].default
-    assert default is not None, "quotas.yaml gives this quota's default: EKS sets it for every account alike"
-    return blueprint.quotas.get(NODES_PER_NODE_GROUP, default)
-
-
 def _shares(pool: Pool, index: int, ctx: Context, limit: int, placed: Callable[[], Placement]) -> list[tuple[Share, str, str]]:
     """(share, zone name, availability zone) of each node group of a pool: its domains, split to `limit` nodes."""
     domains = pool_domains(pool, ctx)
@@ -284,7 +220,7 @@ def plan_pool(
     efa = pool_is_efa(pool, spec, ctx)
     source = pool.capacity
     reserved = source.kind in RESERVED_KINDS
-    nvme = _local_nvme(pool, ctx)
+    nvme = local_nvme(pool, ctx)
     placed = placed or (lambda: place_pools(ctx.blueprint, ctx.catalog))
     limit = limit or nodes_per_group_limit(ctx.blueprint)
     networking = ctx.blueprint.kubernetes.pod_networking

@@ -6,7 +6,7 @@ from blueprints.catalog import load_catalog
 from components.plan.compile import plan_blueprint
 from railyard.pipeline import validate
 from topology.cluster.labels import DOMAIN_LABEL, NEURON_TAINT_KEY, NVIDIA_TAINT_KEY, POOL_LABEL, node_labels
-from topology.cluster.node_groups import bounded_name, split_evenly
+from topology.cluster.pool_facts import bounded_name, split_evenly
 
 CATALOG = load_catalog()
 EXAMPLES = "blueprints/examples"
