@@ -26,7 +26,7 @@ def test_every_listed_code_and_policy_has_a_meaning_a_fix_and_an_owner():
 
 def test_a_code_raised_by_two_rules_is_explained_by_each_from_its_own_function():
     coverage, flavors = check_explanations()["k8s.unknown-pool"]
-    assert (coverage.owner, flavors.owner) == ("topology.cluster.kubernetes_checks._unused", "topology.cluster.kubernetes_checks.check_flavor_pools")
+    assert (coverage.owner, flavors.owner) == ("topology.cluster.kubernetes_checks._unused", "topology.cluster.kueue_checks.check_flavor_pools")
     assert coverage.fix == "use names from `pools[].name`" and flavors.fix == "use a name from `pools[].name`"
     assert flavors.messages[0] == "kueue.flavors[<index>] names pool '<pool>', which the blueprint doesn't have (pools: <names>)"
 

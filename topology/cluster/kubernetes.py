@@ -38,6 +38,13 @@ class KubernetesLayout:
     gates: GateLayout = GateLayout()
     acceptance: tuple[AcceptanceGate, ...] = ()
 
+    def by_pool(self) -> dict[str, list[NodeGroupView]]:
+        """The node groups by pool, in blueprint order."""
+        found: dict[str, list[NodeGroupView]] = {}
+        for view in self.nodes:
+            found.setdefault(view.pool, []).append(view)
+        return found
+
 
 def lay_out_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence[NodeGroupPlan] | None = None) -> KubernetesLayout:
     """Decide the layer for a validated blueprint, on its node groups (planned here unless given as `planned`)."""

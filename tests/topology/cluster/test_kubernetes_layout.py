@@ -178,7 +178,7 @@ def test_standby_nodes_are_tainted_for_the_pool_they_serve_and_kueue_gives_their
 
 
 def test_a_kueue_flavor_for_a_standby_pool_is_refused():
-    from topology.cluster.kubernetes_checks import check_flavor_pools
+    from topology.cluster.kueue_checks import check_flavor_pools
 
     flavors = "  layer_stack: separate\n  kueue:\n    flavors:\n      - pool: backup\n"
     text = Path(example_path("alibaba-hpn-pod")).read_text().replace("  layer_stack: separate\n", flavors)
