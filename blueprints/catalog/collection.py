@@ -25,6 +25,9 @@ class Catalog:
     def __init__(self, instance_types: Mapping[str, InstanceType], provenance: Mapping[str, Any]):
         self._types = MappingProxyType(dict(sorted(instance_types.items())))
         self._provenance = dict(provenance)
+        records = self._provenance.get("documented", ())
+        names = {name for record in records for name in record.get("instance_types", "").split(", ")}
+        self._documented = sorted(names & set(self._types))
 
     def __len__(self) -> int:
         return len(self._types)
@@ -63,8 +66,7 @@ class Catalog:
 
     def documented(self) -> list[str]:
         """The types whose entry is assembled from AWS's documentation rather than an API answer (provenance `documented`)."""
-        records = self._provenance.get("documented", ())
-        return sorted(name for record in records for name in record.get("instance_types", "").split(", ") if name in self._types)
+        return list(self._documented)
 
     def as_json(self) -> dict[str, Any]:
         """Deterministic JSON-ready dict of the whole catalog (`railyard catalog --json`)."""
