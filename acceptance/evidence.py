@@ -16,6 +16,8 @@ from acceptance.burnin import burn_in_argv
 from acceptance.expectation import Expectation
 
 SMI_XML = "nvidia-smi-q.xml"
+# What an operator can keep instead: the text `nvidia-smi -q` prints, judged by the same checks where the XML is absent.
+SMI_TEXT = "nvidia-smi-q.txt"
 NVLINK = "nvidia-smi-nvlink-s.txt"
 DCGM = "dcgmi-diag.json"
 FI_INFO = "fi_info.txt"

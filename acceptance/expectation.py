@@ -31,12 +31,15 @@ class Expectation:
     accelerator_kind: str | None = None  # "gpu" (NVIDIA) or "neuron" (Trainium/Inferentia); None: no accelerator
     accelerator_count: int | None = None
     accelerator_model: str | None = None  # a word the product name holds, e.g. "H100" in "NVIDIA H100 80GB HBM3"
+    accelerator_product: str | None = None  # the whole product name nvidia-smi prints, where the catalog knows it
     memory_mib_min: int | None = None
     ecc: bool | None = None
     power_limit_w: float | None = None
     pcie_generation: int | None = None
     pcie_width: int | None = None
     nvlinks_per_gpu: int | None = None
+    nvlink_fabric: bool | None = None  # the GPUs join a multi-node NVLink domain (GB200): each must show its fabric joined
+    c2c: bool | None = None  # Grace-Blackwell: each GPU's NVLink-C2C link to its CPU must be up
     efa_devices: int | None = None
     neuron_cores: int | None = None
     burn_in_seconds: int | None = None  # the pool's burn_in_minutes, in seconds: DCGM's stress plugins run that long

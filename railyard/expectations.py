@@ -48,6 +48,12 @@ NVLINKS_PER_GPU: dict[str, tuple[int, str]] = {
     "p5e": (18, f"derived: the H200 SXM board of p5en (18 links, {CHEATSHEET})"),
     "p5en": (18, CHEATSHEET),
     "p6-b200": (18, CHEATSHEET),
+    "p6e-gb200": (
+        18,
+        "NVIDIA DGX SuperPOD GB200 reference architecture, Network Fabrics (docs.nvidia.com/dgx-superpod/reference-architecture-"
+        'scalable-infrastructure-gb200/latest/network-fabrics.html): "Each B200 GPU features 18 NVL5 links"; NVIDIA/k8s-test-infra#371 '
+        "shows nvidia-smi nvlink -s listing Link 0-17 per NVIDIA GB200",
+    ),
 }
 # PCIe generation and width each GPU's link trains to, per accelerator (EC2's name for it).
 PCIE: dict[str, tuple[int, int, str]] = {
@@ -64,6 +70,29 @@ PCIE: dict[str, tuple[int, int, str]] = {
 HBM_MODELS = frozenset({"A100", "H100", "H200", "B200", "B300"})
 # The word nvidia-smi's product name holds where EC2's name for the GPU differs ("NVIDIA RTX PRO 6000 Blackwell Server Edition").
 PRODUCT_WORD = {"RTX PRO Server 6000": "RTX PRO 6000"}
+# The whole product name nvidia-smi prints, per instance family, where a real output shows it: the name tells an SXM5
+# H100 (`NVIDIA H100 80GB HBM3`) from an `NVIDIA H100 PCIe` or `NVIDIA H100 NVL`, which the word "H100" does not.
+PRODUCT_NAMES: dict[str, tuple[str, str]] = {
+    "p5": (
+        "NVIDIA H100 80GB HBM3",
+        "a real H100 SXM5 (acceptance/examples/h100-80gb-hbm3, PCI device 0x2330) and an 8 x H100 node's nvidia-smi -q "
+        "(leptonai/gpud components/accelerator/nvidia/query/testdata/nvidia-smi-query.535.183.01.out.0.valid @ a7cdf53d)",
+    ),
+    "p6e-gb200": (
+        "NVIDIA GB200",
+        "NVIDIA/k8s-test-infra#371 and #639 (NVIDIA's mock of a GB200 node: `GPU 0: NVIDIA GB200`, `Product Name : NVIDIA GB200`); "
+        "leptonai/gpud#1106 (a real GB200 node, reported as NVIDIA-GB200)",
+    ),
+}
+# The word the product name holds, per family, where it is not EC2's name for the GPU: a GB200's GPU is EC2's "B200"
+# (the catalog's assumption for p6e-gb200), but nvidia-smi prints `NVIDIA GB200`.
+FAMILY_WORD = {"p6e-gb200": "GB200"}
+# Families whose GPUs reach their Grace CPU over NVLink-C2C; acceptance holds each GPU to `GPU C2C Mode : Enabled`.
+C2C: dict[str, str] = {
+    "p6e-gb200": "https://www.nvidia.com/en-us/data-center/gb200-nvl72/ (each GB200 Superchip: two Blackwell GPUs and a Grace CPU "
+    "over NVLink-C2C); GPU C2C Mode reads Enabled on a Grace part (a real GH200, driver 550.127.05: thamada/gls "
+    "gls/GH200_smi.py @ b2f1cede; NVIDIA/k8s-test-infra#639 for GB200)",
+}
 MEMORY_FLOOR = 0.98
 BANDWIDTH_FLOOR = 0.57
 RING_FRACTION = 0.8
@@ -133,7 +162,9 @@ def _gpu_figures(spec: InstanceType, sources: dict[str, str], whose: str = "EC2'
     assert accelerator is not None
     # A one-GPU size of an NVLink family (p5.4xlarge) has no peer GPU for a link to reach: no NVLink is expected there.
     links = NVLINKS_PER_GPU.get(spec.family) if accelerator.count > 1 else None
-    pcie = PCIE.get(accelerator.model)
+    # A Grace part's GPU reaches its CPU over C2C, not PCIe (a GH200 reads PCIe gen 4 x1): no PCIe line is held there.
+    pcie = PCIE.get(accelerator.model) if spec.family not in C2C else None
+    product = PRODUCT_NAMES.get(spec.family)
     power = spec.fact("tdp_watts")
     sources["memory_mib_min"] = f"{MEMORY_FLOOR:.0%} of {whose} {accelerator.memory_mib} MiB (the driver keeps some back)"
     if power is not None:
@@ -142,15 +173,35 @@ def _gpu_figures(spec: InstanceType, sources: dict[str, str], whose: str = "EC2'
         sources["nvlinks_per_gpu"] = links[1]
     if pcie is not None:
         sources["pcie"] = pcie[2]
+    if product is not None:
+        sources["accelerator_product"] = product[1]
     return {
-        "accelerator_model": PRODUCT_WORD.get(accelerator.model, accelerator.model),
+        "accelerator_model": FAMILY_WORD.get(spec.family, PRODUCT_WORD.get(accelerator.model, accelerator.model)),
+        "accelerator_product": product[0] if product else None,
         "memory_mib_min": int(accelerator.memory_mib * MEMORY_FLOOR),
         "ecc": True if accelerator.model in HBM_MODELS else None,
         "power_limit_w": spec.tdp_watts,
         "pcie_generation": pcie[0] if pcie else None,
         "pcie_width": pcie[1] if pcie else None,
         "nvlinks_per_gpu": links[0] if links else None,
-    }
+    } | _domain_figures(spec, sources)
+
+
+def _domain_figures(spec: InstanceType, sources: dict[str, str]) -> dict[str, Any]:
+    """The fields of a GPU that spans instances: its NVLink fabric joined (a domain over several instances), its C2C up."""
+    figures: dict[str, Any] = {}
+    scale_up = spec.scale_up
+    if scale_up is not None and scale_up.kind == "nvlink" and scale_up.instances_per_domain > 1:
+        fact = spec.fact("scale_up")
+        figures["nvlink_fabric"] = True
+        sources["nvlink_fabric"] = (
+            f"the catalog's scale_up: one NVLink domain of {scale_up.domain_size} GPUs over {scale_up.instances_per_domain} instances"
+            + (f" ({fact.source})" if fact else "")
+        )
+    if spec.family in C2C:
+        figures["c2c"] = True
+        sources["c2c"] = C2C[spec.family]
+    return figures
 
 
 @record

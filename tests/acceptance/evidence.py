@@ -29,6 +29,7 @@ P5 = Expectation(
     accelerator_kind="gpu",
     accelerator_count=8,
     accelerator_model="H100",
+    accelerator_product="NVIDIA H100 80GB HBM3",
     memory_mib_min=80281,
     ecc=True,
     power_limit_w=700,

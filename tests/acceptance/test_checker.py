@@ -15,7 +15,18 @@ from acceptance import Expectation, ExpectationError, check_folder
 from acceptance.evidence import commands, record
 from tests.acceptance.evidence import BUS_IDS, EXAMPLE, FIXTURES, P5, ROOT, one_h100, p5_folder, real_folder, set_text
 
-GPU_CHECKS = {"gpu.count", "gpu.model", "gpu.memory", "gpu.ecc", "gpu.uncorrected-ecc", "gpu.row-remap", "gpu.power-limit", "gpu.pcie", "gpu.xid"}
+GPU_CHECKS = {
+    "gpu.count",
+    "gpu.model",
+    "gpu.memory",
+    "gpu.ecc",
+    "gpu.uncorrected-ecc",
+    "gpu.row-remap",
+    "gpu.power-limit",
+    "gpu.pcie",
+    "gpu.xid",
+    "gpu.driver",
+}
 LIBFABRIC = Path("/work/shared/fixtures/libfabric")
 
 
@@ -25,7 +36,7 @@ def test_the_real_h100_capture_passes_the_expectation_of_its_own_shape(tmp_path)
     assert {check.name for check in report.checks} == GPU_CHECKS
     observed = {check.name: check.observed for check in report.checks}
     assert observed["gpu.memory"] == "81559 MiB on 1 GPUs"
-    assert observed["gpu.pcie"] == "gen 5 x16 on 1 GPUs"
+    assert observed["gpu.pcie"] == "gen 5 x16 (now gen 5 x16) on 1 GPUs"
     assert observed["gpu.power-limit"] == "700 W on 1 GPUs"
 
 
@@ -51,8 +62,9 @@ FAULTS = {
     "a pending row remap": (5, "remapped_rows/remapped_row_pending", "Yes", "gpu.row-remap", "row remap pending"),
     "an uncorrected ECC error": (0, "ecc_errors/volatile/dram_uncorrectable", "2", "gpu.uncorrected-ecc", "2 uncorrected errors"),
     "a lowered power limit": (2, "gpu_power_readings/current_power_limit", "500.00 W", "gpu.power-limit", "500 W"),
-    "PCIe at x8": (6, "pci/pci_gpu_link_info/link_widths/current_link_width", "8x", "gpu.pcie", "gen 5 x8"),
+    "a link that can train only to x8": (6, "pci/pci_gpu_link_info/link_widths/max_link_width", "8x", "gpu.pcie", "gen 5 x8 (now gen 5 x16)"),
     "an H200 among H100s": (1, "product_name", "NVIDIA H200", "gpu.model", "NVIDIA H200"),
+    "an H100 PCIe among SXM5s": (4, "product_name", "NVIDIA H100 PCIe", "gpu.model", "NVIDIA H100 PCIe"),
 }
 
 

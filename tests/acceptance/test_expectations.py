@@ -33,7 +33,16 @@ def test_a_p5_48xlarge_pool_compiles_to_the_expectation_the_assembled_capture_pa
 
 def test_every_figure_of_the_p5_expectation_names_its_source():
     sources = pool_expectation(_blueprint("p5-capacity-block"), load_catalog(), "train").sources or {}
-    assert set(sources) == {"instance_type", "efa_devices", "accelerator_count", "memory_mib_min", "power_limit_w", "nvlinks_per_gpu", "pcie"}
+    assert set(sources) == {
+        "instance_type",
+        "efa_devices",
+        "accelerator_count",
+        "accelerator_product",
+        "memory_mib_min",
+        "power_limit_w",
+        "nvlinks_per_gpu",
+        "pcie",
+    }
     assert sources["efa_devices"] == "the plan's launch-template interfaces: 32 EFA on p5.48xlarge"
 
 
