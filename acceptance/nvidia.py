@@ -8,6 +8,7 @@ The kernel log's checks are in acceptance/kernel_log.py; the NVLink fabric's (GB
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from acceptance.expectation import Expectation
 from acceptance.fabric import fabric_checks
@@ -17,20 +18,20 @@ from acceptance.smi import Gpu, parse_text, parse_xml, per_gpu
 
 def gpu_checks(expectation: Expectation, xml_text: str, checks: Checks) -> None:
     """Compare the GPUs `nvidia-smi -q -x` reports with the expectation; one named check per property."""
-    try:
-        attached, gpus = parse_xml(xml_text)
-    except ValueError as exc:
-        checks.add("gpu.inventory", False, "an nvidia-smi -q -x document", f"{exc}; it printed {printed(xml_text)}")
-        return
-    judge_gpus(expectation, attached, gpus, checks)
+    _read_then_judge(expectation, xml_text, parse_xml, "an nvidia-smi -q -x document", checks)
 
 
 def gpu_text_checks(expectation: Expectation, text: str, checks: Checks) -> None:
     """The same checks over the text `nvidia-smi -q` prints (what operators paste into tickets)."""
+    _read_then_judge(expectation, text, parse_text, "the text of nvidia-smi -q", checks)
+
+
+def _read_then_judge(expectation: Expectation, text: str, parse: Callable[[str], tuple[int, list[Gpu]]], wanted: str, checks: Checks) -> None:
+    """Parse the output, then judge its GPUs; output that isn't what `wanted` names fails `gpu.inventory`, quoting it."""
     try:
-        attached, gpus = parse_text(text)
+        attached, gpus = parse(text)
     except ValueError as exc:
-        checks.add("gpu.inventory", False, "the text of nvidia-smi -q", f"{exc}; it printed {printed(text)}")
+        checks.add("gpu.inventory", False, wanted, f"{exc}; it printed {printed(text)}")
         return
     judge_gpus(expectation, attached, gpus, checks)
 
