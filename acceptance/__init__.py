@@ -7,11 +7,12 @@ outputs of a few read-only commands, one file per command, in one folder:
 | file | command |
 | --- | --- |
 | `nvidia-smi-q.xml` | `nvidia-smi -q -x` |
+| `nvidia-smi-q.txt` | `nvidia-smi -q` (read where the XML is absent: the text operators keep) |
 | `nvidia-smi-nvlink-s.txt` | `nvidia-smi nvlink -s` |
 | `dcgmi-diag.json` | `dcgmi diag -r N -j` (N from the level) |
 | `fi_info.txt` | `fi_info -p efa -t FI_EP_RDM` |
 | `neuron-ls.json` | `neuron-ls --json-output` |
-| `dmesg.txt` | `dmesg` (for NVIDIA Xid events) |
+| `dmesg.txt` | `dmesg` (for NVIDIA Xid events, and GPUs the driver lost or could not start) |
 
 One code path, two inputs: `python -m acceptance record` runs the commands on the node and
 writes the folder; `python -m acceptance check` judges a folder, on the node or anywhere
@@ -31,7 +32,8 @@ data, never by importing the catalog. It stands beside the compiler the way `pol
 does; `components/` is the Pulumi stage and importing anything there would pull the
 compiler in. tests/house/test_layers.py holds it to that.
 
-The parsers use `xml.etree.ElementTree` and `json` from the standard library; no NVML or
+The parsers use `xml.etree.ElementTree`, `re` and `json` from the standard library (the text of
+`nvidia-smi -q` is read by indentation, acceptance/smi_text.py); no NVML or
 DCGM binding (`pynvml`, DCGM's Python bindings) is used, because the checker must read
 recorded evidence with no GPU and no driver present, and the command outputs are what an
 operator can read and keep.

@@ -12,7 +12,7 @@ from acceptance.report import Checks
 from acceptance.smi import parse_text, parse_xml
 from acceptance.smi_text import parse_tree
 from tests.acceptance.evidence import BUS_IDS, EXAMPLE, P5, one_h100, p5_folder
-from tests.acceptance.text_evidence import H100_TEXT, TITAN_V_TEXT, eight_h100_text, set_value
+from tests.acceptance.text_evidence import GPUD_H100_TEXT, H100_TEXT, TITAN_V_TEXT, eight_h100_text, set_value
 
 
 def _text_folder(tmp_path, text: str):
@@ -46,6 +46,29 @@ def test_eight_gpus_of_text_pass_a_p5_48xlarge_and_the_xml_wins_where_both_are_k
     (folder / "nvidia-smi-q.txt").write_text("garbage", encoding="utf-8")
     shutil.copy(p5_folder(tmp_path / "again") / "nvidia-smi-q.xml", folder / "nvidia-smi-q.xml")
     assert check_folder(P5, folder).failed == ()
+
+
+def test_gpuds_real_eight_h100_node_passes_a_p5_48xlarge_expectation(tmp_path):
+    report = check_folder(P5, _text_folder(tmp_path, GPUD_H100_TEXT.read_text()))
+    assert report.failed == ()
+    observed = {check.name: check.observed for check in report.checks}
+    assert observed["gpu.count"] == "8 attached, 8 listed"
+    assert observed["gpu.model"] == "NVIDIA H100 80GB HBM3 on 8 GPUs"
+    assert observed["gpu.pcie"] == "gen 5 x16 (now gen 5 x16) on 8 GPUs"
+    # One of its GPUs was running a job (a python process, SW power cap active): a load reading, not a fault.
+    assert [gpu.bus_id for gpu in parse_text(GPUD_H100_TEXT.read_text())[1]] == list(BUS_IDS)
+
+
+def test_a_pending_row_remap_put_into_gpuds_real_node_fails_the_row_remap_check_naming_the_gpu(tmp_path):
+    lines = GPUD_H100_TEXT.read_text().splitlines()
+    # The sixth GPU (00000000:A8:00.0) is the one changed: its `Remapped Rows` section's `Pending : No` becomes `Yes`.
+    gpu = lines.index("GPU 00000000:A8:00.0")
+    remapped = lines.index("    Remapped Rows", gpu)
+    pending = lines.index("        Pending                           : No", remapped)
+    lines[pending] = "        Pending                           : Yes"
+    report = check_folder(P5, _text_folder(tmp_path, "\n".join(lines) + "\n"))
+    assert report.failed == ("gpu.row-remap",)
+    assert [c.observed for c in report.checks if c.name == "gpu.row-remap"] == ["GPU 5 (00000000:A8:00.0): row remap pending"]
 
 
 # One line of one GPU's text changed: (GPU, label path, new value, the check that must fail, what it must say it saw).

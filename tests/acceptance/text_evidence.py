@@ -15,6 +15,8 @@ from tests.acceptance.evidence import BUS_IDS, FIXTURES
 TEXTS = FIXTURES / "nvidia-smi-text"
 H100_TEXT = TEXTS / "h100-80gb-hbm3-580.159.04.txt"
 TITAN_V_TEXT = TEXTS / "gpud-titan-v-560.35.03.txt"
+# A real eight-GPU node's text: leptonai/gpud's 8 x H100 80GB HBM3 on driver 535.183.01 (bus ids 53 to CA, as on a p5).
+GPUD_H100_TEXT = TEXTS / "gpud-8xh100-535.183.01.txt"
 KERNEL_LOGS = FIXTURES / "kernel-log"
 GB200_BUS_IDS = tuple(f"00000009:{bus}:00.0" for bus in ("01", "02", "03", "04"))
 # A GB200 node's fabric as leptonai/gpud#1106 shows it (clique 4026, its cluster UUID, no health reported).
