@@ -25,7 +25,8 @@ from acceptance.report import Checks
 _XID = re.compile(r"NVRM: Xid \((PCI:[0-9A-Fa-f:.]+)\): (\d+)")
 _ADDRESS = r"([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7])"
 # The message may be split over up to three lines (the driver prints one `NVRM:` line per part), or come whole.
-_FALLEN = re.compile(r"NVRM: The NVIDIA GPU " + _ADDRESS + r"[^\n]*(?:\n[^\n]*){0,2}?fallen off the bus")
+# A line that opens another GPU's message ends the window, so one GPU's loss is never put on its neighbour.
+_FALLEN = re.compile(r"NVRM: The NVIDIA GPU " + _ADDRESS + r"[^\n]*(?:\n(?![^\n]*The NVIDIA GPU )[^\n]*){0,2}?fallen off the bus")
 _PROBE = re.compile(r"NVRM: The NVIDIA probe routine failed for (\d+) device\(s\)")
 _INIT = re.compile(r"NVRM: GPU " + _ADDRESS + r": RmInitAdapter failed")
 

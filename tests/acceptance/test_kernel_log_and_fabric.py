@@ -45,6 +45,14 @@ def test_the_message_on_one_line_is_read_too_and_an_upper_case_address_is_named_
     assert driver_faults(line + line) == ["0000:b3:00.0 fell off the bus"]
 
 
+def test_a_neighbours_message_just_before_does_not_take_the_blame():
+    log = (
+        "[ 3.0] NVRM: The NVIDIA GPU 0000:a1:00.0 (PCI ID: 10de:2330) installed in this system is not supported.\n"
+        "[ 3.1] NVRM: The NVIDIA GPU 0000:b3:00.0 (PCI ID: 10de:2330) installed in this system has fallen off the bus.\n"
+    )
+    assert driver_faults(log) == ["0000:b3:00.0 fell off the bus"]
+
+
 def test_a_failed_probe_alone_fails_with_the_largest_count_the_driver_logged():
     probes = "[ 1.0] NVRM: The NVIDIA probe routine failed for 1 device(s).\n[ 2.0] NVRM: The NVIDIA probe routine failed for 2 device(s).\n"
     assert _kernel_checks(probes)["gpu.driver"] == (False, "the probe failed for 2 device(s)")
