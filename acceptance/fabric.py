@@ -15,6 +15,9 @@ prints `State`, `Status`, `CliqueId`, `ClusterUUID` and `Health/Summary`, the XM
   is one the DRA driver then treats as outside the fabric (kubernetes-sigs/dra-driver-nvidia-gpu#626). A GB200 whose
   driver does not report health prints `Not Supported` (gpud#1106), which passes.
 - one clique and one cluster UUID for every GPU of the tray: the four GPUs of a p6e-gb200 are one NVLink domain's.
+The check applies only where the design's NVLink domain spans instances: a single-node NVSwitch board reads
+`Completed`/`Success` with `CliqueId : 0` and a zero cluster UUID (a real H200 SXM, driver 550.90.12: thamada/gls
+gls/H200_smi.py; meta-pytorch/torchcomms#1385 for H100), which is right for it and wrong for a GB200.
 And `GPU C2C Mode : Enabled`: the GPU's NVLink-C2C link to its Grace CPU is up (a real GH200 reads `Enabled`, an
 H100 SXM5 `Disabled`: the capture; NVIDIA/k8s-test-infra#639 gives `Enabled` for its GB200 profile).
 """

@@ -78,6 +78,9 @@ PRODUCT_NAMES: dict[str, tuple[str, str]] = {
         "a real H100 SXM5 (acceptance/examples/h100-80gb-hbm3, PCI device 0x2330) and an 8 x H100 node's nvidia-smi -q "
         "(leptonai/gpud components/accelerator/nvidia/query/testdata/nvidia-smi-query.535.183.01.out.0.valid @ a7cdf53d)",
     ),
+    # The SXM H200 of p5e and p5en (PCI device 0x2335); an `NVIDIA H200 NVL` is the PCIe card.
+    "p5e": ("NVIDIA H200", "a real H200 SXM's nvidia-smi -q, driver 550.90.12, PCI device 0x2335 (thamada/gls gls/H200_smi.py @ c0bed08d)"),
+    "p5en": ("NVIDIA H200", "a real H200 SXM's nvidia-smi -q, driver 550.90.12, PCI device 0x2335 (thamada/gls gls/H200_smi.py @ c0bed08d)"),
     "p6e-gb200": (
         "NVIDIA GB200",
         "NVIDIA/k8s-test-infra#371 and #639 (NVIDIA's mock of a GB200 node: `GPU 0: NVIDIA GB200`, `Product Name : NVIDIA GB200`); "

@@ -135,3 +135,19 @@ def test_expect_write_gives_one_file_per_pool_the_same_bytes_each_time(tmp_path,
     assert written == ["h200.json", "serve.json", "trainium.json"]
     assert [(tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes() for name in written] == [True] * 3
     assert Expectation.from_json((tmp_path / "a" / "h200.json").read_text()) == pool_expectation(_blueprint("heterogeneous"), load_catalog(), "h200")
+
+
+@pytest.mark.parametrize(
+    ("example", "pool", "model", "product"),
+    [
+        ("p5-capacity-block", "train", "H100", "NVIDIA H100 80GB HBM3"),
+        ("existing-infrastructure", "train", "H200", "NVIDIA H200"),
+        ("p6e-gb200-nvl72", "nvl72", "GB200", "NVIDIA GB200"),
+        # No real output of this family's GPU was read: the model word alone is held.
+        ("dev-g6e", "dev", "L40S", None),
+    ],
+)
+def test_the_expectation_holds_the_whole_product_name_only_where_a_real_output_shows_it(example, pool, model, product):
+    expectation = pool_expectation(_blueprint(example), load_catalog(), pool)
+    assert (expectation.accelerator_model, expectation.accelerator_product) == (model, product)
+    assert ("accelerator_product" in (expectation.sources or {})) is (product is not None)
