@@ -112,7 +112,14 @@ def _power_and_pcie(expectation: Expectation, indexed: list[tuple[int, Gpu]], ch
     # width "may be reduced when the GPU is not in use", and the checker runs on an idle node. The current values are
     # reported; DCGM's PCIe test (`dcgmi diag -r 2` and up: the `standard` level and above) judges it under load.
     slow = lambda g: (g.pcie_max_generation or 0) < generation or (g.pcie_max_width or 0) < width  # noqa: E731
-    per_gpu(checks, "gpu.pcie", indexed, slow, f"PCIe gen {generation} x{width} at most on every GPU (current values not judged idle)", _link)
+    per_gpu(
+        checks,
+        "gpu.pcie",
+        indexed,
+        slow,
+        f"every GPU's link able to train to PCIe gen {generation} x{width} (the current values, lower when idle, not judged)",
+        _link,
+    )
 
 
 def _link(gpu: Gpu) -> str:
