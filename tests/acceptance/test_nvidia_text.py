@@ -208,3 +208,12 @@ def test_without_a_product_name_the_model_is_matched_as_a_word_of_the_name(model
     checks = Checks("nvidia-smi -q")
     judge_gpus(replace(P5, accelerator_count=1, accelerator_model=model, accelerator_product=None), 1, [replace(h100, name=name)], checks)
     assert [c.passed for c in checks.made if c.name == "gpu.model"] == [passed]
+
+
+def test_the_pcie_check_says_it_holds_what_the_link_can_train_to_not_its_idle_speed():
+    from acceptance.nvidia import gpu_text_checks
+
+    checks = Checks("nvidia-smi -q")
+    gpu_text_checks(P5, eight_h100_text(), checks)
+    [pcie] = [c for c in checks.made if c.name == "gpu.pcie"]
+    assert pcie.expected == "every GPU's link able to train to PCIe gen 5 x16 (the current values, lower when idle, not judged)"
