@@ -7,8 +7,8 @@ from pathlib import Path
 
 from acceptance.burnin import burn_in_checks
 from acceptance.dcgm import dcgm_checks
-from acceptance.efa import efa_checks
-from acceptance.evidence import BURN_IN, DCGM, DMESG, FI_INFO, NEURON_LS, NVLINK, SMI_XML, Command, commands, read_evidence
+from acceptance.efa import efa_checks, libfabric_checks
+from acceptance.evidence import BURN_IN, DCGM, DMESG, FI_INFO, NEURON_LS, NVLINK, RDMA_DEVICES, SMI_XML, Command, commands, read_evidence
 from acceptance.expectation import Expectation
 from acceptance.neuron import neuron_checks
 from acceptance.nvidia import gpu_checks, nvlink_checks, xid_checks
@@ -19,7 +19,8 @@ _READERS: dict[str, Callable[[Expectation, str, Checks], None]] = {
     SMI_XML: gpu_checks,
     NVLINK: nvlink_checks,
     DMESG: lambda _expectation, text, checks: xid_checks(text, checks),
-    FI_INFO: efa_checks,
+    RDMA_DEVICES: efa_checks,
+    FI_INFO: libfabric_checks,
     NEURON_LS: neuron_checks,
     DCGM: dcgm_checks,
     BURN_IN: burn_in_checks,
@@ -39,6 +40,10 @@ def check_folder(expectation: Expectation, folder: Path) -> Report:
     skipped: dict[str, str] = {}
     for command in needed:
         text = texts[command.file]
+        if text is None and command.absent:
+            name, why = command.absent
+            skipped[name] = why
+            continue
         if text is None:
             made.append(_missing(command))
             continue

@@ -26,8 +26,10 @@ Why privileged, and no device requests: a checker that requested `nvidia.com/gpu
 advertised, 31 EFA devices), and hold those devices for as long as its pod lives. Privileged, the runtime
 gives it the node's device nodes as they are (the NVIDIA runtime adds `nvidia-smi` and the driver's
 libraries for `NVIDIA_VISIBLE_DEVICES=all`), `dmesg` reads the kernel log (CAP_SYSLOG), and DCGM can load
-the GPUs. It shares no host namespace, mounts the host only for `/opt/amazon/efa` (read-only: `fi_info`,
-from the EFA installer on EKS's accelerated AMIs), and its root filesystem is read-only.
+the GPUs. It shares no host namespace, mounts the host only for `/sys` (read-only, at `/host/sys`, on EFA pools: the
+kernel's RDMA devices and their drivers, which every EFA node has; EKS's AMIs install EFA without libfabric, so there is
+no `fi_info` to mount), with `type: Directory`, which never creates anything on the host, and its root filesystem is
+read-only.
 """
 
 from __future__ import annotations
@@ -49,10 +51,11 @@ CHECKER_CONFIG = f"{NAME}-checker"
 ROOT = "/opt/railyard"
 EVIDENCE = "/var/lib/railyard/evidence"
 BURN_IN_FILE = "dcgmi-burn-in.json"  # acceptance.evidence.BURN_IN: the burn-in's JSON, which the checker judges
-EFA_HOME = "/opt/amazon/efa"
-# fi_info from the host's EFA installer, neuron-ls where the Neuron image installs aws-neuronx-tools, then the usual.
-SEARCH_PATH = f"{EFA_HOME}/bin:/opt/aws/neuron/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-# The reads (nvidia-smi, fi_info, neuron-ls, dmesg) take seconds; a checker still running after this is stuck.
+# The host's sysfs, where the EFA devices are counted (acceptance.efa.HOST_SYS); /sys is on every Linux node.
+HOST_SYS = "/host/sys"
+# neuron-ls where the Neuron image installs aws-neuronx-tools, then the usual.
+SEARCH_PATH = "/opt/aws/neuron/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# The reads (nvidia-smi, sysfs, neuron-ls, dmesg) take seconds; a checker still running after this is stuck.
 CHECKER_MINUTES = 10
 RULES = (
     {"apiGroups": [""], "resources": ["nodes"], "verbs": ["get", "patch"]},
@@ -125,7 +128,7 @@ def diagnostic_script(gate: AcceptanceGate, argv: Sequence[str], burn_in: Sequen
 def _mounts(efa: bool) -> list[dict[str, Any]]:
     mounts: list[dict[str, Any]] = [{"name": "checker", "mountPath": ROOT, "readOnly": True}, {"name": "evidence", "mountPath": EVIDENCE}]
     if efa:
-        mounts.append({"name": "efa", "mountPath": EFA_HOME, "readOnly": True})
+        mounts.append({"name": "host-sys", "mountPath": HOST_SYS, "readOnly": True})
     return mounts
 
 
@@ -139,9 +142,9 @@ def _volumes(gate: AcceptanceGate, package: Sequence[str]) -> list[dict[str, Any
         {"name": "evidence", "emptyDir": {"sizeLimit": "64Mi"}},
     ]
     if gate.efa:
-        # DirectoryOrCreate, not Directory: on a node without the EFA installer the pod must still start and report
-        # `fi_info` missing (a failed check with a verdict), not sit in ContainerCreating with the node held and silent.
-        volumes.append({"name": "efa", "hostPath": {"path": EFA_HOME, "type": "DirectoryOrCreate"}})
+        # Directory: the kubelet checks it exists and creates nothing (DirectoryOrCreate, or no type, would make a missing
+        # path on the host); /sys is on every node, so the pod never waits in ContainerCreating for it.
+        volumes.append({"name": "host-sys", "hostPath": {"path": "/sys", "type": "Directory"}})
     return volumes
 
 

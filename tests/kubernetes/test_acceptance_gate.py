@@ -184,7 +184,7 @@ def test_the_checker_daemonset_conforms_to_the_pinned_types_and_carries_the_pack
     assert {volume["name"]: volume.get("hostPath") for volume in pod["volumes"]} == {
         "checker": None,
         "evidence": None,
-        "efa": {"path": "/opt/amazon/efa", "type": "DirectoryOrCreate"},
+        "host-sys": {"path": "/sys", "type": "Directory"},
     }
     assert [container["securityContext"] for container in pod["initContainers"] + pod["containers"]] == [
         {"privileged": True, "readOnlyRootFilesystem": True}
