@@ -9,7 +9,9 @@
 - ServiceAccount, ClusterRole and ClusterRoleBinding `railyard-acceptance`: `get` and `patch` on `nodes`,
   `patch` on `nodes/status`, nothing else. RBAC's `resourceNames` can't name "the node this pod runs on" (a
   ClusterRole is written before any node exists), so the rights reach every node; one role for all pools,
-  since a role per pool would grant exactly the same verbs on the same resource;
+  since a role per pool would grant exactly the same verbs on the same resource. The ValidatingAdmissionPolicy
+  `railyard-acceptance-own-node` and its binding narrow them to the node named in the pod's token, and to the
+  acceptance taint, condition, label and annotations on it (`components.kubernetes.acceptance_policy`);
 - DaemonSet `railyard-acceptance-<pool>` in kube-system, on the pool's nodes labelled `pending`, tolerating their
   taints. NVIDIA pools at a DCGM level run the diagnostic first, in an init container from NVIDIA's DCGM image
   (it holds `dcgmi` and the diagnostic plugins; the checker's Python image does not), writing
@@ -43,6 +45,7 @@ import pulumi_kubernetes as k8s
 
 from blueprints.catalog.pins import load_pins
 from blueprints.records import record
+from components.kubernetes import acceptance_policy
 from topology.cluster.acceptance import AcceptanceGate
 
 NAME = "railyard-acceptance"
@@ -53,8 +56,11 @@ EVIDENCE = "/var/lib/railyard/evidence"
 BURN_IN_FILE = "dcgmi-burn-in.json"  # acceptance.evidence.BURN_IN: the burn-in's JSON, which the checker judges
 # The host's sysfs, where the EFA devices are counted (acceptance.efa.HOST_SYS); /sys is on every Linux node.
 HOST_SYS = "/host/sys"
-# neuron-ls where the Neuron image installs aws-neuronx-tools, then the usual.
-SEARCH_PATH = "/opt/aws/neuron/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# acceptance.evidence's Neuron command and file, run in the Neuron image (aws-neuronx-tools, under /opt/aws/neuron/bin).
+NEURON_LS = ("neuron-ls", "--json-output")
+NEURON_LS_FILE = "neuron-ls.json"
+NEURON_SECONDS = 300  # seconds, which coreutils' and BusyBox's `timeout` both read
 # The reads (nvidia-smi, sysfs, neuron-ls, dmesg) take seconds; a checker still running after this is stuck.
 CHECKER_MINUTES = 10
 RULES = (
@@ -166,10 +172,10 @@ def pod_spec(gate: AcceptanceGate, bundle: AcceptanceBundle) -> dict[str, Any]:
         if not bundle.region:
             raise ValueError(f"pool {gate.pool!r} replaces failed nodes: give the bundle the cluster's region")
         env.append({"name": "AWS_REGION", "value": bundle.region})
-    image = pins.image("neuron_monitor" if gate.vendor == "aws" else "gate_keeper_python").reference
     checker = {
         "name": "checker",
-        "image": image,
+        # One image for every pool: its Python (3.13) is published, and the checker needs 3.11 or later.
+        "image": pins.image("gate_keeper_python").reference,
         "command": checker_script(gate),
         "env": env,
         "securityContext": PRIVILEGED,
@@ -196,7 +202,29 @@ def pod_spec(gate: AcceptanceGate, bundle: AcceptanceBundle) -> dict[str, Any]:
             "volumeMounts": [{"name": "evidence", "mountPath": EVIDENCE}],
         }
         spec["initContainers"] = [diagnostic]
+    if gate.vendor == "aws":
+        spec["initContainers"] = [neuron_ls_container()]
     return spec
+
+
+def neuron_ls_container() -> dict[str, Any]:
+    """A Neuron pool's first step: `neuron-ls` in the Neuron image, its JSON into the evidence folder, always exiting 0.
+
+    The Neuron image (`neuron-monitor`, which installs aws-neuronx-tools) carries `neuron-ls`, but its Python version
+    is published nowhere, so the checker runs in the Python image and judges this file, as it judges DCGM's. The image
+    is known to have a shell (its entrypoint is `/opt/bin/entrypoint.sh`), not that it has coreutils' `timeout`, so
+    the limit applies where `timeout` exists.
+    """
+    run = f"{' '.join(NEURON_LS)} > {EVIDENCE}/{NEURON_LS_FILE} 2>&1 || true"
+    return {
+        "name": "neuron-ls",
+        "image": load_pins().image("neuron_monitor").reference,
+        "command": _shell(f"if command -v timeout >/dev/null 2>&1; then timeout {NEURON_SECONDS} {run}; else {run}; fi"),
+        "env": [{"name": "PATH", "value": f"/opt/aws/neuron/bin:{SEARCH_PATH}"}],
+        "securityContext": PRIVILEGED,
+        "resources": RESOURCES,
+        "volumeMounts": [{"name": "evidence", "mountPath": EVIDENCE}],
+    }
 
 
 def daemon_set(gate: AcceptanceGate, bundle: AcceptanceBundle) -> dict[str, Any]:
@@ -225,10 +253,20 @@ class AcceptanceGates(pulumi.ComponentResource):
         subject = {"kind": "ServiceAccount", "name": NAME, "namespace": NAMESPACE}
         ref = {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": NAME}
         binding = k8s.rbac.v1.ClusterRoleBinding(f"{name}-binding", metadata=meta(name=NAME), role_ref=ref, subjects=[subject], opts=child)
+        # The role reaches every node; the policy holds the account to its own node's acceptance marks.
+        policy = k8s.admissionregistration.v1.ValidatingAdmissionPolicy(
+            f"{name}-own-node", metadata=meta(name=acceptance_policy.NAME), spec=acceptance_policy.policy_spec(NAME, NAMESPACE), opts=child
+        )
+        held = k8s.admissionregistration.v1.ValidatingAdmissionPolicyBinding(
+            f"{name}-own-node-binding",
+            metadata=meta(name=acceptance_policy.NAME),
+            spec=acceptance_policy.binding_spec(),
+            opts=pulumi.ResourceOptions(parent=self, provider=provider, depends_on=[policy]),
+        )
         package = k8s.core.v1.ConfigMap(
             f"{name}-checker", metadata=meta(name=CHECKER_CONFIG, namespace=NAMESPACE), data=dict(sorted(bundle.package.items())), opts=child
         )
-        after = pulumi.ResourceOptions(parent=self, provider=provider, depends_on=[account, role, binding, package])
+        after = pulumi.ResourceOptions(parent=self, provider=provider, depends_on=[account, role, binding, held, package])
         self.daemon_sets = {}
         for gate in gates:
             expectation = k8s.core.v1.ConfigMap(

@@ -18,11 +18,13 @@ from pathlib import Path
 
 import pytest
 
+from acceptance import Expectation
+from acceptance.evidence import commands
 from blueprints.catalog import load_catalog
 from blueprints.catalog.prices import load_prices
 from blueprints.loader import load_blueprint
 from blueprints.models.acceptance import Acceptance
-from components.kubernetes.acceptance import RULES, AcceptanceBundle, daemon_set
+from components.kubernetes.acceptance import NEURON_LS, NEURON_LS_FILE, RULES, AcceptanceBundle, daemon_set
 from components.kubernetes.karpenter import plan_karpenter
 from railyard.checker_bundle import checker_bundle, package_sources
 from tests.kubernetes.fixtures import EXAMPLES, FABRIC, k8s_findings, load, mutate
@@ -239,13 +241,23 @@ def test_the_rbac_is_get_and_patch_on_nodes_and_patch_on_node_status_only():
     assert [(rule["resources"], rule["verbs"]) for rule in RULES] == [(["nodes"], ["get", "patch"]), (["nodes/status"], ["patch"])]
 
 
-def test_a_neuron_gate_runs_no_dcgm_and_uses_the_neuron_image():
+def test_a_neuron_gate_runs_no_dcgm_and_runs_neuron_ls_in_the_neuron_image_and_the_checker_in_the_python_image():
     blueprint = with_acceptance_everywhere(_blueprint(FABRIC))
     gates = plan_gates(blueprint, node_groups(blueprint, CATALOG))
     inf = next(gate for gate in gates if gate.pool == "inf")
     assert (inf.dcgm_level, inf.minutes) == (None, 1.0)
     pod = daemon_set(inf, AcceptanceBundle({"acceptance.run.py": ""}, {"inf": "{}"}, {}, {}))["template"]["spec"]
-    assert "initContainers" not in pod and pod["containers"][0]["image"].startswith("public.ecr.aws/neuron/neuron-monitor:")
+    [neuron_ls] = pod["initContainers"]
+    assert neuron_ls["image"].startswith("public.ecr.aws/neuron/neuron-monitor:")
+    assert neuron_ls["command"][2] == (
+        "if command -v timeout >/dev/null 2>&1; then timeout 300 neuron-ls --json-output > /var/lib/railyard/evidence/neuron-ls.json 2>&1 || true;"
+        " else neuron-ls --json-output > /var/lib/railyard/evidence/neuron-ls.json 2>&1 || true; fi"
+    )
+    assert pod["containers"][0]["image"].startswith("public.ecr.aws/docker/library/python:")
+    expectation = Expectation(pool="inf", instance_type="inf2.24xlarge", accelerator_kind="neuron", accelerator_count=6, neuron_cores=12)
+    [(file, argv)] = [(command.file, command.argv) for command in commands(expectation)]
+    assert (file, argv) == (NEURON_LS_FILE, NEURON_LS)
+    assert conforms(daemon_set(inf, AcceptanceBundle({"acceptance.run.py": ""}, {"inf": "{}"}, {}, {})), "apps", "v1", "DaemonSetSpecArgsDict") == []
 
 
 def test_a_stack_file_sets_the_level_per_environment(tmp_path):
