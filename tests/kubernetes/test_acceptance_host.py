@@ -3,6 +3,8 @@ path on the node, and an EFA pool's checker reads the host's sysfs, not a libfab
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from blueprints.catalog import load_catalog
@@ -47,3 +49,70 @@ def test_an_efa_pools_checker_mounts_the_hosts_sysfs_read_only_and_looks_for_no_
 def test_a_pool_without_efa_mounts_nothing_of_the_host():
     pods = _pods("inference-fleet")
     assert [volume for pod in pods.values() for volume in pod["volumes"] if "hostPath" in volume] == []
+
+
+def test_a_gated_karpenter_pool_is_warned_that_a_failed_node_holds_its_pods_until_it_expires():
+    from blueprints.models.acceptance import Acceptance
+    from topology.cluster.kubernetes_checks import check_kubernetes
+
+    blueprint = load_blueprint(str(EXAMPLES / "ai-on-eks.yaml")).blueprint
+    karpenter = [index for index, pool in enumerate(blueprint.pools) if pool.provisioner == "karpenter"]
+    assert karpenter  # the example provisions its inference pools with Karpenter
+    pools = [pool.model_copy(update={"acceptance": Acceptance()}) if i in karpenter else pool for i, pool in enumerate(blueprint.pools)]
+    held = [f for f in check_kubernetes(blueprint.model_copy(update={"pools": pools}), CATALOG) if f.code == "acceptance.karpenter-held"]
+    assert [(f.severity, f.path) for f in held] == [("warning", ("pools", i, "acceptance")) for i in karpenter]
+    first = blueprint.pools[karpenter[0]]
+    expiry = "never: the pool's nodes don't expire" if first.role == "training" else "when it expires, 720h after launch"
+    assert held[0].message == (
+        f"pool '{first.name}' is gated and provisioned by Karpenter: a node that fails acceptance keeps its startup taint, so "
+        "Karpenter (v1.14.1) never marks it initialized, counts pending pods against it as if the taint would lift, and launches "
+        f"no node for them; it removes the node {expiry}. The node reports it (railyard.dev/Accepted=False)"
+    )
+    assert held[0].hint.startswith("watch the condition and delete a failed node's NodeClaim (kubectl delete nodeclaim <name>)")
+
+
+def test_a_training_pools_nodes_never_expire_so_its_failed_node_is_never_removed():
+    from topology.cluster.acceptance_replace import expire_after
+
+    assert (expire_after("training"), expire_after("inference"), expire_after("dev")) == ("Never", "720h", "720h")
+
+
+def test_the_dcgm_diagnostic_has_no_memory_limit_to_be_oom_killed_into_a_restart_loop_and_the_checker_keeps_its_own():
+    pod = _pods("adt-eks-capacity-block")["p5"]
+    [_, diagnostic] = pod["containers"]
+    assert diagnostic["resources"] == {"requests": {"cpu": "100m", "memory": "128Mi"}}
+    assert pod["containers"][0]["resources"]["limits"] == {"memory": "512Mi"}
+
+
+def _run_waits(marker_dir: Path, minutes: int, written: bool) -> float:
+    """The checker's wait for the DCGM step, run by sh with the evidence folder moved to `marker_dir`; the seconds it took."""
+    import subprocess
+    import time
+
+    from components.kubernetes.acceptance import EVIDENCE, Step, _waits
+
+    if written:
+        (marker_dir / "dcgm-diag.done").touch()
+    lines = [line.replace(EVIDENCE, str(marker_dir)) for line in _waits([Step("dcgm-diag", {}, minutes)])]
+    start = time.monotonic()
+    subprocess.run(["/bin/sh", "-c", "\n".join(lines)], check=True, timeout=30)
+    return time.monotonic() - start
+
+
+def test_a_step_that_never_writes_its_marker_its_image_not_pulled_holds_the_checker_only_until_its_deadline(tmp_path):
+    # A DCGM image that can't be pulled writes nothing: once the step's minutes are past the checker runs anyway, and its
+    # dcgmi-diag.json is missing, a failed check it publishes (tests/acceptance/test_checker.py, the missing file).
+    assert _run_waits(tmp_path, minutes=0, written=False) < 5
+    # A step that finished lets the checker run at once.
+    assert _run_waits(tmp_path, minutes=60, written=True) < 5
+
+
+def test_every_step_runs_beside_the_checker_not_before_it_so_no_step_can_hold_the_pod_in_init():
+    for example in ("adt-eks-capacity-block", "heterogeneous", "trn2-ultraserver"):
+        for pool, pod in _pods(example).items():
+            assert "initContainers" not in pod, (example, pool)
+            assert pod["containers"][0]["name"] == "checker"
+            for step in pod["containers"][1:]:
+                marker = f"/var/lib/railyard/evidence/{step['name']}.done"
+                assert step["command"][2].split("\n")[-2:] == [f"touch {marker}", "exec sleep infinity"]
+                assert f"[ ! -e {marker} ]" in pod["containers"][0]["command"][2]

@@ -26,7 +26,7 @@ from blueprints.records import record
 from topology.cluster.acceptance import CODES as ACCEPTANCE_CODES
 from topology.cluster.acceptance import gate_findings
 from topology.cluster.acceptance_replace import CODES as REPLACE_CODES
-from topology.cluster.acceptance_replace import replace_findings
+from topology.cluster.acceptance_replace import karpenter_findings, replace_findings
 from topology.cluster.device_plugins import PluginPlacement, needs
 from topology.cluster.health import CODES as HEALTH_CODES
 from topology.cluster.health import health_findings
@@ -298,8 +298,9 @@ def check_acceptance(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable
 
 
 def check_replacement(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
-    """Pools that replace failed nodes can: Pod Identity on, something to check, room in a Capacity Block (`acceptance_replace`)."""
-    return replace_findings(blueprint, layout.acceptance)
+    """Pools that replace failed nodes can: Pod Identity on, something to check, room in a Capacity Block; and what a
+    failed node of a gated Karpenter pool does to it (`acceptance_replace`)."""
+    return [*replace_findings(blueprint, layout.acceptance), *karpenter_findings(blueprint, layout.acceptance)]
 
 
 RULES: tuple[Rule, ...] = (

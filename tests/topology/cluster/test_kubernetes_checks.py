@@ -245,6 +245,7 @@ def test_registry_names_every_code_once():
         "acceptance.too-many-taints",
         "acceptance.replace-without-pod-identity",
         "acceptance.replace-capacity-block",
+        "acceptance.karpenter-held",
     )
     assert [rule.name for rule in RULES] == [
         "coverage",
