@@ -116,3 +116,31 @@ def test_every_step_runs_beside_the_checker_not_before_it_so_no_step_can_hold_th
                 marker = f"/var/lib/railyard/evidence/{step['name']}.done"
                 assert step["command"][2].split("\n")[-2:] == [f"touch {marker}", "exec sleep infinity"]
                 assert f"[ ! -e {marker} ]" in pod["containers"][0]["command"][2]
+
+
+@pytest.mark.parametrize(("version", "refused"), [("1.29", True), ("1.30", False), ("1.35", False)])
+def test_a_gate_on_a_cluster_older_than_1_30_is_refused_since_its_checker_could_not_be_bound_to_its_node(version, refused):
+    from topology.cluster.kubernetes_checks import check_kubernetes
+
+    blueprint = load_blueprint(str(EXAMPLES / "adt-eks-capacity-block.yaml")).blueprint
+    kubernetes = blueprint.kubernetes.model_copy(update={"version": version})
+    findings = [f for f in check_kubernetes(blueprint.model_copy(update={"kubernetes": kubernetes}), CATALOG) if f.code == "acceptance.node-binding"]
+    if not refused:
+        assert findings == []
+        return
+    [finding] = findings
+    assert (finding.severity, finding.path) == ("error", ("kubernetes", "version"))
+    assert finding.message == (
+        "pools ['p5'] are gated on Kubernetes 1.29, but the admission policy that holds the checker to its own node needs 1.30 or "
+        "later (admissionregistration.k8s.io/v1, and the node name in the checker's token)"
+    )
+
+
+def test_an_ungated_cluster_older_than_1_30_is_not_refused_for_a_gate_it_does_not_have():
+    from topology.cluster.kubernetes_checks import check_kubernetes
+
+    blueprint = load_blueprint(str(EXAMPLES / "inference-fleet.yaml")).blueprint
+    kubernetes = blueprint.kubernetes.model_copy(update={"version": "1.29"})
+    assert [
+        f for f in check_kubernetes(blueprint.model_copy(update={"kubernetes": kubernetes}), CATALOG) if f.code == "acceptance.node-binding"
+    ] == []
