@@ -44,7 +44,7 @@ from components.kubernetes.releases import ReleasePlan, emit_release
 from components.plan.lustre_efa import boot_part
 from components.plan.tags import cluster_tags
 from components.plan.user_data import mime_user_data
-from topology.cluster.acceptance_replace import expire_after
+from topology.cluster.acceptance_karpenter import expire_after
 from topology.cluster.labels import ACCEPTANCE_KEY, INSTANCE_TYPE_LABEL, ZONE_LABEL
 from topology.cluster.node_groups import ROOT_DEVICE, NodeGroupPlan
 from topology.cluster.scheduling import ZONE_ID_LABEL

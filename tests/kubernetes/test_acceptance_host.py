@@ -72,7 +72,7 @@ def test_a_gated_karpenter_pool_is_warned_that_a_failed_node_holds_its_pods_unti
 
 
 def test_a_training_pools_nodes_never_expire_so_its_failed_node_is_never_removed():
-    from topology.cluster.acceptance_replace import expire_after
+    from topology.cluster.acceptance_karpenter import expire_after
 
     assert (expire_after("training"), expire_after("inference"), expire_after("dev")) == ("Never", "720h", "720h")
 
