@@ -10,7 +10,8 @@ outputs of a few read-only commands, one file per command, in one folder:
 | `nvidia-smi-q.txt` | `nvidia-smi -q` (read where the XML is absent: the text operators keep) |
 | `nvidia-smi-nvlink-s.txt` | `nvidia-smi nvlink -s` |
 | `dcgmi-diag.json` | `dcgmi diag -r N -j` (N from the level) |
-| `fi_info.txt` | `fi_info -p efa -t FI_EP_RDM` |
+| `rdma-devices.txt` | `python -m acceptance rdma-devices` (the RDMA devices in sysfs and their drivers) |
+| `fi_info.txt` | `fi_info -p efa -t FI_EP_RDM` (only where libfabric is installed) |
 | `neuron-ls.json` | `neuron-ls --json-output` |
 | `dmesg.txt` | `dmesg` (for NVIDIA Xid events, and GPUs the driver lost or could not start) |
 

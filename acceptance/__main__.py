@@ -3,6 +3,7 @@
     python -m acceptance record --expect expectation.json --into /var/lib/railyard/evidence
     python -m acceptance check  --expect expectation.json --from /var/lib/railyard/evidence [--json]
     python -m acceptance run    --expect expectation.json --into DIR [--json]   # record, then check
+    python -m acceptance rdma-devices [--sys DIR]   # the RDMA devices and their drivers (the EFA evidence)
 
 With `--publish NODE` (in a pod: `--publish "$NODE_NAME"` from the downward API) the verdict is
 written on the node as the `railyard.dev/Accepted` condition and the `railyard.dev/acceptance`
@@ -26,6 +27,7 @@ import os
 import sys
 from pathlib import Path
 
+from acceptance.efa import default_sys_root, list_rdma_devices
 from acceptance.evidence import record
 from acceptance.expectation import Expectation, ExpectationError
 from acceptance.kube import ApiError, NodeApi, publish
@@ -53,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
                 "--replace-on-failure", action="store_true", help="with --publish: mark a failed node's instance Unhealthy in its Auto Scaling group"
             )
             command.add_argument("--autoscaling-endpoint", metavar="URL", help="Auto Scaling's endpoint (default: the region's, from AWS_REGION)")
+    devices = sub.add_parser("rdma-devices", help="list the RDMA devices in sysfs and the driver bound to each (the EFA evidence)")
+    devices.add_argument("--sys", metavar="DIR", help="the sysfs to read (default: /host/sys where the checker pod mounts the host's, else /sys)")
     return parser
 
 
@@ -71,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, act, print, and return the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.action == "rdma-devices":
+        print(list_rdma_devices(Path(args.sys) if args.sys else default_sys_root()), end="")
+        return 0
     if getattr(args, "replace_on_failure", False) and not args.publish:
         parser.error("--replace-on-failure needs --publish NODE: the verdict goes on the node before its instance is replaced")
     try:

@@ -21,9 +21,18 @@ SMI_TEXT = "nvidia-smi-q.txt"
 NVLINK = "nvidia-smi-nvlink-s.txt"
 DCGM = "dcgmi-diag.json"
 FI_INFO = "fi_info.txt"
+RDMA_DEVICES = "rdma-devices.txt"
 NEURON_LS = "neuron-ls.json"
 DMESG = "dmesg.txt"
 BURN_IN = "dcgmi-burn-in.json"
+
+
+# Why `efa.libfabric` is skipped where `fi_info` is not: the devices are counted from sysfs either way.
+NO_LIBFABRIC = (
+    "efa.libfabric",
+    "no fi_info.txt: libfabric isn't on this node (EKS's AL2023 AMIs install EFA with `efa_installer.sh --minimal`, which leaves it out);"
+    " the EFA devices were counted from sysfs",
+)
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,8 @@ class Command:
     file: str
     argv: tuple[str, ...]
     privilege: str
+    # Where the tool may rightly be absent: the check skipped then, and why. Any other needed file missing fails.
+    absent: tuple[str, str] | None = None
 
 
 def commands(expectation: Expectation) -> tuple[Command, ...]:
@@ -45,7 +56,8 @@ def commands(expectation: Expectation) -> tuple[Command, ...]:
             needed.append(Command(NVLINK, ("nvidia-smi", "nvlink", "-s"), "the NVIDIA device nodes, read-only"))
         needed.append(Command(DMESG, ("dmesg",), "the kernel log (CAP_SYSLOG), where the driver writes Xid events"))
     if expectation.efa_devices:
-        needed.append(Command(FI_INFO, ("fi_info", "-p", "efa", "-t", "FI_EP_RDM"), "the EFA device nodes (/dev/infiniband/uverbs*)"))
+        needed.append(Command(RDMA_DEVICES, ("python3", "-m", "acceptance", "rdma-devices"), "the host's sysfs, read-only (/sys/class/infiniband)"))
+        needed.append(Command(FI_INFO, ("fi_info", "-p", "efa", "-t", "FI_EP_RDM"), "the EFA device nodes (/dev/infiniband/uverbs*)", NO_LIBFABRIC))
     if neuron:
         needed.append(Command(NEURON_LS, ("neuron-ls", "--json-output"), "the Neuron device nodes (/dev/neuron*)"))
     if gpu and expectation.dcgm_level is not None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from acceptance.burnin import burn_in_checks
 from acceptance.dcgm import dcgm_checks
-from acceptance.efa import efa_checks
-from acceptance.evidence import BURN_IN, DCGM, DMESG, FI_INFO, NEURON_LS, NVLINK, SMI_TEXT, SMI_XML, Command, commands, read_evidence
+from acceptance.efa import efa_checks, libfabric_checks
+from acceptance.evidence import BURN_IN, DCGM, DMESG, FI_INFO, NEURON_LS, NVLINK, RDMA_DEVICES, SMI_TEXT, SMI_XML, Command, commands, read_evidence
 from acceptance.expectation import Expectation
 from acceptance.kernel_log import kernel_log_checks
 from acceptance.neuron import neuron_checks
@@ -20,7 +20,8 @@ _READERS: dict[str, Callable[[Expectation, str, Checks], None]] = {
     SMI_XML: gpu_checks,
     NVLINK: nvlink_checks,
     DMESG: lambda _expectation, text, checks: kernel_log_checks(text, checks),
-    FI_INFO: efa_checks,
+    RDMA_DEVICES: efa_checks,
+    FI_INFO: libfabric_checks,
     NEURON_LS: neuron_checks,
     DCGM: dcgm_checks,
     BURN_IN: burn_in_checks,
@@ -51,6 +52,10 @@ def check_folder(expectation: Expectation, folder: Path) -> Report:
         if text is None and command.file in _INSTEAD:
             file, printed_by, reader = _INSTEAD[command.file]
             text, source = read_evidence(folder, (Command(file, (), ""),))[file], f"{printed_by} ({file})"
+        if text is None and command.absent:
+            name, why = command.absent
+            skipped[name] = why
+            continue
         if text is None:
             made.append(_missing(command))
             continue

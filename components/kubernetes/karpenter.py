@@ -44,6 +44,7 @@ from components.kubernetes.releases import ReleasePlan, emit_release
 from components.plan.lustre_efa import boot_part
 from components.plan.tags import cluster_tags
 from components.plan.user_data import mime_user_data
+from topology.cluster.acceptance_karpenter import expire_after
 from topology.cluster.labels import ACCEPTANCE_KEY, INSTANCE_TYPE_LABEL, ZONE_LABEL
 from topology.cluster.node_groups import ROOT_DEVICE, NodeGroupPlan
 from topology.cluster.scheduling import ZONE_ID_LABEL
@@ -81,7 +82,7 @@ class NodeClassPlan:
         template_spec: dict[str, Any] = {
             "nodeClassRef": {"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": self.name},
             "requirements": requirements,
-            "expireAfter": "Never" if training else "720h",
+            "expireAfter": expire_after(group.role),
         }
         # A gate's taint and the acceptance taint are startup taints: Karpenter launches nodes for pods that don't tolerate
         # them and expects a DaemonSet to lift them (railyard-node-gates; the acceptance checker).

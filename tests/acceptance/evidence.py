@@ -2,7 +2,7 @@
 
 one H100 (real)             p5.48xlarge (assembled)
 +---------+                 +---------+---------+ ... 8 GPUs, 18 NVLinks each
-| GPU 0   |                 | GPU 0   | GPU 1   |     32 EFA devices (fi_info)
+| GPU 0   |                 | GPU 0   | GPU 1   |     32 EFA devices (sysfs; no fi_info, as on EKS)
 +---------+                 +---------+---------+     DCGM r2: pass
 """
 
@@ -67,7 +67,7 @@ def eight_gpu_xml(change: Callable[[list[ElementTree.Element]], None] | None = N
 
 
 def p5_folder(into: Path, change: Callable[[list[ElementTree.Element]], None] | None = None) -> Path:
-    """A p5.48xlarge node's evidence folder: the assembled nvidia-smi XML plus the built NVLink, DCGM, fi_info and dmesg files."""
+    """A p5.48xlarge node's evidence folder: the assembled nvidia-smi XML plus the built NVLink, DCGM, sysfs RDMA and dmesg files."""
     folder = into / "p5-node"
     shutil.copytree(FIXTURES / "p5-48xlarge", folder)
     (folder / "nvidia-smi-q.xml").write_text(eight_gpu_xml(change), encoding="utf-8")

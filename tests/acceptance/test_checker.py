@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from acceptance import Expectation, ExpectationError, check_folder
+from acceptance.efa import list_rdma_devices
 from acceptance.evidence import commands, record
 from tests.acceptance.evidence import BUS_IDS, EXAMPLE, FIXTURES, P5, ROOT, one_h100, p5_folder, real_folder, set_text
 
@@ -125,30 +126,111 @@ def test_dcgm_3s_layout_is_read_too():
     assert [(c.passed, c.observed) for c in checks.made] == [(True, "9 results, none failed, on 8 GPUs")]
 
 
-def test_31_efa_devices_fail_the_efa_check(tmp_path):
+def test_a_p5_folder_without_fi_info_as_the_eks_ami_gives_is_accepted_with_libfabric_skipped(tmp_path):
+    # EKS's AL2023 AMIs install EFA with `efa_installer.sh --minimal`: no libfabric, so no fi_info.txt is ever written there.
     folder = p5_folder(tmp_path)
-    text = (folder / "fi_info.txt").read_text(encoding="utf-8")
-    (folder / "fi_info.txt").write_text(text[: text.rindex("provider: efa")], encoding="utf-8")
+    assert not (folder / "fi_info.txt").exists()
+    report = check_folder(P5, folder)
+    assert report.passed
+    assert {c.name: c.observed for c in report.checks}["efa.devices"] == "32 EFA devices"
+    assert report.skipped["efa.libfabric"].startswith("no fi_info.txt: libfabric isn't on this node (EKS's AL2023 AMIs install EFA")
+
+
+def test_31_efa_devices_in_sysfs_reject_the_node_naming_efa_devices(tmp_path):
+    folder = p5_folder(tmp_path)
+    lines = (folder / "rdma-devices.txt").read_text(encoding="utf-8").splitlines()
+    (folder / "rdma-devices.txt").write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
     report = check_folder(P5, folder)
     assert report.failed == ("efa.devices",)
-    assert [c.observed for c in report.checks if c.name == "efa.devices"] == ["31 EFA devices"]
+    [check] = [c for c in report.checks if c.name == "efa.devices"]
+    assert (check.expected, check.observed) == ("32 EFA devices (sysfs, driver efa)", "31 EFA devices")
 
 
-def test_libfabrics_real_no_efa_answer_fails_the_efa_check_saying_so(tmp_path):
+def test_an_rdma_device_of_another_driver_is_shown_and_not_counted_as_efa(tmp_path):
+    folder = p5_folder(tmp_path)
+    text = (folder / "rdma-devices.txt").read_text(encoding="utf-8").replace("rdmap16s27 efa", "rdmap16s27 -")
+    (folder / "rdma-devices.txt").write_text(text + "mlx5_0 mlx5_core\n", encoding="utf-8")
+    [check] = [c for c in check_folder(P5, folder).checks if c.name == "efa.devices"]
+    assert (check.passed, check.observed) == (False, "31 EFA devices; other RDMA devices: mlx5_0 (mlx5_core), rdmap16s27 (-)")
+
+
+def test_a_node_whose_kernel_registered_no_rdma_device_counts_none_rather_than_missing_evidence(tmp_path):
+    folder = p5_folder(tmp_path)
+    (folder / "rdma-devices.txt").write_text(list_rdma_devices(tmp_path / "no-such-sys"), encoding="utf-8")
+    report = check_folder(P5, folder)
+    assert report.failed == ("efa.devices",)
+    assert [c.observed for c in report.checks if c.name == "efa.devices"] == ["0 EFA devices"]
+
+
+def test_a_folder_without_the_sysfs_listing_fails_as_missing_evidence_naming_the_command(tmp_path):
+    folder = p5_folder(tmp_path)
+    (folder / "rdma-devices.txt").unlink()
+    report = check_folder(P5, folder)
+    assert report.failed == ("evidence.rdma-devices.txt",)
+    assert [c.expected for c in report.checks if not c.passed] == ["the output of `python3 -m acceptance rdma-devices`"]
+
+
+def _sysfs(root: Path, devices: dict[str, str]) -> Path:
+    """A sysfs tree laid out as the kernel's: class/infiniband/<dev> -> the PCI function's infiniband/<dev>, whose
+    `device` is the PCI function, whose `driver` links to bus/pci/drivers/<driver>."""
+    for number, (name, driver) in enumerate(sorted(devices.items())):
+        function = root / "devices" / "pci0000:00" / f"0000:00:{16 + number:02x}.0"
+        (function / "infiniband" / name).mkdir(parents=True)
+        (root / "bus" / "pci" / "drivers" / driver).mkdir(parents=True, exist_ok=True)
+        (function / "driver").symlink_to(Path("../../../bus/pci/drivers") / driver)
+        (function / "infiniband" / name / "device").symlink_to("../..")
+        (root / "class" / "infiniband").mkdir(parents=True, exist_ok=True)
+        (root / "class" / "infiniband" / name).symlink_to(Path("../../devices/pci0000:00") / function.name / "infiniband" / name)
+    return root
+
+
+def test_the_sysfs_listing_names_each_device_with_the_driver_its_link_ends_in(tmp_path):
+    root = _sysfs(tmp_path / "sys", {"rdmap16s27": "efa", "rdmap17s27": "efa", "mlx5_0": "mlx5_core"})
+    assert list_rdma_devices(root).splitlines() == [
+        f"# {root}/class/infiniband: each RDMA device and the kernel driver bound to it",
+        "mlx5_0 mlx5_core",
+        "rdmap16s27 efa",
+        "rdmap17s27 efa",
+    ]
+
+
+def test_the_rdma_devices_command_prints_the_listing_the_check_reads(tmp_path):
+    root = _sysfs(tmp_path / "sys", {f"rdmap{bus}s27": "efa" for bus in range(16, 48)})
+    run = subprocess.run(
+        [sys.executable, "-m", "acceptance", "rdma-devices", "--sys", str(root)], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    folder = p5_folder(tmp_path)
+    (folder / "rdma-devices.txt").write_text(run.stdout, encoding="utf-8")
+    assert check_folder(P5, folder).passed
+
+
+def test_where_fi_info_exists_31_libfabric_devices_fail_efa_libfabric(tmp_path):
+    folder = p5_folder(tmp_path)
+    text = (FIXTURES / "libfabric" / "p5-48xlarge-fi_info.txt").read_text(encoding="utf-8")
+    (folder / "fi_info.txt").write_text(text, encoding="utf-8")
+    assert check_folder(P5, folder).passed
+    (folder / "fi_info.txt").write_text(text[: text.rindex("provider: efa")], encoding="utf-8")
+    report = check_folder(P5, folder)
+    assert report.failed == ("efa.libfabric",)
+    assert [c.observed for c in report.checks if c.name == "efa.libfabric"] == ["31 EFA devices"]
+
+
+def test_libfabrics_real_no_efa_answer_fails_the_libfabric_check_saying_so(tmp_path):
     folder = p5_folder(tmp_path)
     # What the recorder writes: the real fi_info's standard output (empty) then its standard error.
     answer = (LIBFABRIC / "fi_info-efa-rdm.stdout.txt").read_text() + (LIBFABRIC / "fi_info-efa-rdm.stderr.txt").read_text()
     (folder / "fi_info.txt").write_text(answer, encoding="utf-8")
     report = check_folder(P5, folder)
-    assert report.failed == ("efa.devices",)
-    observed = [c.observed for c in report.checks if c.name == "efa.devices"]
+    assert report.failed == ("efa.libfabric",)
+    observed = [c.observed for c in report.checks if c.name == "efa.libfabric"]
     assert observed == ["no EFA device: libfabric answered fi_getinfo -61 (FI_ENODATA: no efa provider or device)"]
 
 
 def test_the_tcp_providers_listing_counts_no_efa_device(tmp_path):
     folder = p5_folder(tmp_path)
     (folder / "fi_info.txt").write_text((LIBFABRIC / "fi_info-tcp-rdm.txt").read_text(), encoding="utf-8")
-    assert check_folder(P5, folder).failed == ("efa.devices",)
+    assert check_folder(P5, folder).failed == ("efa.libfabric",)
 
 
 def test_a_missing_file_the_level_needs_is_a_failed_check_never_a_pass(tmp_path):
@@ -160,7 +242,13 @@ def test_a_missing_file_the_level_needs_is_a_failed_check_never_a_pass(tmp_path)
 
 
 def test_the_inventory_level_needs_no_diagnostic_and_the_exhaustive_level_runs_r4():
-    assert [c.file for c in commands(replace(P5, level="inventory"))] == ["nvidia-smi-q.xml", "nvidia-smi-nvlink-s.txt", "dmesg.txt", "fi_info.txt"]
+    assert [c.file for c in commands(replace(P5, level="inventory"))] == [
+        "nvidia-smi-q.xml",
+        "nvidia-smi-nvlink-s.txt",
+        "dmesg.txt",
+        "rdma-devices.txt",
+        "fi_info.txt",
+    ]
     assert commands(replace(P5, level="exhaustive"))[-1].argv[:4] == ("dcgmi", "diag", "-r", "4")
 
 

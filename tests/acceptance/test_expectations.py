@@ -104,7 +104,7 @@ def test_railyard_acceptance_check_rejects_a_node_missing_its_evidence(tmp_path,
     last = capsys.readouterr().out.splitlines()[-1]
     assert status == 1
     assert last.startswith(
-        "REJECTED (5 failed: evidence.nvidia-smi-q.xml, evidence.nvidia-smi-nvlink-s.txt, evidence.dmesg.txt, evidence.fi_info.txt"
+        "REJECTED (5 failed: evidence.nvidia-smi-q.xml, evidence.nvidia-smi-nvlink-s.txt, evidence.dmesg.txt, evidence.rdma-devices.txt"
     )
 
 

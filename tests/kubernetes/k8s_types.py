@@ -21,13 +21,18 @@ def _type(group: str, version: str, name: str) -> Any:
     return getattr(importlib.import_module(f"pulumi_kubernetes.{group}.{version}._inputs"), name)
 
 
+def _snake(key: str) -> str:
+    """The package's own mapping of a field name; for the few it lacks (`matchConstraints`), the same rule applied."""
+    return _tables.CAMEL_TO_SNAKE_CASE_TABLE.get(key) or re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
+
+
 def conforms(value: Any, group: str, version: str, name: str, path: str = "") -> list[str]:
     """What in `value` the type `pulumi_kubernetes.<group>.<version>.<name>` does not allow (empty: it conforms)."""
     cls = _type(group, version, name)
     if not isinstance(value, dict):
         return [f"{path or name}: {type(value).__name__}, not an object"]
     problems = []
-    keys = {_tables.CAMEL_TO_SNAKE_CASE_TABLE.get(key, key): key for key in value}
+    keys = {_snake(key): key for key in value}
     problems += [f"{path}.{camel}: no such field in {name}" for snake, camel in keys.items() if snake not in cls.__annotations__]
     problems += [f"{path}: {name} requires {key}" for key in sorted(cls.__required_keys__ - set(keys))]
     for snake, camel in keys.items():

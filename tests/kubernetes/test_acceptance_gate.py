@@ -18,11 +18,13 @@ from pathlib import Path
 
 import pytest
 
+from acceptance import Expectation
+from acceptance.evidence import commands
 from blueprints.catalog import load_catalog
 from blueprints.catalog.prices import load_prices
 from blueprints.loader import load_blueprint
 from blueprints.models.acceptance import Acceptance
-from components.kubernetes.acceptance import RULES, AcceptanceBundle, daemon_set
+from components.kubernetes.acceptance import NEURON_LS, NEURON_LS_FILE, RULES, AcceptanceBundle, daemon_set
 from components.kubernetes.karpenter import plan_karpenter
 from railyard.checker_bundle import checker_bundle, package_sources
 from tests.kubernetes.fixtures import EXAMPLES, FABRIC, k8s_findings, load, mutate
@@ -130,7 +132,10 @@ def test_taint_toleration_matrix_with_acceptance_on_every_pool_of_every_example(
     blueprint = load_blueprint(str(EXAMPLES / f"{example}.yaml")).blueprint
     gated = with_acceptance_everywhere(blueprint)
     findings = check_kubernetes(gated, CATALOG)
-    assert [finding.code for finding in findings if finding.code.startswith("acceptance.") or finding.code == "k8s.untolerated-taint"] == []
+    held = [finding for finding in findings if finding.code == "acceptance.karpenter-held"]
+    assert [finding.path[1] for finding in held] == [i for i, pool in enumerate(gated.pools) if pool.provisioner == "karpenter"]
+    codes = [finding.code for finding in findings if finding.code.startswith("acceptance.") or finding.code == "k8s.untolerated-taint"]
+    assert [code for code in codes if code != "acceptance.karpenter-held"] == []
     layout = lay_out_kubernetes(gated, CATALOG)
     assert [gate.pool for gate in layout.acceptance] == [pool.name for pool in gated.pools]
     for view in layout.nodes:
@@ -179,16 +184,26 @@ def test_the_checker_daemonset_conforms_to_the_pinned_types_and_carries_the_pack
     assert conforms(spec, "apps", "v1", "DaemonSetSpecArgsDict") == []
     assert conforms({"rules": list(RULES)}, "rbac", "v1", "ClusterRoleArgsDict") == []
     pod = spec["template"]["spec"]
-    assert pod["initContainers"][0]["command"][2].startswith("timeout 27m dcgmi diag -r 2 -j -p pcie.gpu_nvlinks_expected_up=18 > ")
+    checker, diagnostic = pod["containers"]
+    assert diagnostic["command"][2].split("\n") == [
+        "rm -f /var/lib/railyard/evidence/dcgm-diag.done",
+        "timeout 27m dcgmi diag -r 2 -j -p pcie.gpu_nvlinks_expected_up=18 > /var/lib/railyard/evidence/dcgmi-diag.json 2>&1 || true",
+        "touch /var/lib/railyard/evidence/dcgm-diag.done",
+        "exec sleep infinity",
+    ]
+    # The checker waits for the diagnostic's marker up to its 27 minutes and 10 more for its image to be pulled, then runs.
+    assert checker["command"][2].split("\n")[:2] == [
+        "deadline=$(( $(date +%s) + 2220 ))",
+        'while [ ! -e /var/lib/railyard/evidence/dcgm-diag.done ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 10; done',
+    ]
     assert [t["key"] for t in pod["tolerations"]] == ["nvidia.com/gpu", "railyard.dev/acceptance"]
     assert {volume["name"]: volume.get("hostPath") for volume in pod["volumes"]} == {
         "checker": None,
         "evidence": None,
-        "efa": {"path": "/opt/amazon/efa", "type": "DirectoryOrCreate"},
+        "host-sys": {"path": "/sys", "type": "Directory"},
     }
-    assert [container["securityContext"] for container in pod["initContainers"] + pod["containers"]] == [
-        {"privileged": True, "readOnlyRootFilesystem": True}
-    ] * 2
+    assert "initContainers" not in pod
+    assert [container["securityContext"] for container in pod["containers"]] == [{"privileged": True, "readOnlyRootFilesystem": True}] * 2
     assert not {"hostPID", "hostNetwork", "hostIPC"} & set(pod)
     assert "resources" in pod["containers"][0] and "nvidia.com/gpu" not in json.dumps(pod["containers"][0]["resources"])
     assert "acceptance.kube.py" in bundle.package and "acceptance.examples" not in " ".join(bundle.package)
@@ -224,9 +239,9 @@ def test_a_pool_with_burn_in_minutes_runs_the_burn_in_after_the_diagnostic_in_th
     gates = plan_gates(blueprint, node_groups(blueprint, CATALOG))
     spec = daemon_set(gates[0], checker_bundle(blueprint, CATALOG, gates))
     assert conforms(spec, "apps", "v1", "DaemonSetSpecArgsDict") == []
-    [init] = spec["template"]["spec"]["initContainers"]
+    [_, init] = spec["template"]["spec"]["containers"]
     assert gates[0].timeout_minutes == 37
-    assert init["command"][2].split("\n") == [
+    assert init["command"][2].split("\n")[1:-2] == [
         "deadline=$(( $(date +%s) + 2220 ))",
         "timeout 27m dcgmi diag -r 2 -j -p pcie.gpu_nvlinks_expected_up=18 > /var/lib/railyard/evidence/dcgmi-diag.json 2>&1 || true",
         'timeout "$(( deadline - $(date +%s) ))s" dcgmi diag -r targeted_stress,targeted_power,memory_bandwidth'
@@ -239,13 +254,24 @@ def test_the_rbac_is_get_and_patch_on_nodes_and_patch_on_node_status_only():
     assert [(rule["resources"], rule["verbs"]) for rule in RULES] == [(["nodes"], ["get", "patch"]), (["nodes/status"], ["patch"])]
 
 
-def test_a_neuron_gate_runs_no_dcgm_and_uses_the_neuron_image():
+def test_a_neuron_gate_runs_no_dcgm_and_runs_neuron_ls_in_the_neuron_image_and_the_checker_in_the_python_image():
     blueprint = with_acceptance_everywhere(_blueprint(FABRIC))
     gates = plan_gates(blueprint, node_groups(blueprint, CATALOG))
     inf = next(gate for gate in gates if gate.pool == "inf")
     assert (inf.dcgm_level, inf.minutes) == (None, 1.0)
     pod = daemon_set(inf, AcceptanceBundle({"acceptance.run.py": ""}, {"inf": "{}"}, {}, {}))["template"]["spec"]
-    assert "initContainers" not in pod and pod["containers"][0]["image"].startswith("public.ecr.aws/neuron/neuron-monitor:")
+    [checker, neuron_ls] = pod["containers"]
+    assert neuron_ls["image"].startswith("public.ecr.aws/neuron/neuron-monitor:")
+    assert neuron_ls["command"][2].split("\n")[1] == (
+        "if command -v timeout >/dev/null 2>&1; then timeout 300 neuron-ls --json-output > /var/lib/railyard/evidence/neuron-ls.json 2>&1 || true;"
+        " else neuron-ls --json-output > /var/lib/railyard/evidence/neuron-ls.json 2>&1 || true; fi"
+    )
+    assert checker["image"].startswith("public.ecr.aws/docker/library/python:")
+    assert checker["command"][2].split("\n")[0] == "deadline=$(( $(date +%s) + 900 ))"
+    expectation = Expectation(pool="inf", instance_type="inf2.24xlarge", accelerator_kind="neuron", accelerator_count=6, neuron_cores=12)
+    [(file, argv)] = [(command.file, command.argv) for command in commands(expectation)]
+    assert (file, argv) == (NEURON_LS_FILE, NEURON_LS)
+    assert conforms(daemon_set(inf, AcceptanceBundle({"acceptance.run.py": ""}, {"inf": "{}"}, {}, {})), "apps", "v1", "DaemonSetSpecArgsDict") == []
 
 
 def test_a_stack_file_sets_the_level_per_environment(tmp_path):

@@ -181,9 +181,9 @@ def test_the_layer_stack_gives_the_checker_its_region_and_the_replace_flag(repla
     ]
     spec = daemon.inputs["spec"]
     assert conforms(spec, "apps", "v1", "DaemonSetSpecArgsDict") == []
-    [checker] = spec["template"]["spec"]["containers"]
+    checker = spec["template"]["spec"]["containers"][0]
     assert {"name": "AWS_REGION", "value": "us-west-2"} in checker["env"]
-    script = checker["command"][2].split("\n")
+    script = checker["command"][2].split("\n")[2:]  # after the wait for the DCGM step's marker
     assert script[0].endswith('--publish "$NODE_NAME" --lift-taint --replace-on-failure')
     assert script[2].endswith('--publish "$NODE_NAME" --replace-on-failure; fi')
 

@@ -26,7 +26,11 @@ from topology.cluster.labels import ACCEPTANCE_KEY, ACCEPTANCE_PENDING, ACCEPTAN
 from topology.cluster.mounts import MountPlacement
 from topology.cluster.scheduling import Match, NodeGroupView, Placement, Toleration, tolerations_for
 
-CODES = ("acceptance.untolerated", "acceptance.level-conflict", "acceptance.timeout-short", "acceptance.too-many-taints")
+CODES = ("acceptance.untolerated", "acceptance.level-conflict", "acceptance.timeout-short", "acceptance.too-many-taints", "acceptance.node-binding")
+# The checker is held to its own node by a ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1, GA in 1.30) on the
+# node name the API server puts in its token (ServiceAccountTokenPodNodeInfo, on by default from 1.30, GA in 1.32;
+# kubernetes/kubernetes pkg/features/versioned_kube_features.go @ 20b2eef9). components.kubernetes.acceptance_policy.
+NODE_BINDING_SINCE = (1, 30)
 EKS_MAX_TAINTS = 50
 TIMEOUT_MARGIN_MINUTES = 15
 # What the reads take (nvidia-smi, fi_info, neuron-ls, dmesg): seconds; counted as one minute.
@@ -202,6 +206,27 @@ def gate_findings(
                 taints=len(view.taints),
             )
     yield from _level_findings(blueprint, gates, exporters)
+    yield from _binding_findings(blueprint, gates)
+
+
+def _binding_findings(blueprint: Blueprint, gates: Sequence[AcceptanceGate]) -> Iterable[Finding]:
+    """A gate on a cluster older than 1.30 is refused: its API server serves no v1 admission policy and names no node in a
+    token, so the policy that binds the checker to its node could be neither applied nor satisfied."""
+    version = blueprint.kubernetes.version
+    try:
+        parts = tuple(int(part) for part in version.split(".")[:2])
+    except ValueError:
+        return  # the version rule reports a malformed version
+    if gates and parts < NODE_BINDING_SINCE:
+        since = ".".join(str(part) for part in NODE_BINDING_SINCE)
+        yield error(
+            "acceptance.node-binding",
+            ("kubernetes", "version"),
+            f"pools {[gate.pool for gate in gates]} are gated on Kubernetes {version}, but the admission policy that holds the "
+            f"checker to its own node needs {since} or later (admissionregistration.k8s.io/v1, and the node name in the checker's token)",
+            f"upgrade the cluster to {since} or later, or turn acceptance off on those pools",
+            version=version,
+        )
 
 
 def _level_findings(blueprint: Blueprint, gates: Sequence[AcceptanceGate], exporters: Sequence[ExporterPlacement]) -> Iterable[Finding]:

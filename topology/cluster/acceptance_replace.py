@@ -18,7 +18,8 @@ launches another (docs/acceptance.md). That needs two things the design decides:
   node holds its paid slot for the rest of the block (`acceptance.replace-capacity-block`).
 
 Karpenter pools can't replace at all (no Auto Scaling group): the model refuses them
-(`pool.acceptance-replace-karpenter`, blueprints/models/pools.py).
+(`pool.acceptance-replace-karpenter`, blueprints/models/pools.py); what a gated Karpenter pool's failed node does
+instead is `topology.cluster.acceptance_karpenter`'s.
 """
 
 from __future__ import annotations

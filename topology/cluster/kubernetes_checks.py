@@ -25,6 +25,8 @@ from blueprints.models import Blueprint
 from blueprints.records import record
 from topology.cluster.acceptance import CODES as ACCEPTANCE_CODES
 from topology.cluster.acceptance import gate_findings
+from topology.cluster.acceptance_karpenter import CODES as KARPENTER_CODES
+from topology.cluster.acceptance_karpenter import karpenter_findings
 from topology.cluster.acceptance_replace import CODES as REPLACE_CODES
 from topology.cluster.acceptance_replace import replace_findings
 from topology.cluster.device_plugins import PluginPlacement, needs
@@ -298,8 +300,9 @@ def check_acceptance(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable
 
 
 def check_replacement(blueprint: Blueprint, layout: KubernetesLayout) -> Iterable[Finding]:
-    """Pools that replace failed nodes can: Pod Identity on, something to check, room in a Capacity Block (`acceptance_replace`)."""
-    return replace_findings(blueprint, layout.acceptance)
+    """Pools that replace failed nodes can: Pod Identity on, something to check, room in a Capacity Block; and what a
+    failed node of a gated Karpenter pool does to it (`acceptance_replace`, `acceptance_karpenter`)."""
+    return [*replace_findings(blueprint, layout.acceptance), *karpenter_findings(blueprint, layout.acceptance)]
 
 
 RULES: tuple[Rule, ...] = (
@@ -311,7 +314,7 @@ RULES: tuple[Rule, ...] = (
     Rule("health", HEALTH_CODES, check_health),
     Rule("node-gates", GATE_CODES, check_node_gates),
     Rule("acceptance", ACCEPTANCE_CODES, check_acceptance),
-    Rule("acceptance-replace", REPLACE_CODES, check_replacement),
+    Rule("acceptance-replace", (*REPLACE_CODES, *KARPENTER_CODES), check_replacement),
 )
 CODES: tuple[str, ...] = tuple(dict.fromkeys(code for rule in RULES for code in rule.codes))
 

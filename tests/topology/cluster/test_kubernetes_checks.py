@@ -243,8 +243,10 @@ def test_registry_names_every_code_once():
         "acceptance.level-conflict",
         "acceptance.timeout-short",
         "acceptance.too-many-taints",
+        "acceptance.node-binding",
         "acceptance.replace-without-pod-identity",
         "acceptance.replace-capacity-block",
+        "acceptance.karpenter-held",
     )
     assert [rule.name for rule in RULES] == [
         "coverage",
