@@ -25,6 +25,7 @@ from blueprints.models.storage import StorageTier
 from blueprints.records import record
 from blueprints.rules import (
     capacity,
+    compute_domains,
     custom_ami,
     efa,
     endpoint,
@@ -90,6 +91,7 @@ RULES: tuple[Rule, ...] = (
     _rule(reservation_use, "blueprint"),
     _rule(placement, "blueprint"),
     _rule(scale_up, "blueprint"),
+    _rule(compute_domains, "blueprint"),
     _rule(fabric_ports, "blueprint"),
     _rule(fabric_nics, "blueprint"),
     _rule(names, "blueprint"),
