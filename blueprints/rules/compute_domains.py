@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from blueprints.findings import Finding, error
+from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
 
 CODES = ("k8s.dra-version", "pool.dra-karpenter")
@@ -51,7 +52,7 @@ def check(ctx: Context) -> Iterable[Finding]:
             )
 
 
-def _spans_instances(ctx: Context, pool) -> bool:
+def _spans_instances(ctx: Context, pool: Pool) -> bool:
     """True when the pool's scale-up domain is NVLink across more than one instance."""
     kind, hosts = ctx.scale_up_domain(pool)
     return kind == "nvlink" and hosts > 1
