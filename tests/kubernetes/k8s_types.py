@@ -27,7 +27,8 @@ def conforms(value: Any, group: str, version: str, name: str, path: str = "") ->
     if not isinstance(value, dict):
         return [f"{path or name}: {type(value).__name__}, not an object"]
     problems = []
-    keys = {_tables.CAMEL_TO_SNAKE_CASE_TABLE.get(key, key): key for key in value}
+    # pulumi-kubernetes' table lacks some newer fields (a pod's `resourceClaims`): those are converted as the SDK names them.
+    keys = {_tables.CAMEL_TO_SNAKE_CASE_TABLE.get(key) or re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower(): key for key in value}
     problems += [f"{path}.{camel}: no such field in {name}" for snake, camel in keys.items() if snake not in cls.__annotations__]
     problems += [f"{path}: {name} requires {key}" for key in sorted(cls.__required_keys__ - set(keys))]
     for snake, camel in keys.items():
