@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from blueprints.catalog.local_zones import load_local_zones
 from blueprints.loader import load_text
-from tests.preview.conftest import ROOT, preview_of
+from railyard.mocked import run_preview
+from tests.preview.conftest import AT, ROOT, preview_of
 from tests.yaml_text import replace_once
 from topology.cluster.local_zones import route_zones, zone_groups
 from topology.cluster.subnets import SubnetPlan
@@ -125,3 +126,21 @@ def test_a_capacity_block_in_another_zone_than_the_pools_local_zone_is_refused_a
     assert "is in use1-az4, but pool 'nvl72' is placed in ['us-east-1-dfw-2a']" in finding.message
     same = replace_once(EXAMPLE.read_text(), block, block + "      zone: use1-dfw2-az1\n")
     assert "capacity.zone-mismatch" not in _codes(same)
+
+
+def test_a_pool_off_efa_in_a_local_zone_gets_a_private_subnet_there_routed_through_the_first_zone(tmp_path):
+    # dev-g6e moved to us-east-1, its pool's failure domain in the Boston Local Zone (names form: the parent is given by id).
+    text = (ROOT / "blueprints" / "examples" / "dev-g6e.yaml").read_text(encoding="utf-8")
+    text = replace_once(text, "  region: us-west-2\n", "  region: us-east-1\n")
+    text = replace_once(text, "[us-west-2a, us-west-2b]", "[us-east-1a, us-east-1b]")
+    text = replace_once(text, "      availability_zone: us-west-2a\n", "      availability_zone: us-east-1-bos-1a\n")
+    (tmp_path / "dev-lz.yaml").write_text(text, encoding="utf-8")
+    result = run_preview(str(tmp_path / "dev-lz.yaml"), project_dir=ROOT, at=AT)
+    local = _subnet(result, "devbox-dev-network-private-us-east-1-bos-1a")
+    first = _subnet(result, "devbox-dev-network-private-us-east-1a")
+    tables = {item.inputs["subnetId"]: item.inputs["routeTableId"] for item in result.of_type("aws:ec2/routeTableAssociation:RouteTableAssociation")}
+    assert local.inputs["availabilityZone"] == "us-east-1-bos-1a" and tables[local.id] == tables[first.id]
+    [group] = [group for group in result.of_type("aws:eks/nodeGroup:NodeGroup") if group.name == "devbox-dev-dev-usw2a"]
+    assert group.inputs["subnetIds"] == [local.id]
+    [opt_in] = result.of_type("aws:ec2/availabilityZoneGroup:AvailabilityZoneGroup")
+    assert opt_in.inputs["groupName"] == "us-east-1-bos-1"
