@@ -7,10 +7,13 @@ domain is RING_FRACTION of one direction of a GPU's NVLink bandwidth (the catalo
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import jsonschema
 import pytest
 
 from blueprints.loader import load_blueprint
+from railyard.cli import main
 from railyard.expectations import ExpectationNeeds, fabric_line, nvlink_line
 from tests.kubernetes.fixtures import EXAMPLES
 from tests.kubernetes.k8s_types import conforms
@@ -65,3 +68,17 @@ def test_the_nvlink_line_is_the_fraction_of_one_direction_of_a_gpus_nvlink_and_t
     assert fabric_line(blueprint, CATALOG, "nvl72").line_gbs == 0.8 * 1600 / 8
     with pytest.raises(ExpectationNeeds, match="has no NVLink domain across instances"):
         nvlink_line(load_blueprint(P5).blueprint, CATALOG, "train")
+
+
+@pytest.mark.parametrize(
+    ("scope", "status", "header"),
+    [
+        ("clique", 1, "pool nvl72: line 720.0 GB/s = 0.8 x 14400 Gbps of NVLink per GPU / 2 directions / 8"),
+        ("pool", 0, "pool nvl72: line 160.0 GB/s = 0.8 x 1600 Gbps of EFA / 8 (to calibrate on hardware)"),
+    ],
+)
+def test_judge_holds_a_clique_run_to_the_nvlink_line_and_any_other_to_the_efa_line(capsys, scope, status, header):
+    # A two-node p5 run's 437.79 GB/s clears GB200's EFA line and falls short of its NVLink one.
+    log = Path(__file__).resolve().parents[1] / "acceptance" / "fixtures" / "nccl" / "p5-two-nodes-efa.log"
+    assert main(["acceptance", "judge", str(log), GB200, "--pool", "nvl72", "--scope", scope]) == status
+    assert capsys.readouterr().out.splitlines()[0].startswith(header)
