@@ -34,7 +34,7 @@ def test_the_example_validates_with_no_warning_and_an_unpriced_block():
 
 def test_each_node_launches_with_the_primary_and_efa_only_on_cards_1_5_9_13():
     result = preview_of("p6e-gb200-nvl72")
-    [template] = [resource for resource in result.of_type(LAUNCH_TEMPLATE) if resource.name == "gb200-prod-nvl72-az4-template"]
+    [template] = [resource for resource in result.of_type(LAUNCH_TEMPLATE) if resource.name == "gb200-prod-nvl72-dfw-template"]
     slots = [(item["networkCardIndex"], item["deviceIndex"], item["interfaceType"]) for item in template.inputs["networkInterfaces"]]
     assert slots == [(0, 0, "interface"), (1, 0, "efa-only"), (5, 0, "efa-only"), (9, 0, "efa-only"), (13, 0, "efa-only")]
     assert template.inputs["instanceType"] == "p6e-gb200.36xlarge"
@@ -43,7 +43,7 @@ def test_each_node_launches_with_the_primary_and_efa_only_on_cards_1_5_9_13():
 
 
 def test_the_node_group_runs_the_arm_nvidia_ami_on_the_capacity_block_in_whole_ultraservers():
-    group = preview_of("p6e-gb200-nvl72").named("gb200-prod-nvl72-az4")
+    group = preview_of("p6e-gb200-nvl72").named("gb200-prod-nvl72-dfw")
     assert (group.inputs["amiType"], group.inputs["capacityType"]) == ("AL2023_ARM_64_NVIDIA", "CAPACITY_BLOCK")
     assert group.inputs["scalingConfig"]["maxSize"] == 36
 
