@@ -3,7 +3,9 @@
 Nodes live only in private subnets. Public subnets exist for the NAT gateways
 (one per zone, so losing a zone doesn't cut the others' egress) and for
 internet-facing load balancers. Each EFA fabric domain has a private subnet of
-its own. The EFA security group allows all traffic to and from itself, in and
+its own. A failure domain in a Local Zone has its subnets there, behind the
+zone group's opt-in and routed through an Availability Zone's private route
+table (topology/cluster/local_zones.py). The EFA security group allows all traffic to and from itself, in and
 out, which EFA's OS-bypass traffic needs (aws-facts.md 2.2); it is attached to
 every interface of an EFA node next to the EKS cluster security group.
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import field
 from typing import Any
 
 import pulumi
@@ -48,6 +51,9 @@ class NetworkArgs:
     existing_vpc_id: str | None = None
     # cloud.secondary_cidrs: more blocks for node subnets.
     secondary_cidrs: tuple[str, ...] = ()
+    # Each Local Zone a subnet is in: its zone group (opted into), and the zone whose private route table it uses.
+    zone_groups: Mapping[str, str] = field(default_factory=dict)
+    route_zones: Mapping[str, str] = field(default_factory=dict)
 
 
 class Network(pulumi.ComponentResource):
@@ -90,6 +96,10 @@ class Network(pulumi.ComponentResource):
             )
             for role, cidr in blocks
         }
+        self._opt_ins = {
+            group: aws.ec2.AvailabilityZoneGroup(f"{name}-zone-group-{group}", group_name=group, opt_in_status="opted-in", opts=child_of(self))
+            for group in dict.fromkeys(args.zone_groups.values())
+        }
         self.subnet_ids = {plan.key: self._subnet(plan) for plan in args.subnets}
         nat_ids = self._egress()
         private_tables = self._private_routes(nat_ids)
@@ -112,6 +122,8 @@ class Network(pulumi.ComponentResource):
         # The tags tell the AWS load balancer controller which subnets face the internet.
         role = {"kubernetes.io/role/elb": "1"} if plan.public else {"kubernetes.io/role/internal-elb": "1"}
         block = self._blocks.get(plan.block or "")
+        opt_in = self._opt_ins.get(self._args.zone_groups.get(plan.availability_zone, ""))
+        after = [resource for resource in (block, opt_in) if resource is not None]
         if plan.kind == "pods":
             role = {}
         # CreateSubnet takes the zone by name or by id (AvailabilityZoneId); the blueprint's form is passed through.
@@ -123,7 +135,7 @@ class Network(pulumi.ComponentResource):
             **{zone_key: plan.availability_zone},
             map_public_ip_on_launch=plan.public,
             tags={**named_tags(self._args.tags, name), **role},
-            opts=child_of(self, depends_on=[block] if block is not None else None),
+            opts=child_of(self, depends_on=after or None),
         )
         return subnet.id
 
@@ -169,7 +181,10 @@ class Network(pulumi.ComponentResource):
         for plan in args.subnets:
             if not plan.public:
                 aws.ec2.RouteTableAssociation(
-                    f"{name}-{plan.key}", subnet_id=self.subnet_ids[plan.key], route_table_id=tables[plan.availability_zone], opts=child_of(self)
+                    f"{name}-{plan.key}",
+                    subnet_id=self.subnet_ids[plan.key],
+                    route_table_id=tables[args.route_zones.get(plan.availability_zone, plan.availability_zone)],
+                    opts=child_of(self),
                 )
         return list(tables.values())
 

@@ -17,6 +17,7 @@ from railyard.change.held_groups import CODES as HELD_DIFF_CODES
 from railyard.change.impact import CODES as DIFF_CODES
 from railyard.change.node_group_steps import CODES as NODE_GROUP_DIFF_CODES
 from railyard.change.subnets import CODES as SUBNET_DIFF_CODES
+from railyard.change.ultraserver_roll import CODES as ULTRASERVER_DIFF_CODES
 from railyard.change.upgrade import CODES as UPGRADE_DIFF_CODES
 from railyard.conform import CODES as CONFORM_CODES
 from railyard.online import existing, images, names, offerings, quotas, reservations
@@ -75,6 +76,7 @@ def every_check() -> list[Check]:
     checks += [Check("diff", code, "railyard.change.node_group_steps") for code in NODE_GROUP_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.held_groups") for code in HELD_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.capacity_blocks") for code in CAPACITY_BLOCK_DIFF_CODES]
+    checks += [Check("diff", code, "railyard.change.ultraserver_roll") for code in ULTRASERVER_DIFF_CODES]
     checks += [Check("conform", code, "railyard.conform") for code in CONFORM_CODES]
     return checks
 

@@ -23,6 +23,13 @@ The fabric line: a fraction (0.8, `RING_FRACTION`) of the node's EFA bandwidth, 
 a starting point to be calibrated on hardware (acceptance-conformance.md section 3, "a first,
 calibratable rule"): published two-node p5.48xlarge runs reach 437.79-487.09 GB/s with NCCL's
 default algorithm, above the p5 line of 320 GB/s, as a sanity check must.
+
+The NVLink line, for a run kept to one NVLink domain that spans instances (a GB200 NVL72 UltraServer, its
+workers in one ComputeDomain: `acceptance fabric --scope clique`): the same fraction of one GPU's NVLink
+bandwidth in one direction, the catalog's `bandwidth_gbps_per_accelerator` (both directions; 14,400 Gbps
+for GB200, 1.8 TB/s) halved, in GB/s: nccl-tests' bus bandwidth is what each rank moves one way
+(nccl-tests doc/PERFORMANCE.md), so its ceiling is one direction of the rank's links. For p6e-gb200,
+0.8 x 900 = 720 GB/s, a starting point to calibrate on hardware like the EFA line.
 """
 
 from __future__ import annotations
@@ -219,6 +226,40 @@ class FabricLine:
     def line_gbs(self) -> float:
         """`fraction` x the EFA bandwidth, in GB/s (10^9 bytes a second, nccl-tests' unit)."""
         return self.fraction * self.efa_gbps / 8
+
+    def header(self) -> str:
+        """How `acceptance judge` states the line."""
+        return f"pool {self.pool}: line {self.line_gbs:.1f} GB/s = {self.fraction:g} x {self.efa_gbps:g} Gbps of EFA / 8 (to calibrate on hardware)"
+
+
+@record
+class NvlinkLine:
+    """The pass line of a run inside one NVLink domain across instances: a GPU's NVLink bandwidth one way, and the fraction."""
+
+    pool: str
+    nvlink_gbps: float
+    fraction: float
+
+    @property
+    def line_gbs(self) -> float:
+        """`fraction` x one direction of a GPU's NVLink bandwidth (half the catalog's both-ways figure), in GB/s."""
+        return self.fraction * self.nvlink_gbps / 2 / 8
+
+    def header(self) -> str:
+        """How `acceptance judge` states the line."""
+        return (
+            f"pool {self.pool}: line {self.line_gbs:.1f} GB/s = {self.fraction:g} x {self.nvlink_gbps:g} Gbps of NVLink per GPU "
+            "/ 2 directions / 8 (one NVLink domain; to calibrate on hardware)"
+        )
+
+
+def nvlink_line(blueprint: Blueprint, catalog: Catalog, pool: str, fraction: float | None = None) -> NvlinkLine:
+    """The NVLink line for `pool`; `ExpectationNeeds` when its NVLink domain doesn't span instances (no multi-node NVLink to test)."""
+    spec, _ = _pool_interfaces(blueprint, catalog, pool)
+    scale_up = spec.scale_up
+    if scale_up is None or scale_up.kind != "nvlink" or scale_up.instances_per_domain < 2:
+        raise ExpectationNeeds(f"pool {pool!r} ({spec.name}) has no NVLink domain across instances: --scope clique tests none")
+    return NvlinkLine(pool, scale_up.bandwidth_gbps_per_accelerator, RING_FRACTION if fraction is None else fraction)
 
 
 def fabric_line(blueprint: Blueprint, catalog: Catalog, pool: str, fraction: float | None = None) -> FabricLine:

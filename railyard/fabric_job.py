@@ -9,7 +9,11 @@ node selector, its taints tolerated (the acceptance and node-gate taints left ou
 nodes already let in), every GPU and every EFA interface the plan gives a node requested, `/dev/shm` in memory.
 `--scope` chooses where Kueue's topology-aware scheduling must keep the workers: one node
 (`kubernetes.io/hostname`), one network-node layer-3 domain (`topology.k8s.aws/network-node-layer-3`), or
-anywhere in the pool (no constraint); the job goes to the cluster's LocalQueue when Kueue is on.
+one NVLink domain (`nvidia.com/gpu.clique`, on a pool whose domain spans instances), or anywhere in the pool
+(no constraint); the job goes to the cluster's LocalQueue when Kueue is on. On a pool with a ComputeDomain
+(a GB200 NVL72 pool) every worker claims its channel, so NCCL reaches the other instances' GPUs over NVLink
+inside the domain; a `--scope clique` run is judged against the NVLink line (`railyard.expectations`),
+any other against the EFA line.
 
 The image is the nccl-tests image AWS publishes (pins.yaml `nccl_tests`); mpirun's flags are the ones
 AWS's EFA examples use (Open MPI's TCP byte-transfer layer for its own control traffic, NCCL over EFA).
@@ -32,13 +36,15 @@ from blueprints.catalog.pins import load_pins
 from blueprints.models import Blueprint
 from railyard.expectations import ExpectationNeeds, fabric_line
 from topology.cluster.kubernetes import lay_out_kubernetes
-from topology.cluster.labels import ACCEPTANCE_KEY, GATE_TAINT_KEYS, HOSTNAME_LABEL, NETWORK_LAYER_LABEL, POOL_LABEL
+from topology.cluster.labels import ACCEPTANCE_KEY, GATE_TAINT_KEYS, HOSTNAME_LABEL, NETWORK_LAYER_LABEL, NVLINK_CLIQUE_LABEL, POOL_LABEL
 from topology.cluster.scheduling import NodeGroupView
 
 API_VERSION = "kubeflow.org/v2beta1"
 # Taints a job never tolerates: the node gates' and acceptance's (a fabric test runs on nodes already let in).
 HELD = GATE_TAINT_KEYS | {ACCEPTANCE_KEY}
-SCOPES: dict[str, str | None] = {"node": HOSTNAME_LABEL, "layer3": NETWORK_LAYER_LABEL.format(3), "pool": None}
+SCOPES: dict[str, str | None] = {"node": HOSTNAME_LABEL, "layer3": NETWORK_LAYER_LABEL.format(3), "clique": NVLINK_CLIQUE_LABEL, "pool": None}
+# The pod's name for its claim on the pool's ComputeDomain channel (the EKS guide's and ADT's GB200 jobs name theirs likewise).
+CHANNEL_CLAIM = "compute-domain-channel"
 REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 # PodSets sharing a group are placed together (kubernetes-sigs/kueue keps/2724-topology-aware-scheduling,
@@ -70,13 +76,25 @@ def _check(view: NodeGroupView, max_nodes: int, nodes: int, scope: str) -> None:
         raise ExpectationNeeds(f"--nodes {nodes}: pool {view.pool!r} has at most {max_nodes} nodes")
     if scope == "node" and nodes != 1:
         raise ExpectationNeeds(f"--scope node keeps the job on one node, but --nodes is {nodes}")
+    if scope == "clique" and NVLINK_CLIQUE_LABEL not in view.scale_up_levels():
+        raise ExpectationNeeds(
+            f"--scope clique: pool {view.pool!r} ({view.spec.name}) has no NVLink clique label (no NVLink domain across instances)"
+        )
+    if scope == "clique" and view.spec.scale_up is not None and nodes > view.spec.scale_up.instances_per_domain:
+        raise ExpectationNeeds(
+            f"--scope clique keeps the job in one NVLink domain of {view.spec.scale_up.instances_per_domain} instances, but --nodes is {nodes}"
+        )
     if scope == "layer3" and view.spec.topology_layers < 3:
         raise ExpectationNeeds(f"--scope layer3: AWS labels {view.spec.name} with {view.spec.topology_layers} network-node layer(s), not 3")
 
 
-def _mpirun(nodes: int, gpus: int, ring: bool) -> list[str]:
-    """The launcher's command: one rank per GPU, NCCL's log on, Ring forced for the network-bound run."""
+def _mpirun(nodes: int, gpus: int, ring: bool, nvlink: bool = False) -> list[str]:
+    """The launcher's command: one rank per GPU, NCCL's log on, Ring forced for the network-bound run; in a ComputeDomain,
+    NCCL's multi-node NVLink (and NVLink SHARP) on, as AWS's GB200 nccl-tests job sets them (awsome-distributed-training
+    micro-benchmarks/nccl-tests/kubernetes/nccl-tests-gb200.yaml @02cfa27b)."""
     env = ["-x", "PATH", "-x", "LD_LIBRARY_PATH", "-x", "NCCL_DEBUG=INFO", "-x", "FI_PROVIDER=efa"]
+    if nvlink:
+        env += ["-x", "NCCL_MNNVL_ENABLE=1", "-x", "NCCL_NVLS_ENABLE=1"]
     if ring:
         env += ["-x", "NCCL_ALGO=Ring"]
     mca = ["--mca", "pml", "^ucx", "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_exclude", "lo,docker0,veth_def_agent"]
@@ -107,8 +125,9 @@ def _nccom(nodes: int, ranks: int) -> list[str]:
     return ["/bin/bash", "-c", script]
 
 
-def _worker(view: NodeGroupView, scope: str, command: list[str] | None = None) -> dict[str, Any]:
-    """A pod template on the pool's accepted nodes: every accelerator and EFA interface requested, /dev/shm in memory."""
+def _worker(view: NodeGroupView, scope: str, command: list[str] | None = None, channel: str | None = None) -> dict[str, Any]:
+    """A pod template on the pool's accepted nodes: every accelerator and EFA interface requested, /dev/shm in memory; with
+    `channel`, the pool's ComputeDomain channel claimed (its ResourceClaimTemplate), so the node's IMEX daemon serves it."""
     resource, image = DEVICES[view.vendor or ""]
     requests = {resource: str(view.spec.accelerator_count)}
     if view.efa_interfaces:
@@ -124,6 +143,8 @@ def _worker(view: NodeGroupView, scope: str, command: list[str] | None = None) -
     }
     if command:
         container["command"] = command
+    if channel is not None:
+        container["resources"]["claims"] = [{"name": CHANNEL_CLAIM}]
     metadata: dict[str, Any] = {}
     if SCOPES[scope] is not None:
         metadata["annotations"] = {REQUIRED_TOPOLOGY: SCOPES[scope]}
@@ -133,6 +154,8 @@ def _worker(view: NodeGroupView, scope: str, command: list[str] | None = None) -
         "containers": [container],
         "volumes": [{"name": "shm", "emptyDir": {"medium": "Memory"}}],
     }
+    if channel is not None:
+        spec["resourceClaims"] = [{"name": CHANNEL_CLAIM, "resourceClaimTemplateName": channel}]
     return {"metadata": metadata, "spec": spec}
 
 
@@ -146,12 +169,13 @@ def fabric_jobs(blueprint: Blueprint, catalog: Catalog, pool: str, nodes: int | 
     if views[0].vendor == "aws":
         return [_neuron_job(views[0], layout, pool, count, scope)]
     gpus = views[0].spec.accelerator_count
+    domains = layout.compute_domains.domains if layout.compute_domains is not None else ()
+    channel = next((domain.channel_template for domain in domains if domain.pool == pool), None)
     jobs = []
     for run, ring in (("default", False), ("ring", True)):
-        launcher = {
-            "spec": {"containers": [{"name": "launcher", "image": load_pins().image("nccl_tests").reference, "command": _mpirun(count, gpus, ring)}]}
-        }
-        jobs.append(_mpijob(_metadata(f"nccl-{pool}-{run}", layout), gpus, launcher, count, _worker(views[0], scope)))
+        command = _mpirun(count, gpus, ring, nvlink=channel is not None)
+        launcher = {"spec": {"containers": [{"name": "launcher", "image": load_pins().image("nccl_tests").reference, "command": command}]}}
+        jobs.append(_mpijob(_metadata(f"nccl-{pool}-{run}", layout), gpus, launcher, count, _worker(views[0], scope, channel=channel)))
     return jobs
 
 

@@ -50,6 +50,7 @@ from railyard.layer_program import build_layer, in_placement_group
 from railyard.pipeline import Validation, validate
 from railyard.render import findings_report
 from railyard.stack import read_stack
+from topology.cluster.local_zones import route_zones, zone_groups
 from topology.cluster.node_groups import SYSTEM_GROUP, NodeGroupPlan
 from topology.cluster.placement_groups import PlacementDecision
 
@@ -147,6 +148,8 @@ def build(plan: CompilePlan, deployment: Deployment = Deployment()) -> ClusterHa
             plan.flow_log_retention_days,
             plan.existing_vpc_id,
             plan.secondary_cidrs,
+            zone_groups(plan.subnets),
+            route_zones(plan.availability_zones, plan.subnets),
         ),
         opts,
     )

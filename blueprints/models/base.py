@@ -7,6 +7,7 @@ description, which becomes the JSON Schema that editors use). Quantities carry
 their unit in the field name: `capacity_gib`, `link_gbps`, `budget_kw`.
 """
 
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from ipaddress import IPv4Network
@@ -70,9 +71,29 @@ AvailabilityZone = Annotated[
 ]
 
 
+# A Local Zone's name (`us-east-1-dfw-2a`: the parent region, the location and its number, the zone's letter) and id
+# (`use1-dfw2-az1`), as AWS's Local Zones User Guide writes them ("Available Local Zones").
+LOCAL_ZONE_NAME = r"[a-z]{2}(-gov)?-[a-z]+-[0-9]-[a-z]{3}-[0-9][a-z]"
+LOCAL_ZONE_ID = r"[a-z]{2,5}[0-9]-[a-z]{3}[0-9]-az[0-9]{1,2}"
+DomainZone = Annotated[
+    str,
+    StringConstraints(pattern=rf"^({ZONE_NAME}|{ZONE_ID}|{LOCAL_ZONE_NAME}|{LOCAL_ZONE_ID})$"),
+    Field(
+        description="An AWS availability zone (its name, us-east-1a, or id, use1-az4; one form throughout the blueprint), or a "
+        "Local Zone of the region, by name (us-east-1-dfw-2a) or id (use1-dfw2-az1): nodes and their subnets go there, the "
+        "EKS control plane stays in cloud.availability_zones (blueprints/catalog/local_zones.yaml lists the Local Zones known)."
+    ),
+]
+
+
 def is_zone_id(zone: str) -> bool:
-    """True for a zone id (`use1-az4`), False for a zone name (`us-east-1a`)."""
+    """True for a zone id (`use1-az4`, `use1-dfw2-az1`), False for a zone name (`us-east-1a`, `us-east-1-dfw-2a`)."""
     return "-az" in zone
+
+
+def is_local_zone(zone: str) -> bool:
+    """True when `zone` is written as a Local Zone's name or id (its shape; the table says whether AWS has it)."""
+    return re.fullmatch(rf"{LOCAL_ZONE_NAME}|{LOCAL_ZONE_ID}", zone) is not None
 
 
 PositiveKw = Annotated[float, Field(gt=0, description="Kilowatts.")]

@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
-from blueprints.models.base import AvailabilityZone, Model, UtcTime, no_items, violation
+from blueprints.models.base import DomainZone, Model, UtcTime, no_items, violation
 
 ReservationId = Annotated[
     str,
@@ -58,7 +58,7 @@ class CapacityReservation(Model):
 
     kind: Literal["capacity_reservation"] = Field(description="An on-demand capacity reservation.")
     reservation_id: ReservationId
-    zone: AvailabilityZone = Field(description="The zone the reservation is in; the pool must be placed there.")
+    zone: DomainZone = Field(description="The zone the reservation is in; the pool must be placed there.")
     instance_type: InstanceTypeName = Field(description="The instance type reserved; must equal the pool's.")
     instance_count: int = Field(ge=1, le=1000, description="Instances reserved (ODCR: 1 to 1000).")
     placement_group: PlacementGroupName | None = Field(
@@ -86,7 +86,7 @@ class ReservationGroup(Model):
     )
     group_arn: ResourceGroupArn | None = Field(default=None, description="A group that already exists; none = railyard makes one of reservation_ids.")
     capacity_blocks: bool = Field(default=False, description="The members are Capacity Blocks for ML (an UltraServer's, for one).")
-    zone: AvailabilityZone | None = Field(default=None, description="The members' zone; the pool must be placed there. None = unchecked offline.")
+    zone: DomainZone | None = Field(default=None, description="The members' zone; the pool must be placed there. None = unchecked offline.")
     instance_type: InstanceTypeName | None = Field(default=None, description="The members' instance type; must equal the pool's.")
     instance_count: int | None = Field(default=None, ge=1, description="Instances the members hold together. None = unchecked offline.")
     placement_group: PlacementGroupName | None = Field(
@@ -131,7 +131,7 @@ class CapacityBlock(Model):
 
     kind: Literal["capacity_block"] = Field(description="An EC2 Capacity Block for ML.")
     reservation_id: ReservationId
-    zone: AvailabilityZone | None = Field(default=None, description="The zone the block is in; the pool must be placed there. None = read online.")
+    zone: DomainZone | None = Field(default=None, description="The zone the block is in; the pool must be placed there. None = read online.")
     instance_type: InstanceTypeName | None = Field(default=None, description="The block's instance type; must equal the pool's. None = read online.")
     instance_count: int | None = Field(default=None, ge=1, description="Instances in the block (AWS: at most 64 per block). None = read online.")
     start: UtcTime | None = Field(

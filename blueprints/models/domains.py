@@ -18,7 +18,7 @@ from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
-from blueprints.models.base import AvailabilityZone, Model, Name, PositiveKw, no_items, violation
+from blueprints.models.base import DomainZone, Model, Name, PositiveKw, no_items, violation
 
 # What `railyard explain` says for the two codes `_feeds_fit` raises from one loop (their wording is built per field).
 EXPLAIN = {
@@ -142,7 +142,10 @@ class Zone(Model):
     """An availability zone as a failure domain: the widest single failure railyard models."""
 
     name: Name = Field(description="The failure domain's name; pools are placed in it by name.")
-    availability_zone: AvailabilityZone = Field(description="The AWS zone this failure domain is.")
+    availability_zone: DomainZone = Field(
+        description="The AWS zone this failure domain is: an Availability Zone, or a Local Zone of the region (its subnets, routes "
+        "and node groups are placed there, its zone group opted into; the EKS control plane stays in cloud.availability_zones)."
+    )
     budget_kw: PositiveKw | None = Field(default=None, description="The zone's IT power budget; none = unchecked.")
     blocks: list[Block] = Field(
         default_factory=no_items,

@@ -282,6 +282,13 @@ class Kubernetes(Model):
     topology_aware_scheduling: bool = Field(
         default=True, description="Generate Kueue Topology, ResourceFlavors and a ClusterQueue from the blueprint."
     )
+    compute_domains: bool | None = Field(
+        default=None,
+        description="Install NVIDIA's DRA driver for GPUs with ComputeDomains (chart nvidia-dra-driver-gpu, "
+        "blueprints/catalog/pins.yaml), so a job spanning the instances of an NVLink domain (a GB200 NVL72 UltraServer) "
+        "gets an IMEX domain, and give each such pool a ComputeDomain in the workload namespace; none = on when a pool's "
+        'NVLink domain spans instances (the EKS user guide: "DRA is a requirement to use the P6e-GB200 UltraServers").',
+    )
     kueue: Kueue = Field(default_factory=from_defaults(), description="Names and expectations for the generated Kueue objects.")
     workload_namespace: Name = Field(default="default", description="The namespace for the Kueue LocalQueue and the FSx PersistentVolumeClaims.")
     endpoint: Endpoint = Field(default_factory=from_defaults(), description="API server endpoint access.")

@@ -155,6 +155,12 @@ class Pool(Model):
         "a staged upgrade: roll the pool when its jobs allow. None = the cluster's kubernetes.version. Within the version-skew "
         "policy: not newer than the cluster, at most three minor versions older. Managed node groups on EKS's AMIs only.",
     )
+    scaled_to_zero: bool = Field(
+        default=False,
+        description="The pool's node groups stand at desired size 0 (set by hand with `aws eks update-nodegroup-config`), the step "
+        "the EKS user guide requires before upgrading a P6e-GB200 UltraServer node group: `railyard diff` then lets a version or AMI "
+        "change roll them (change.ultraserver-roll). Drop it once the roll is applied and the sizes are restored.",
+    )
     ami_id: AmiId | None = Field(
         default=None,
         description="A custom Amazon Linux 2023 AMI with nodeadm (built from the EKS AMI); none = EKS's AMI for the accelerator. "

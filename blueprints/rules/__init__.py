@@ -25,6 +25,7 @@ from blueprints.models.storage import StorageTier
 from blueprints.records import record
 from blueprints.rules import (
     capacity,
+    compute_domains,
     custom_ami,
     efa,
     endpoint,
@@ -35,6 +36,7 @@ from blueprints.rules import (
     instance,
     karpenter,
     kubernetes_version,
+    local_zones,
     lustre_efa,
     mounts,
     names,
@@ -90,6 +92,7 @@ RULES: tuple[Rule, ...] = (
     _rule(reservation_use, "blueprint"),
     _rule(placement, "blueprint"),
     _rule(scale_up, "blueprint"),
+    _rule(compute_domains, "blueprint"),
     _rule(fabric_ports, "blueprint"),
     _rule(fabric_nics, "blueprint"),
     _rule(names, "blueprint"),
@@ -98,6 +101,7 @@ RULES: tuple[Rule, ...] = (
     _rule(kubernetes_version, "blueprint"),
     _rule(mounts, "blueprint"),
     _rule(regions, "blueprint"),
+    _rule(local_zones, "blueprint"),
     _rule(existing, "blueprint"),
     _rule(system_nodes, "blueprint"),
     _rule(vpc_blocks, "blueprint"),

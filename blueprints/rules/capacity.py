@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from blueprints.catalog.local_zones import load_local_zones
 from blueprints.findings import Finding, error, info
 from blueprints.models.capacity import CapacityBlock, CapacityReservation, ReservationGroup
 from blueprints.rules.context import Context
@@ -54,7 +55,9 @@ def check(ctx: Context) -> Iterable[Finding]:
                 f"run `railyard validate --online`, or copy {', '.join(source.unstated)} from the block in the EC2 console",
                 unstated=list(source.unstated),
             )
-        if source.zone is not None and zones and zones != [source.zone]:
+        # A Local Zone may be written by name or id on either side (its name and id stand for each other in every account).
+        local_zones = load_local_zones()
+        if source.zone is not None and zones and [local_zones.canonical(zone) for zone in zones] != [local_zones.canonical(source.zone)]:
             yield error(
                 "capacity.zone-mismatch",
                 where + ("zone",),

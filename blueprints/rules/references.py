@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from blueprints.findings import Finding, Path, error, warning
+from blueprints.models.base import is_local_zone
 from blueprints.models.domains import Block, Zone
 from blueprints.models.storage import FsxLustre, FsxLustreClass
 from blueprints.rules.context import Context
@@ -90,7 +91,8 @@ def check(ctx: Context) -> Iterable[Finding]:
             )
         seen.setdefault(domain.name, path)
     for zi, zone in enumerate(bp.failure_domains.zones):
-        if zone.availability_zone not in bp.cloud.availability_zones:
+        # A Local Zone is an extension of the region, outside the VPC's zones by design (rules/regions.py checks it is one).
+        if zone.availability_zone not in bp.cloud.availability_zones and not is_local_zone(zone.availability_zone):
             yield error(
                 "ref.zone-not-in-cloud",
                 ("failure_domains", "zones", zi, "availability_zone"),

@@ -8,6 +8,11 @@ names or zone ids moto records for the region (`blueprints/catalog/regions.py`).
 A region moto has no zones for (a new or isolated one) has its zones left
 unchecked.
 
+A failure domain may be a Local Zone of the region (`us-east-1-dfw-2a`), held to the
+Local Zones railyard knows (`blueprints/catalog/local_zones.yaml`, from AWS's list);
+its name and id stand for each other in every account, so either form fits any
+blueprint.
+
 Zones are named one way throughout a blueprint: by name (`us-east-1a`) or by
 id (`use1-az4`). Which id a name stands for differs in each account, so a
 blueprint that mixes them can't be checked offline (is the Capacity Block's
@@ -20,14 +25,15 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from blueprints.catalog.local_zones import load_local_zones
 from blueprints.catalog.regions import load_regions
 from blueprints.findings import Finding, Path, error
-from blueprints.models.base import is_zone_id
+from blueprints.models.base import is_local_zone, is_zone_id
 from blueprints.models.capacity import CapacityBlock, CapacityReservation, ReservationGroup
 from blueprints.models.storage import FsxLustre
 from blueprints.rules.context import Context
 
-CODES = ("cloud.unknown-region", "cloud.unknown-zone", "cloud.policy-partition", "cloud.zone-forms-mixed")
+CODES = ("cloud.unknown-region", "cloud.unknown-zone", "cloud.policy-partition", "cloud.zone-forms-mixed", "cloud.unknown-local-zone")
 
 
 def check(ctx: Context) -> Iterable[Finding]:
@@ -45,6 +51,9 @@ def check(ctx: Context) -> Iterable[Finding]:
         return
     yield from _policy_partitions(ctx, regions.partition_of(cloud.region))
     named = list(zone_references(ctx))
+    yield from _local_zones(cloud.region, [(path, zone) for path, zone in named if is_local_zone(zone)])
+    # A Local Zone's name and id stand for each other in every account (blueprints/catalog/local_zones.yaml): either form fits.
+    named = [(path, zone) for path, zone in named if not is_local_zone(zone)]
     by_id = is_zone_id(cloud.availability_zones[0])
     mixed = [(path, zone) for path, zone in named if is_zone_id(zone) != by_id]
     if mixed:
@@ -72,6 +81,24 @@ def check(ctx: Context) -> Iterable[Finding]:
                 f"are {', '.join(known)}",
                 f"use one of {', '.join(known)}",
             )
+
+
+def _local_zones(region: str, named: list[tuple[Path, str]]) -> Iterable[Finding]:
+    """Each Local Zone the blueprint names is one AWS lists, of the blueprint's region."""
+    table = load_local_zones()
+    known = [local.name for local in table.in_region(region)]
+    for path, zone in named:
+        local = table.find(zone)
+        if local is not None and local.parent_region == region:
+            continue
+        where = f"a Local Zone of {local.parent_region}, not of {region}" if local is not None else "not a Local Zone railyard knows"
+        yield error(
+            "cloud.unknown-local-zone",
+            path,
+            f"'{zone}' is {where}; the Local Zones of {region} railyard knows are {', '.join(known) or 'none'}",
+            "use one of them, or add the zone's row (name, id, group, parent region and zone) from AWS's Available Local Zones page "
+            "to blueprints/catalog/local_zones.yaml",
+        )
 
 
 def zone_references(ctx: Context) -> Iterable[tuple[Path, str]]:

@@ -12,7 +12,8 @@ on EKS NVIDIA's DRA driver creates for each job that claims a ComputeDomain. Wit
 talks between them over EFA alone. The driver is among the components to install in the EKS user guide,
 ml-eks-nvidia-ultraserver at awsdocs/amazon-eks-user-guide@00e3293d; it says "NVIDIA DRA driver: Enables
 ComputeDomain custom resources that facilitate creation of IMEX domains that follow workloads running on P6e-GB200
-UltraServers". So `validate` warns (`pool.nvlink-imex`).
+UltraServers". railyard installs it with a ComputeDomain per such pool (`kubernetes.compute_domains`, on by default
+for them: topology/cluster/compute_domains.py); where a blueprint turns it off, `validate` warns (`pool.nvlink-imex`).
 """
 
 from __future__ import annotations
@@ -28,12 +29,12 @@ EKS_ULTRASERVER_GUIDE = "https://docs.aws.amazon.com/eks/latest/userguide/ml-eks
 
 def check(ctx: Context) -> Iterable[Finding]:
     """Pools are whole scale-up domains at every size they state; racks hold a domain where spread puts one in each;
-    an NVLink domain across hosts is said to need IMEX."""
+    an NVLink domain across hosts with ComputeDomains off is said to need IMEX."""
     for pi, pool in enumerate(ctx.blueprint.pools):
         kind, hosts = ctx.scale_up_domain(pool)
         if hosts == 1:
             continue
-        if kind == "nvlink":
+        if kind == "nvlink" and ctx.blueprint.kubernetes.compute_domains is False:
             yield _no_imex(pool.name, pool.instance_type, hosts, pi)
         sizes = {"max": pool.max_nodes, "desired": pool.desired_nodes}
         partial = {name: size for name, size in sizes.items() if size % hosts}
@@ -68,10 +69,10 @@ def _no_imex(pool: str, instance_type: str, hosts: int, index: int) -> Finding:
     return warning(
         "pool.nvlink-imex",
         ("pools", index, "instance_type"),
-        f"pool '{pool}' ({instance_type}) has NVLink domains of {hosts} hosts, but railyard installs no IMEX: a job spanning "
+        f"pool '{pool}' ({instance_type}) has NVLink domains of {hosts} hosts, but kubernetes.compute_domains is false, so no IMEX: a job spanning "
         "instances reaches the other instances' GPUs over NVLink only inside an IMEX domain, and without one its traffic "
         "between instances goes over EFA",
-        "install NVIDIA's DRA driver for GPUs with ComputeDomains (chart nvidia/nvidia-dra-driver-gpu, "
-        f"resources.computeDomains.enabled: true) and give each multi-instance job a ComputeDomain, as {EKS_ULTRASERVER_GUIDE} shows",
+        "remove kubernetes.compute_domains: false (railyard then installs NVIDIA's DRA driver, chart nvidia-dra-driver-gpu, and a "
+        f"ComputeDomain per such pool), or install it yourself and give each multi-instance job a ComputeDomain, as {EKS_ULTRASERVER_GUIDE} shows",
         hosts_per_domain=hosts,
     )

@@ -50,6 +50,9 @@ FSX_CSI_DRIVER = _pinned("fsx_csi_driver")
 # `serviceAccount.name`, `replicas` and `controller.resources` (charts/karpenter/values.yaml at v1.14.1).
 KARPENTER = _pinned("karpenter")
 KUEUE = _pinned("kueue")
+# nvidia-dra-driver-gpu renders `resources.gpus.enabled`, `resources.computeDomains.enabled`, `controller.nodeSelector`,
+# `.affinity`, `.tolerations` and `kubeletPlugin.affinity`, `.tolerations` (deployments/helm/nvidia-dra-driver-gpu at v25.12.0).
+NVIDIA_DRA_DRIVER = _pinned("nvidia_dra_driver")
 # dcgm-exporter renders `affinity`, `tolerations`, `podAnnotations` and `serviceMonitor.enabled` (deployment/values.yaml).
 DCGM_EXPORTER = _pinned("dcgm_exporter")
 

@@ -5,7 +5,8 @@ the one given) and emits a `KubernetesPlan` (from `plan_kubernetes`: the
 layout the cross-layer check proved, and the releases that render it) as four children: the device plugins, the
 accelerator exporters, the storage (FSx CSI driver, volumes, claims, the gp3 class) and Kueue. Child names
 derive from the layer's name: `<name>-provider`, `<name>-plugins`, `<name>-metrics`,
-`<name>-storage`, `<name>-kueue`, `<name>-namespace`, and `<name>-gates` where a pool's nodes register behind
+`<name>-storage`, `<name>-kueue`, `<name>-namespace`, `<name>-compute-domains` where a pool's NVLink domain
+spans instances, and `<name>-gates` where a pool's nodes register behind
 a gate (`components.kubernetes.node_gates`).
 """
 
@@ -19,6 +20,7 @@ import pulumi_kubernetes as k8s
 
 from blueprints.records import record
 from components.kubernetes.acceptance import AcceptanceGates
+from components.kubernetes.compute_domains import ComputeDomains
 from components.kubernetes.device_plugins import DevicePlugins
 from components.kubernetes.karpenter import KarpenterNodes, KarpenterWiring
 from components.kubernetes.kueue import KueueScheduling
@@ -70,7 +72,7 @@ class KubernetesLayer(pulumi.ComponentResource):
         child = pulumi.ResourceOptions(parent=self)
         after = list(args.depends_on)
         namespace = self.plan.workload_namespace
-        if namespace != "default" and (self.plan.storage.volumes or self.plan.kueue is not None):
+        if namespace != "default" and (self.plan.storage.volumes or self.plan.kueue is not None or self.plan.layout.compute_domains is not None):
             after.append(
                 k8s.core.v1.Namespace(
                     f"{name}-namespace",
@@ -96,6 +98,8 @@ class KubernetesLayer(pulumi.ComponentResource):
             if self.plan.checker_bundle is None:
                 raise ValueError("the plan gates pools on acceptance: give it the checker bundle (railyard.checker_bundle)")
             self.acceptance = AcceptanceGates(f"{name}-acceptance", self.plan.layout.acceptance, self.plan.checker_bundle, self.provider, child)
+        domains = self.plan.layout.compute_domains
+        self.compute_domains = ComputeDomains(f"{name}-compute-domains", domains, self.provider, after, child, system) if domains else None
         self.kueue = KueueScheduling(f"{name}-kueue", self.plan.kueue, self.provider, after, child, system) if self.plan.kueue is not None else None
         self.register_outputs(
             {

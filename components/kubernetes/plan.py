@@ -15,6 +15,7 @@ from blueprints.models import Blueprint
 from blueprints.records import record
 from blueprints.rules.names import cluster_name
 from components.kubernetes.acceptance import AcceptanceBundle
+from components.kubernetes.compute_domains import dra_driver_release
 from components.kubernetes.device_plugins import plugin_releases
 from components.kubernetes.karpenter import KarpenterPlan, plan_karpenter
 from components.kubernetes.kueue import KUEUE_RELEASE
@@ -59,6 +60,8 @@ class KubernetesPlan:
             found.append(KUEUE_RELEASE)
         if self.karpenter is not None:
             found.append(self.karpenter.release)
+        if self.layout.compute_domains is not None:
+            found.append(dra_driver_release(self.layout.compute_domains))
         return found
 
 

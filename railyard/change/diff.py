@@ -30,6 +30,7 @@ from railyard.change.held_groups import held_template_findings
 from railyard.change.impact import Impact, impacts
 from railyard.change.node_group_steps import ami_switches, held_groups_created
 from railyard.change.replace_table import ReplaceTable, load_table
+from railyard.change.ultraserver_roll import ultraserver_pools, ultraserver_roll_findings
 from railyard.change.upgrade import settle_adopted_versions, upgrade_order, version_findings
 from railyard.progress import stage
 
@@ -155,7 +156,12 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
     findings += version_findings(before.validation, after.validation)
     findings += held_groups_created(changes, after.validation, after.resources) + ami_switches(changes, after.validation)
     findings += held_template_findings(changes, after.validation)
-    findings += capacity_block_findings(changes, before.validation, after.validation)
+    # An UltraServer pool's roll is refused (change.ultraserver-roll), which says what the Capacity Block warning would.
+    ultra = ultraserver_pools(after.validation)
+    findings += [
+        finding for finding in capacity_block_findings(changes, before.validation, after.validation) if finding.certificate.get("pool") not in ultra
+    ]
+    findings += ultraserver_roll_findings(changes, after.validation)
     if before.stack != after.stack:
         findings.append(
             info(

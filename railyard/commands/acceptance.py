@@ -7,7 +7,7 @@
     railyard acceptance judge  LOG BLUEPRINT --pool P [--fraction K]    judge an nccl-tests (or, on Neuron, nccom-test) run
         [--record-baseline FILE [--force] [--at TIME] | --baseline FILE [--tolerance T]] [--nodes N] [--scope S]
                                                                         ... and record it as the pool's baseline, or hold it to one
-    railyard acceptance fabric BLUEPRINT --pool P [--nodes N] [--scope node|layer3|pool]
+    railyard acceptance fabric BLUEPRINT --pool P [--nodes N] [--scope node|layer3|clique|pool]
                                                                         the nccl-tests MPIJobs (default and Ring) for the pool
 
 The checking itself is the node checker's (`acceptance/`, standard library only), the code that
@@ -41,7 +41,12 @@ def add_arguments(parser) -> None:
     judge.add_argument("log", help="the nccl-tests output with NCCL_DEBUG=INFO")
     fabric = actions.add_parser("fabric", help="print the pool's nccl-tests MPIJobs (default algorithm and Ring), or its nccom-test MPIJob, as YAML")
     fabric.add_argument("--nodes", type=int, default=None, help="workers, one per node (default: 2, or 1 with --scope node)")
-    fabric.add_argument("--scope", choices=["node", "layer3", "pool"], default="pool", help="where Kueue must keep the workers")
+    fabric.add_argument(
+        "--scope",
+        choices=["node", "layer3", "clique", "pool"],
+        default="pool",
+        help="where Kueue must keep the workers (clique: one NVLink domain, inside the pool's ComputeDomain)",
+    )
     for action in (expect, check, judge, fabric):
         add_file_arguments(action)
         action.add_argument("--pool", help="the pool whose design is the yardstick")
@@ -168,7 +173,7 @@ def _judge(args, blueprint, judge) -> int:
     from acceptance import nccom
     from blueprints.catalog import load_catalog
     from railyard.commands import baselines
-    from railyard.expectations import fabric_line, pool_expectation
+    from railyard.expectations import fabric_line, nvlink_line, pool_expectation
 
     refusal = baselines.usage_refusal(args)
     if refusal:
@@ -176,7 +181,8 @@ def _judge(args, blueprint, judge) -> int:
     catalog = load_catalog()
     expectation = pool_expectation(blueprint, catalog, args.pool)
     benchmark = "nccom-test" if expectation.accelerator_kind == "neuron" else "nccl-tests"
-    line = fabric_line(blueprint, catalog, args.pool, args.fraction)
+    # A run kept to one NVLink domain (--scope clique) is held to the NVLink line, any other to the EFA line.
+    line = (nvlink_line if args.scope == "clique" else fabric_line)(blueprint, catalog, args.pool, args.fraction)
     log = _read_bytes(args.log)
     text = log.decode("utf-8", errors="replace")
     if benchmark == "nccom-test":
@@ -190,7 +196,7 @@ def _judge(args, blueprint, judge) -> int:
             report, comparison = baselines.against(args, report, shape, run)
         elif report.passed:
             planned = baselines.to_record(args, shape, run)
-    header = f"pool {line.pool}: line {line.line_gbs:.1f} GB/s = {line.fraction:g} x {line.efa_gbps:g} Gbps of EFA / 8 (to calibrate on hardware)"
+    header = line.header()
     if args.json:
         document = report.as_dict() | ({"baseline": {"file": args.baseline, **comparison.as_dict()}} if comparison else {})
         print(json.dumps(document, indent=2, sort_keys=True))

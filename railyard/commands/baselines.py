@@ -48,7 +48,12 @@ def add_baseline_arguments(judge) -> None:
     judge.add_argument("--at", metavar="TIME", type=_moment, help="with --record-baseline: the run's date (ISO 8601, or `now`; default: the log's)")
     judge.add_argument("--tolerance", type=_tolerance, default=None, help="with --baseline: the share a size may fall below it (default 0.10)")
     judge.add_argument("--nodes", type=int, default=None, help="the nodes the run used, where the log does not say (nccom-test never does)")
-    judge.add_argument("--scope", choices=["node", "layer3", "pool"], default=None, help="the --scope the run's job was made with")
+    judge.add_argument(
+        "--scope",
+        choices=["node", "layer3", "clique", "pool"],
+        default=None,
+        help="the --scope the run's job was made with (clique: held to the NVLink line)",
+    )
 
 
 def usage_refusal(args) -> str | None:

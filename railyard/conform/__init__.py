@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from blueprints.catalog import load_catalog
 from blueprints.findings import Finding, error, has_errors, sort_findings, summarize
 from blueprints.records import record
-from railyard.conform import cluster, fabric, nodes
+from railyard.conform import cluster, fabric, nodes, nvlink
 from railyard.conform.base import NOT_CHECKED, Judge
 from railyard.conform.expected import expect
 from railyard.online.evidence import Evidence
@@ -26,7 +26,7 @@ from topology.cluster import PlanError, plan_cluster
 if TYPE_CHECKING:
     from railyard.pipeline import Validation
 
-CODES = (NOT_CHECKED, *nodes.CODES, *fabric.CODES, *cluster.CODES)
+CODES = (NOT_CHECKED, *nodes.CODES, *fabric.CODES, *nvlink.CODES, *cluster.CODES)
 # What each code means and how to fix it, for `railyard explain` (its messages are built from what was observed).
 EXPLAIN: dict[str, dict[str, str]] = {
     NOT_CHECKED: {
@@ -71,6 +71,21 @@ EXPLAIN: dict[str, dict[str, str]] = {
         "meaning": "an UltraServer domain holds another number of the pool's instances than the type's domain, or its interconnect is not ok",
         "fix": "bring the missing instances back into the block; for an impaired interconnect, open a case with AWS",
     },
+    "conform.clique-missing": {
+        "meaning": "a Ready node of a pool whose NVLink domain spans instances carries no nvidia.com/gpu.clique label (GPU feature "
+        "discovery sets it from the node's fabric), so no NVLink-bound job or ComputeDomain reaches it",
+        "fix": "see the gpu-feature-discovery pod and `nvidia-smi -q` (Fabric) on the node; replace a node whose fabric never comes up",
+    },
+    "conform.clique-split": {
+        "meaning": "an UltraServer's nodes (one CapacityBlockId in DescribeInstanceTopology) carry several NVLink cliques, or one "
+        "clique spans several UltraServers: a job kept to one clique would get nodes with no NVLink between them",
+        "fix": "compare `nvidia-smi -q` (Fabric: ClusterUUID, CliqueId) on the nodes; open a case with AWS for a degraded UltraServer",
+    },
+    "conform.dra-plugin": {
+        "meaning": "NVIDIA's DRA driver's kubelet plugin DaemonSet is absent, or has no Ready pod on some node of a pool whose "
+        "NVLink domain spans instances, so a ComputeDomain's IMEX daemon can't start there",
+        "fix": "run `pulumi up` on the Kubernetes layer; read the plugin pod's log on the named nodes (a host nvidia-imex service is a known cause)",
+    },
     "conform.cluster": {"meaning": "the EKS cluster is not ACTIVE, or runs another Kubernetes version than the blueprint", "fix": "run `pulumi up`"},
     "conform.nodegroup": {
         "meaning": "a managed node group's status, labels, taints, capacity type, size, version or node repair differs from what was compiled",
@@ -108,9 +123,11 @@ CHECKS: tuple[tuple[str, Callable[[Judge], list[Finding]]], ...] = (
     ("topology-labels", fabric.check_labels),
     ("placement", fabric.check_placement),
     ("ultraserver", fabric.check_ultraservers),
+    ("nvlink-cliques", nvlink.check_cliques),
     ("cluster", cluster.check_cluster),
     ("node-groups", cluster.check_node_groups),
     ("daemonsets", cluster.check_daemonsets),
+    ("dra-plugin", nvlink.check_dra_plugin),
     ("node-gates", cluster.check_gates),
     ("kueue", cluster.check_kueue),
     ("storage", cluster.check_storage),

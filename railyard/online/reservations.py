@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from blueprints.catalog import Catalog
+from blueprints.catalog.local_zones import load_local_zones
 from blueprints.findings import Finding, Path, error, warning
 from blueprints.models import Blueprint
 from blueprints.models.capacity import CapacityBlock, CapacityReservation, ReservationGroup
@@ -144,15 +145,22 @@ def check_reservations(blueprint: Blueprint, account: Account, now: datetime) ->
     return facts, findings
 
 
+def _local_name(zone: str | None) -> str | None:
+    """A Local Zone written by id, by its name (as `_fact` reports it); any other zone as written."""
+    return None if zone is None else load_local_zones().canonical(zone)
+
+
 def _fact(pool: str, reservation: dict[str, Any], by_id: bool) -> ReservationFact:
-    """The reservation in railyard's terms; its zone in the blueprint's form (name or id)."""
+    """The reservation in railyard's terms; its zone in the blueprint's form (name or id), a Local Zone by its name."""
+    local = load_local_zones().find(reservation.get("AvailabilityZone", ""))
+    zone = local.name if local is not None else reservation.get("AvailabilityZoneId" if by_id else "AvailabilityZone", "")
     return ReservationFact(
         pool,
         reservation["CapacityReservationId"],
         reservation.get("State", "unknown"),
         reservation.get("ReservationType", "default"),
         reservation.get("InstanceType", ""),
-        reservation.get("AvailabilityZoneId" if by_id else "AvailabilityZone", ""),
+        zone,
         int(reservation.get("TotalInstanceCount", 0)),
         int(reservation.get("AvailableInstanceCount", 0)),
         _utc(reservation.get("StartDate")),
@@ -183,7 +191,7 @@ def _compare(pool: Pool, source: Stated, fact: ReservationFact, path: Path, now:
         what = "a Capacity Block" if fact.kind == "capacity-block" else "an on-demand capacity reservation"
         fix = "capacity_block" if fact.kind == "capacity-block" else "capacity_reservation"
         yield error("online.reservation-mismatch", (*path, "kind"), f"{said} is {what} in the account", f"set kind: {fix}", field="kind")
-    for field_name, ours, theirs in (("instance_type", source.instance_type, fact.instance_type), ("zone", source.zone, fact.zone)):
+    for field_name, ours, theirs in (("instance_type", source.instance_type, fact.instance_type), ("zone", _local_name(source.zone), fact.zone)):
         if ours is not None and ours != theirs:
             yield error(
                 "online.reservation-mismatch",

@@ -40,7 +40,7 @@ def test_sources_are_what_the_owning_module_cites():
         "../shared/research/aws-facts.md section 3",
     )
     (region,) = checks["cloud.unknown-region"]
-    assert region.source == ("botocore's endpoint data",)
+    assert region.source == ("botocore's endpoint data", "blueprints/catalog/local_zones.yaml")
     assert policy_explanations()["SEC003"].source == ("aws-facts.md 3.1", "pulumi-aws `kms_key_id` docstring")
     # A guide cited over a line break, and a file name with dots in it.
     (endpoint,) = checks["endpoint.unreachable"]

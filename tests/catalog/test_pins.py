@@ -32,6 +32,7 @@ def test_every_pin_has_a_source():
         "kueue",
         "dcgm_exporter",
         "karpenter",
+        "nvidia_dra_driver",
     }
     assert [(pin.key, pin.reference) for pin in pins.images] == [
         ("neuron_monitor", "public.ecr.aws/neuron/neuron-monitor:1.3.0"),

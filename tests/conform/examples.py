@@ -350,7 +350,11 @@ PCLUSTER = Sketch(
 # guide, ml-eks-nvidia-ultraserver: "it is expected to see 4 allocatable EFA devices per node").
 GB200_DEVICES = {"nvidia.com/gpu": "4", "vpc.amazonaws.com/efa": "4"}
 GB200_CARDS = (1, 5, 9, 13)
-# Two u-p6e-gb200x72 UltraServers of 18 instances (CapacityBlockIds cb-...0 and cb-...1), each under its own leaf; GPU feature
+# NVIDIA's DRA driver's kubelet plugin (chart nvidia-dra-driver-gpu at v25.12.0, templates/kubeletplugin.yaml: the DaemonSet
+# `<chart name>-kubelet-plugin` in the release's namespace) on every node of the NVLink pool.
+DRA_PLUGIN = ("nvidia-dra-driver-gpu", "nvidia-dra-driver-gpu-kubelet-plugin", "nvidia-dra-driver-gpu")
+# Two u-p6e-gb200x72 UltraServers of 18 instances, in the Dallas Local Zone where AWS sells their blocks
+# (CapacityBlockIds cb-...0 and cb-...1), each under its own leaf; GPU feature
 # discovery (the GPU Operator's) labels each node with its UltraServer's NVLink clique.
 GB200 = Sketch(
     blueprint="p6e-gb200-nvl72.yaml",
@@ -359,13 +363,13 @@ GB200 = Sketch(
     groups=(
         Group(
             pool="nvl72",
-            node_group="nvl72-az4",
+            node_group="nvl72-dfw",
             instance_type="p6e-gb200.36xlarge",
-            zone="us-east-1a",
-            zone_id="use1-az4",
+            zone="us-east-1-dfw-2a",
+            zone_id="use1-dfw2-az1",
             count=36,
             devices=GB200_DEVICES,
-            labels=labels("nvl72", "b200", "capacity-block", True, "az4"),
+            labels=labels("nvl72", "b200", "capacity-block", True, "dfw"),
             taint=GPU_TAINT,
             efa_cards=GB200_CARDS,
             lifecycle="capacity-block",
@@ -377,7 +381,7 @@ GB200 = Sketch(
             id_prefix="7b",
         ),
     ),
-    daemonsets=(*OPERATOR, EFA_PLUGIN, FSX_NODE, ("kube-system", "eks-node-monitoring-agent", None)),
+    daemonsets=(*OPERATOR, EFA_PLUGIN, DRA_PLUGIN, ("kube-system", "eks-node-monitoring-agent", None)),
     topologies={"aws-network-3-clique": (*LAYERS, "nvidia.com/gpu.clique", HOST)},
     flavors=("nvl72-c93c3e31",),
 )

@@ -47,7 +47,7 @@ def test_every_example_a_team_would_deploy_has_a_conforming_sketch():
 def test_each_examples_conforming_folder_gives_no_finding(blueprint, tmp_path):
     report = judged(EXAMPLES[blueprint], tmp_path)
     assert [finding.as_json() for finding in report.findings] == []
-    assert report.ok and len(report.checks) == 13
+    assert report.ok and len(report.checks) == 15
 
 
 def test_the_131k_rail_cluster_of_16384_nodes_conforms(tmp_path):

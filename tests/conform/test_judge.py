@@ -147,12 +147,14 @@ def test_a_gb200_node_without_its_nvlink_clique_label_is_named(tmp_path):
     def unlabelled(documents: Documents) -> None:
         del find_node(documents, node_name(GB200_GROUP, 20))["metadata"]["labels"]["nvidia.com/gpu.clique"]
 
-    (finding,) = judged(GB200, tmp_path, unlabelled).findings
-    assert (finding.code, finding.certificate["node"], finding.certificate["missing"]) == (
+    kueue, missing = sorted(judged(GB200, tmp_path, unlabelled).findings, key=lambda finding: finding.code, reverse=True)
+    assert (kueue.code, kueue.certificate["node"], kueue.certificate["missing"]) == (
         "conform.kueue",
         node_name(GB200_GROUP, 20),
         ["nvidia.com/gpu.clique"],
     )
+    # The NVLink check names it too, in its own words (railyard/conform/nvlink.py).
+    assert (missing.code, missing.certificate["nodes"]) == ("conform.clique-missing", [node_name(GB200_GROUP, 20)])
 
 
 def test_a_gb200_ultraserver_short_of_its_18_instances_is_an_error(tmp_path):
@@ -160,7 +162,10 @@ def test_a_gb200_ultraserver_short_of_its_18_instances_is_an_error(tmp_path):
         _placed(documents, instance_id(GB200_GROUP, 35))["CapacityBlockId"] = block_of(GB200_GROUP, 0)
 
     report = judged(GB200, tmp_path, moved)
-    assert sorted((finding.certificate["capacity_block"], finding.certificate["observed"]) for finding in report.findings) == [
+    ultraservers = [finding for finding in report.findings if finding.code == "conform.ultraserver"]
+    # The moved node keeps its own UltraServer's clique, so the cliques no longer match the UltraServers either.
+    assert {finding.code for finding in report.findings} == {"conform.ultraserver", "conform.clique-split"}
+    assert sorted((finding.certificate["capacity_block"], finding.certificate["observed"]) for finding in ultraservers) == [
         (block_of(GB200_GROUP, 0), 19),
         (block_of(GB200_GROUP, 18), 17),
     ]

@@ -18,7 +18,7 @@ PRICED_REGIONS = set(load_prices().on_demand_regions)
 
 # Examples whose instance type railyard's price tables don't cover in a region they do: AWS prices p6e-gb200's
 # UltraServer Capacity Blocks when it offers one, and no table holds a rate for it.
-UNPRICED_TYPES = {"p6e-gb200-nvl72": "gb200-prod-nvl72-az4"}
+UNPRICED_TYPES = {"p6e-gb200-nvl72": "gb200-prod-nvl72-dfw"}
 
 
 def _unpriced_only(report, region: str, name: str | None = None) -> None:

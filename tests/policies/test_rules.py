@@ -283,14 +283,14 @@ CASES = [
     Case(
         "COR003",
         "fires-on-a-gb200-layout-off-awss-cards",
-        lambda: edit(gb200(), LAUNCH_TEMPLATE, "nvl72-az4", gb200_efa_on_card_three_not_five),
+        lambda: edit(gb200(), LAUNCH_TEMPLATE, "nvl72-dfw", gb200_efa_on_card_three_not_five),
         True,
         "p6e-gb200.36xlarge: no EFA on card(s) [5]: nodes would use 3 of 4 EFA devices of the layout (card(s) [3] are outside it)",
     ),
     Case(
         "COR003",
         "fires-on-gb200-efa-on-the-ena-only-card-0",
-        lambda: edit(gb200(), LAUNCH_TEMPLATE, "nvl72-az4", gb200_efa_on_card_zero),
+        lambda: edit(gb200(), LAUNCH_TEMPLATE, "nvl72-dfw", gb200_efa_on_card_zero),
         True,
         "EFA on card(s) [0], which carry no EFA on p6e-gb200.36xlarge",
     ),

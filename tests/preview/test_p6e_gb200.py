@@ -15,10 +15,11 @@ EXAMPLE = ROOT / "blueprints" / "examples" / "p6e-gb200-nvl72.yaml"
 LAUNCH_TEMPLATE = "aws:ec2/launchTemplate:LaunchTemplate"
 
 
-def test_the_example_validates_with_only_the_imex_warning_and_an_unpriced_block():
+def test_the_example_validates_with_no_warning_and_an_unpriced_block():
     checked = validate(str(EXAMPLE))
     assert checked.ok
-    assert [finding.code for finding in checked.findings if finding.severity in ("error", "warning")] == ["pool.nvlink-imex"]
+    # No pool.nvlink-imex: the DRA driver and a ComputeDomain give jobs across the UltraServer's instances IMEX.
+    assert [finding.code for finding in checked.findings if finding.severity in ("error", "warning")] == []
     [block] = [line for line in checked.cost.lines if line.key == "pool:nvl72"]
     # No price in railyard's tables: unknown, with the reason, and left out of the totals, never $0.
     assert block.hourly_usd is None and block.unknown.startswith("no Capacity Block price for p6e-gb200.36xlarge in us-east-1")
@@ -33,7 +34,7 @@ def test_the_example_validates_with_only_the_imex_warning_and_an_unpriced_block(
 
 def test_each_node_launches_with_the_primary_and_efa_only_on_cards_1_5_9_13():
     result = preview_of("p6e-gb200-nvl72")
-    [template] = [resource for resource in result.of_type(LAUNCH_TEMPLATE) if resource.name == "gb200-prod-nvl72-az4-template"]
+    [template] = [resource for resource in result.of_type(LAUNCH_TEMPLATE) if resource.name == "gb200-prod-nvl72-dfw-template"]
     slots = [(item["networkCardIndex"], item["deviceIndex"], item["interfaceType"]) for item in template.inputs["networkInterfaces"]]
     assert slots == [(0, 0, "interface"), (1, 0, "efa-only"), (5, 0, "efa-only"), (9, 0, "efa-only"), (13, 0, "efa-only")]
     assert template.inputs["instanceType"] == "p6e-gb200.36xlarge"
@@ -42,7 +43,7 @@ def test_each_node_launches_with_the_primary_and_efa_only_on_cards_1_5_9_13():
 
 
 def test_the_node_group_runs_the_arm_nvidia_ami_on_the_capacity_block_in_whole_ultraservers():
-    group = preview_of("p6e-gb200-nvl72").named("gb200-prod-nvl72-az4")
+    group = preview_of("p6e-gb200-nvl72").named("gb200-prod-nvl72-dfw")
     assert (group.inputs["amiType"], group.inputs["capacityType"]) == ("AL2023_ARM_64_NVIDIA", "CAPACITY_BLOCK")
     assert group.inputs["scalingConfig"]["maxSize"] == 36
 
@@ -52,3 +53,19 @@ def test_part_of_an_ultraserver_is_refused():
     loaded = load_text(text, "p6e-gb200-partial.yaml")
     [finding] = [finding for finding in loaded.findings if finding.code == "pool.scale-up-partial"]
     assert finding.severity == "error" and finding.certificate == {"hosts_per_domain": 18, "nodes": {"max": 27, "desired": 27}}
+
+
+def test_the_preview_emits_the_dra_driver_and_the_pools_compute_domain_after_it():
+    result = preview_of("p6e-gb200-nvl72")
+    [domain] = result.of_type("kubernetes:resource.nvidia.com/v1beta1:ComputeDomain")
+    assert domain.name == "gb200-prod-k8s-compute-domains-nvl72"
+    assert domain.inputs["spec"] == {
+        "numNodes": 0,
+        "channel": {"resourceClaimTemplate": {"name": "nvl72-nvlink-channel"}, "allocationMode": "Single"},
+    }
+    release = result.named("gb200-prod-k8s-compute-domains-nvidia-dra-driver-gpu")
+    assert (release.inputs["chart"], release.inputs["version"], release.inputs["namespace"]) == (
+        "nvidia-dra-driver-gpu",
+        "25.12.0",
+        "nvidia-dra-driver-gpu",
+    )

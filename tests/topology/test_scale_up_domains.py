@@ -33,22 +33,30 @@ def test_a_pool_of_part_of_an_ultraserver_is_refused():
     assert not _rules(blueprint([_open_zone()], [pool("t", "trn2u.48xlarge", 8, ["za"])]), "pool.scale-up-partial")
 
 
-def test_a_pool_of_part_of_a_gb200_nvl72_ultraserver_is_refused_and_whole_ones_warn_of_imex():
+def _without_compute_domains(model: Blueprint) -> Blueprint:
+    """`model` with `kubernetes.compute_domains: false` (no DRA driver, so no IMEX)."""
+    return model.model_copy(update={"kubernetes": model.kubernetes.model_copy(update={"compute_domains": False})})
+
+
+def test_a_pool_of_part_of_a_gb200_nvl72_ultraserver_is_refused_and_whole_ones_warn_of_imex_only_without_compute_domains():
     model = blueprint([_open_zone()], [pool("g", "p6e-gb200.36xlarge", 27, ["za"])])
     [finding] = _rules(model, "pool.scale-up-partial")
     assert finding.certificate == {"hosts_per_domain": 18, "nodes": {"max": 27, "desired": 27}}
     assert "a nvlink domain of 18 hosts" in finding.message
     whole = blueprint([_open_zone()], [pool("g", "p6e-gb200.36xlarge", 36, ["za"])])
     assert not _rules(whole, "pool.scale-up-partial")
-    [imex] = _rules(whole, "pool.nvlink-imex")
+    # Left out, compute_domains is on for such a pool: the DRA driver gives jobs IMEX, and there is nothing to warn of.
+    assert whole.kubernetes.compute_domains is None and not _rules(whole, "pool.nvlink-imex")
+    [imex] = _rules(_without_compute_domains(whole), "pool.nvlink-imex")
     assert imex.severity == "warning" and imex.path == ("pools", 0, "instance_type") and imex.certificate == {"hosts_per_domain": 18}
-    assert "pool 'g' (p6e-gb200.36xlarge) has NVLink domains of 18 hosts, but railyard installs no IMEX" in imex.message
+    assert "pool 'g' (p6e-gb200.36xlarge) has NVLink domains of 18 hosts, but kubernetes.compute_domains is false, so no IMEX" in imex.message
     assert "ComputeDomain" in imex.hint and "ml-eks-nvidia-ultraserver" in imex.hint
 
 
 def test_only_an_nvlink_domain_across_hosts_warns_of_imex():
     for instance_type, nodes in (("trn2u.48xlarge", 8), ("p6-b200.48xlarge", 2), ("p5.48xlarge", 2)):
-        assert not _rules(blueprint([_open_zone()], [pool("p", instance_type, nodes, ["za"])]), "pool.nvlink-imex"), instance_type
+        model = _without_compute_domains(blueprint([_open_zone()], [pool("p", instance_type, nodes, ["za"])]))
+        assert not _rules(model, "pool.nvlink-imex"), instance_type
 
 
 def test_losing_a_gb200_ultraserver_takes_its_18_hosts_and_72_gpus():

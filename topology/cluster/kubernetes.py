@@ -3,7 +3,8 @@
 `lay_out_kubernetes` is the one place the layer's decisions are made: which
 node groups exist (`scheduling.node_groups`), where each device plugin and
 the FSx node plugin run, Kueue's Topologies, flavors and quotas, the node gates'
-keeper (`topology.cluster.node_gates`) and the acceptance checkers of gated pools. The
+keeper (`topology.cluster.node_gates`), the acceptance checkers of gated pools and the DRA driver's
+ComputeDomains (`topology.cluster.compute_domains`). The
 cross-layer check (`kubernetes_checks`) proves this layout; the compiler
 (`components.kubernetes`) renders and emits it, and never decides again.
 """
@@ -16,6 +17,7 @@ from blueprints.catalog import Catalog
 from blueprints.models import Blueprint
 from blueprints.records import record
 from topology.cluster.acceptance import AcceptanceGate, plan_gates
+from topology.cluster.compute_domains import ComputeDomainLayout, lay_out_compute_domains
 from topology.cluster.device_plugins import PluginPlacement, place_device_plugins
 from topology.cluster.health import ExporterPlacement, place_exporters
 from topology.cluster.kueue import KueuePlan, plan_kueue
@@ -37,6 +39,8 @@ class KubernetesLayout:
     exporters: tuple[ExporterPlacement, ...] = ()
     gates: GateLayout = GateLayout()
     acceptance: tuple[AcceptanceGate, ...] = ()
+    # NVIDIA's DRA driver and the ComputeDomains of pools whose NVLink domain spans instances; None: not installed.
+    compute_domains: ComputeDomainLayout | None = None
 
     def by_pool(self) -> dict[str, list[NodeGroupView]]:
         """The node groups by pool, in blueprint order."""
@@ -58,4 +62,5 @@ def lay_out_kubernetes(blueprint: Blueprint, catalog: Catalog, planned: Sequence
         exporters=place_exporters(blueprint, views),
         gates=place_gate_keeper(views),
         acceptance=plan_gates(blueprint, views),
+        compute_domains=lay_out_compute_domains(blueprint, catalog, views),
     )

@@ -71,8 +71,9 @@ def _subnet_demands(blueprint: Blueprint, node_groups: tuple[NodeGroupPlan, ...]
         for key, zone in zip(group.subnet_keys, group.availability_zones, strict=True):
             addresses = group.max_size * group.addresses.node
             if key.startswith("private-"):
-                # A group over several zones may land wholly in one, so each zone is sized for all of it.
-                nodes, held = private[zone]
+                # A group over several zones may land wholly in one, so each zone is sized for all of it. A Local Zone's
+                # private subnet comes after the VPC's zones' (topology/cluster/local_zones.py).
+                nodes, held = private.get(zone, (0, 0))
                 private[zone] = (nodes + group.max_size, held + addresses)
                 continue
             known = efa.get(key, SubnetDemand(key, "efa", zone, fabric=group.fabric, zone=group.zone))

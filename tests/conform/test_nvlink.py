@@ -1,0 +1,88 @@
+"""The GB200 example's cluster after apply: NVLink cliques that match the UltraServers, and the DRA plugin Ready.
+
+The conforming folder is the GB200 sketch (tests/conform/examples.py): two UltraServers of 18 (CapacityBlockIds cb-...0 and
+cb-...1), each node labelled with its UltraServer's clique by GPU feature discovery, the DRA driver's kubelet plugin Ready
+on all 36. Each drift below is one a real cluster shows, and each gives its own named error.
+"""
+
+from __future__ import annotations
+
+from tests.conform.clusters import node_name, pod_name
+from tests.conform.examples import DRA_PLUGIN, GB200
+from tests.conform.folders import find_node
+from tests.conform.test_examples import Documents, judged
+
+GROUP = GB200.groups[0]
+CLIQUE = "nvidia.com/gpu.clique"
+
+
+def _errors(report) -> list:
+    return [finding for finding in report.findings if finding.is_error]
+
+
+def test_the_conforming_gb200_folder_gives_no_clique_or_dra_finding(tmp_path):
+    report = judged(GB200, tmp_path)
+    assert report.ok and report.findings == [] and {"nvlink-cliques", "dra-plugin"} <= set(report.checks)
+
+
+def test_a_node_without_its_clique_label_is_named(tmp_path):
+    def change(documents: Documents) -> None:
+        del find_node(documents, node_name(GROUP, 7))["metadata"]["labels"][CLIQUE]
+
+    errors = _errors(judged(GB200, tmp_path, change))
+    # Kueue's topology has the clique as a level, so its check names the node too.
+    (missing,) = [finding for finding in errors if finding.code == "conform.clique-missing"]
+    assert missing.path_text == "pools[0]" and missing.certificate == {"pool": "nvl72", "nodes": [node_name(GROUP, 7)]}
+    assert missing.message.startswith(f"pool 'nvl72': 1 Ready node(s) carry no {CLIQUE} label: {node_name(GROUP, 7)}")
+    assert {finding.code for finding in errors} <= {"conform.clique-missing", "conform.kueue"}
+
+
+def test_an_ultraserver_whose_nodes_carry_two_cliques_is_a_split(tmp_path):
+    def change(documents: Documents) -> None:
+        labels = find_node(documents, node_name(GROUP, 3))["metadata"]["labels"]
+        labels[CLIQUE] = labels[CLIQUE].rsplit(".", 1)[0] + ".9"
+
+    errors = _errors(judged(GB200, tmp_path, change))
+    (split,) = [finding for finding in errors if finding.code == "conform.clique-split"]
+    assert split.path_text == "pools[0]" and split.certificate["capacity_block"] == "cb-07b00000000000000"
+    assert len(split.certificate["cliques"]) == 2 and split.message.startswith(
+        "pool 'nvl72': the nodes of UltraServer cb-07b00000000000000 carry 2 NVLink cliques"
+    )
+    assert [finding.code for finding in errors] == ["conform.clique-split"]
+
+
+def test_one_clique_over_both_ultraservers_is_a_split(tmp_path):
+    def change(documents: Documents) -> None:
+        first = find_node(documents, node_name(GROUP, 0))["metadata"]["labels"][CLIQUE]
+        for index in range(18, 36):
+            find_node(documents, node_name(GROUP, index))["metadata"]["labels"][CLIQUE] = first
+
+    (split,) = _errors(judged(GB200, tmp_path, change))
+    assert split.code == "conform.clique-split"
+    assert split.certificate["capacity_blocks"] == ["cb-07b00000000000000", "cb-07b00000000000001"]
+    assert "spans 2 UltraServers" in split.message
+
+
+def test_the_dra_plugin_not_ready_on_one_node_is_named(tmp_path):
+    namespace, daemonset, _ = DRA_PLUGIN
+
+    def change(documents: Documents) -> None:
+        pod = next(item for item in documents["kubectl-get-pods.json"]["items"] if item["metadata"]["name"] == pod_name(daemonset, GROUP, 30))
+        pod["status"]["conditions"] = [{"type": "Ready", "status": "False"}]
+
+    (finding,) = _errors(judged(GB200, tmp_path, change))
+    assert (finding.code, finding.path_text) == ("conform.dra-plugin", "pools[0]")
+    assert finding.certificate == {"pools": ["nvl72"], "nodes": [node_name(GROUP, 30)]}
+    assert finding.message.startswith(f"the DRA driver's kubelet plugin has no Ready pod on 1 node(s) of pool(s) ['nvl72']: {node_name(GROUP, 30)}")
+    assert namespace == "nvidia-dra-driver-gpu"
+
+
+def test_the_dra_plugin_absent_is_named(tmp_path):
+    def change(documents: Documents) -> None:
+        items = documents["kubectl-get-daemonsets.json"]["items"]
+        items[:] = [item for item in items if item["metadata"]["name"] != DRA_PLUGIN[1]]
+
+    (finding,) = [finding for finding in _errors(judged(GB200, tmp_path, change)) if finding.code == "conform.dra-plugin"]
+    assert finding.message.startswith(
+        "the DRA driver's kubelet plugin DaemonSet nvidia-dra-driver-gpu/nvidia-dra-driver-gpu-kubelet-plugin is absent"
+    )
