@@ -43,7 +43,7 @@ from topology.cost_prices import declared_findings
 from topology.cost_report import CostReport
 
 if TYPE_CHECKING:
-    from railyard.online import OnlineReport
+    from railyard.online.report import OnlineReport
 
 
 QUOTA_STATUS: dict[bool | None, str] = {True: "ok", False: "OVER", None: "check"}
