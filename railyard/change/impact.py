@@ -168,6 +168,8 @@ def _node_group(
     rolled = sorted(
         {_why_rolled(item) for item in change.inputs if item.path.split(".")[0] in rolling_inputs() and not (refused and item.path == "version")}
     )
+    if refused:
+        found.append(("version-refused", subject, {"nodes": nodes, "accelerators": nodes * per_node, "node_groups": 1}))
     if rolled:
         wave = per_wave(change.new.inputs)
         strategy = (change.new.inputs.get("updateConfig") or {}).get("updateStrategy", "DEFAULT")
@@ -246,6 +248,12 @@ def _worded(kind: str, figures: dict[str, Any]) -> str:
         if not nodes:  # a group with no node at this moment (a block not started, or scaled down before its end)
             return f"{word} capacity{across}: no node runs in {'them' if groups > 1 else 'it'} at this moment (desired size 0)"
         return f"{word} capacity{across}: {nodes:+d} nodes, {accelerators:+d} accelerators"
+    if kind == "version-refused":
+        return (
+            f"Kubernetes version going down{across}: EKS refuses it, so `pulumi up` fails on {'these groups' if groups > 1 else 'this group'} "
+            f"and nothing of {'them' if groups > 1 else 'it'} rolls ({nodes} nodes, {accelerators} accelerators stay as they are; "
+            "change.version-down)"
+        )
     if kind == "acceptance-on-running":
         return (
             f"acceptance gate on for running nodes{across}: EKS taints and labels all {nodes} running nodes ({accelerators} accelerators) "

@@ -60,6 +60,11 @@ def test_a_hold_added_after_the_roll_is_refused_not_rolled(tmp_path):
     # Nothing rolls, so no "0 nodes in 0 waves" and no Capacity Block roll warning.
     assert [impact.kind for impact in result.impacts if impact.kind == "rolling"] == []
     assert "change.capacity-block-roll" not in _codes(result, "warning")
+    (refused_impact,) = [impact for impact in result.impacts if impact.kind == "version-refused"]
+    assert refused_impact.summary == (
+        "Kubernetes version going down: EKS refuses it, so `pulumi up` fails on this group and nothing of it rolls "
+        "(64 nodes, 512 accelerators stay as they are; change.version-down)"
+    )
     _shown(result, "change.version-down")
 
 
