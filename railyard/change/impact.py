@@ -33,7 +33,7 @@ from blueprints.findings import Finding, error, info, warning
 from blueprints.records import record
 from railyard.change.capacity import instance_spec, wave_figures
 from railyard.change.compare import CREATE, DELETE, MAY_REPLACE, UNCLASSIFIED, ResourceChange
-from railyard.change.karpenter_drift import drift
+from railyard.change.karpenter_drift import drift, karpenter_worded
 from railyard.change.node_group_steps import version_goes_down
 from railyard.change.protected import protected_delete, unprotected_tier
 from railyard.change.running_pools import acceptance_on_running
@@ -221,33 +221,28 @@ def _minutes(text: str) -> int:
     return int(text.rsplit("=", 1)[-1].strip().removesuffix(" min").removesuffix("m"))
 
 
+def _capacity_worded(kind: str, figures: dict[str, Any], across: str) -> str:
+    """Capacity added or removed, as it stands at `--at`: a block's nodes arriving later, or a group with no node now."""
+    nodes, accelerators, groups = figures["nodes"], figures["accelerators"], figures["node_groups"]
+    word = "new" if kind == "capacity-added" else "removed"
+    if "starts_at" in figures:
+        now = f"{nodes:+d} nodes now, " if nodes else "no node now: "
+        return (
+            f"{word} capacity{across}: {now}{figures['nodes_at_start']:+d} nodes ({figures['accelerators_at_start']:+d} accelerators) "
+            f"when its Capacity Block starts at {figures['starts_at']} (a scheduled scale-up; the group is created at desired size 0)"
+        )
+    if not nodes:  # a group with no node at this moment (a block not started, or scaled down before its end)
+        return f"{word} capacity{across}: no node runs in {'them' if groups > 1 else 'it'} at this moment (desired size 0)"
+    return f"{word} capacity{across}: {nodes:+d} nodes, {accelerators:+d} accelerators"
+
+
 def _worded(kind: str, figures: dict[str, Any]) -> str:
     nodes, accelerators, groups = figures["nodes"], figures["accelerators"], figures["node_groups"]
     across = f" across {groups} {'NodePools' if kind.startswith('karpenter') else 'node groups'}" if groups > 1 else ""
-    if kind == "karpenter-drift":
-        return (
-            f"Karpenter replaces drifted nodes{across} ({'; '.join(figures['because'])}): every node of the pool, up to {nodes} nodes "
-            f"({accelerators} accelerators) at its limit, {figures['nodes_per_wave']} at a time ({figures['accelerators_per_wave']} accelerators), "
-            f"the NodePool's disruption budget (nodes: {figures['budget']})"
-        )
-    if kind == "karpenter-limit":
-        above = figures["nodes_before"] - nodes
-        return (
-            f"NodePool limit lowered{across}: cpu {figures['cpu_before']} -> {figures['cpu_after']}, {figures['nodes_before']} -> {nodes} nodes "
-            f"({accelerators} accelerators) at the limit; Karpenter removes no running node for it, but launches none (new or a drift "
-            f"replacement) while the pool is at or over it, so up to {above} nodes may run above it until they go on their own"
-        )
+    if kind.startswith("karpenter-"):
+        return karpenter_worded(kind, figures, across)
     if kind in ("capacity-added", "capacity-removed"):
-        word = "new" if kind == "capacity-added" else "removed"
-        if "starts_at" in figures:
-            now = f"{nodes:+d} nodes now, " if nodes else "no node now: "
-            return (
-                f"{word} capacity{across}: {now}{figures['nodes_at_start']:+d} nodes ({figures['accelerators_at_start']:+d} accelerators) "
-                f"when its Capacity Block starts at {figures['starts_at']} (a scheduled scale-up; the group is created at desired size 0)"
-            )
-        if not nodes:  # a group with no node at this moment (a block not started, or scaled down before its end)
-            return f"{word} capacity{across}: no node runs in {'them' if groups > 1 else 'it'} at this moment (desired size 0)"
-        return f"{word} capacity{across}: {nodes:+d} nodes, {accelerators:+d} accelerators"
+        return _capacity_worded(kind, figures, across)
     if kind == "version-refused":
         return (
             f"Kubernetes version going down{across}: EKS refuses it, so `pulumi up` fails on {'these groups' if groups > 1 else 'this group'} "

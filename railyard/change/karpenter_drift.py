@@ -173,3 +173,20 @@ def drift(changes: list[ResourceChange], resources: list[PreviewResource], new: 
         figures = {**wave_figures(nodes, per_node, wave), "because": sorted(reasons[pool.urn]), "budget": ", ".join(_budgets(pool))}
         found.append(("karpenter-drift", f"pool {name}", figures))
     return found + lowered_limits(changes, new)
+
+
+def karpenter_worded(kind: str, figures: dict[str, Any], across: str) -> str:
+    """A Karpenter pool's impact in words: nodes drifted and replaced a budget at a time, or a limit lowered."""
+    nodes, accelerators = figures["nodes"], figures["accelerators"]
+    if kind == "karpenter-limit":
+        above = figures["nodes_before"] - nodes
+        return (
+            f"NodePool limit lowered{across}: cpu {figures['cpu_before']} -> {figures['cpu_after']}, {figures['nodes_before']} -> {nodes} "
+            f"nodes ({accelerators} accelerators) at the limit; Karpenter removes no running node for it, but launches none (new or a "
+            f"drift replacement) while the pool is at or over it, so up to {above} nodes may run above it until they go on their own"
+        )
+    return (
+        f"Karpenter replaces drifted nodes{across} ({'; '.join(figures['because'])}): every node of the pool, up to {nodes} nodes "
+        f"({accelerators} accelerators) at its limit, {figures['nodes_per_wave']} at a time ({figures['accelerators_per_wave']} "
+        f"accelerators), the NodePool's disruption budget (nodes: {figures['budget']})"
+    )

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from blueprints.findings import Finding, warning
 from railyard.change.capacity import instance_spec
 from railyard.change.compare import ResourceChange
+from railyard.change.terraform_source import UPDATE
 from topology.cluster.labels import ACCEPTANCE_KEY, POOL_LABEL
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def gated_running_pools(changes: Sequence[ResourceChange]) -> dict[str, list[Res
     """The node groups, by pool, that gain the acceptance taint in place while they run nodes."""
     by_pool: dict[str, list[ResourceChange]] = {}
     for change in changes:
-        if change.type != NODE_GROUP or change.old is None or change.new is None or change.action != "update":
+        if change.type != NODE_GROUP or change.old is None or change.new is None or change.action != UPDATE:
             continue
         if _gated(change.new) and not _gated(change.old) and _running(change.new) > 0:
             by_pool.setdefault(str((change.new.inputs.get("labels") or {}).get(POOL_LABEL)), []).append(change)
