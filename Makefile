@@ -13,8 +13,14 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt policies/requirements.
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -c constraints.txt
 	touch $@
 
+# The `railyard` command in the virtualenv, as the README's commands use it: the checkout installed in place
+# (editable, offline, with the setuptools the dev requirements pin), so the command runs the code as it is edited.
+$(VENV)/bin/railyard: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-index --no-deps --no-build-isolation --editable .
+	touch $@
+
 # The main job: validate, compile under Pulumi mocks, and police the resources, all offline.
-run: $(VENV)/.installed
+run: $(VENV)/bin/railyard
 	$(PY) -m railyard preview $(EXAMPLE) --policies
 
 # Lint, format, types and the workflow audit: what `make test` runs first, and what pre-commit runs on each commit.

@@ -17,6 +17,7 @@ import yaml
 
 from blueprints.findings import Finding, Path, error
 from blueprints.records import record
+from blueprints.yaml_syntax import syntax_finding
 
 # libyaml's loader (PyYAML's C binding) parses several times faster than the pure-Python one and gives the
 # same nodes, marks and errors; PyYAML wheels ship it, and a build without it falls back.
@@ -50,12 +51,15 @@ class SourceError(Exception):
     Carries the file, line and column when YAML told us where it broke.
     """
 
-    def __init__(self, message: str, file: str, line: int | None = None, column: int | None = None):
+    def __init__(self, message: str, file: str, line: int | None = None, column: int | None = None, finding: Finding | None = None):
         super().__init__(message)
         self.message = message
         self.file = file
         self.line = line
         self.column = column
+        # A YAML syntax error also comes as a finding (`yaml.syntax`), with the file's lines to frame it.
+        self.finding = finding
+        self.lines: list[str] = []
 
 
 @record(frozen=False)
@@ -214,7 +218,12 @@ def parse_yaml(text: str, file: str) -> tuple[object, SourceMap, list[Finding]]:
         problem = exc.problem or exc.context or "invalid YAML"
         line = mark.line + 1 if mark else None
         column = mark.column + 1 if mark else None
-        raise SourceError(f"YAML syntax error: {problem}", file, line, column) from None
+        opened = exc.context_mark.line + 1 if exc.context_mark is not None and exc.problem_mark is not None else None
+        lines = text.splitlines()
+        broken = lines[line - 1] if line is not None and 0 < line <= len(lines) else ""
+        failure = SourceError(f"YAML syntax error: {problem}", file, line, column, syntax_finding(problem, file, line, column, opened, broken))
+        failure.lines = lines
+        raise failure from None
     except yaml.YAMLError as exc:
         raise SourceError(f"YAML error: {exc}", file) from None
     builder = _Builder(file)

@@ -80,13 +80,15 @@ class Storage(pulumi.ComponentResource):
         self._name, self._args = name, args
         self.bucket_names = {plan.tier: self._bucket(plan) for plan in args.buckets}
         key_arn = None
-        if any(plan.persistent and not plan.existing for plan in args.file_systems):
+        served = [plan for plan in args.file_systems if plan.persistent and not plan.existing]
+        if served:
             key = aws.kms.Key(
                 f"{name}-fsx",
                 description="Encryption at rest of the cluster's FSx for Lustre file systems",
                 enable_key_rotation=True,
                 tags=named_tags(args.tags, f"{name}-fsx"),
-                opts=child_of(self, protect=args.protect),
+                # Unprotected once every tier it serves is (`protect: false`): the key goes with the last of them.
+                opts=child_of(self, protect=args.protect and any(plan.tier.protect for plan in served)),
             )
             key_arn = key.arn
         self.file_systems = {plan.name: self._file_system(plan, key_arn) for plan in args.file_systems}
@@ -113,7 +115,10 @@ class Storage(pulumi.ComponentResource):
             return pulumi.Output.from_input(plan.bucket_name)  # the team's bucket: linked by name, never created
         name = f"{self._name}-{plan.tier}"
         bucket = aws.s3.Bucket(
-            name, bucket=plan.bucket_name, tags=named_tags(self._args.tags, plan.bucket_name), opts=child_of(self, protect=self._args.protect)
+            name,
+            bucket=plan.bucket_name,
+            tags=named_tags(self._args.tags, plan.bucket_name),
+            opts=child_of(self, protect=self._args.protect and plan.protect),
         )
         aws.s3.BucketPublicAccessBlock(
             f"{name}-public-access",
@@ -278,8 +283,9 @@ class Storage(pulumi.ComponentResource):
             data_compression_type="LZ4",
             kms_key_id=key_arn if plan.persistent else None,
             tags={**named_tags(self._args.tags, name), **plan.tags},
-            # A tier that accepts replacement is left unprotected, or the engine would refuse the delete it implies.
-            opts=child_of(self, protect=self._args.protect and not tier.accept_replacement),
+            # A tier that accepts replacement is left unprotected, or the engine would refuse the delete it implies; one that
+            # says `protect: false` is about to be removed (the engine deletes only what its last `up` left unprotected).
+            opts=child_of(self, protect=self._args.protect and tier.protect and not tier.accept_replacement),
         )
         for repository in plan.data_repositories:
             self._data_repository(name, file_system, repository)

@@ -16,6 +16,8 @@ from railyard.change.capacity_blocks import CODES as CAPACITY_BLOCK_DIFF_CODES
 from railyard.change.held_groups import CODES as HELD_DIFF_CODES
 from railyard.change.impact import CODES as DIFF_CODES
 from railyard.change.node_group_steps import CODES as NODE_GROUP_DIFF_CODES
+from railyard.change.protected import CODES as PROTECTED_DIFF_CODES
+from railyard.change.running_pools import CODES as RUNNING_POOL_DIFF_CODES
 from railyard.change.subnets import CODES as SUBNET_DIFF_CODES
 from railyard.change.ultraserver_roll import CODES as ULTRASERVER_DIFF_CODES
 from railyard.change.upgrade import CODES as UPGRADE_DIFF_CODES
@@ -35,8 +37,9 @@ from topology.cluster.update_room import CODES as UPDATE_ROOM_CODES
 # `validate --online`'s checks (they import no AWS SDK until a call is made).
 ONLINE_MODULES = (online_findings, reservations, offerings, quotas, names, existing, images)
 LOADER_CODES = ("yaml.duplicate-key", "override.unknown-name")
+SYNTAX_CODES = ("yaml.syntax",)
 # A design the cluster plan can't lay out (`PlanError`); the code keeps its first name so suppressions still match.
-PLAN_CODES = ("compile.plan", "compile.pin-unused", "compile.pin-zone-moved")
+PLAN_CODES = ("compile.plan", "compile.pin-unused", "compile.pin-zone-moved", "compile.unlocked")
 
 
 @record
@@ -55,6 +58,7 @@ class Check:
 def every_check() -> list[Check]:
     """Every finding code of load and check, and every policy of the pack, in stage order."""
     checks = [Check("load", code, "blueprints.source / blueprints.overrides") for code in LOADER_CODES]
+    checks += [Check("load", code, "blueprints.yaml_syntax") for code in SYNTAX_CODES]
     checks += [Check("load", code, "blueprints.schema_errors") for code in SCHEMA_CODES]
     checks += [Check("load", code, "blueprints.models") for code in MODEL_CODES]
     checks += [Check("load", code, f"blueprints.rules.{rule.name}") for rule in BLUEPRINT_RULES for code in rule.codes]
@@ -76,6 +80,8 @@ def every_check() -> list[Check]:
     checks += [Check("diff", code, "railyard.change.node_group_steps") for code in NODE_GROUP_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.held_groups") for code in HELD_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.capacity_blocks") for code in CAPACITY_BLOCK_DIFF_CODES]
+    checks += [Check("diff", code, "railyard.change.protected") for code in PROTECTED_DIFF_CODES]
+    checks += [Check("diff", code, "railyard.change.running_pools") for code in RUNNING_POOL_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.ultraserver_roll") for code in ULTRASERVER_DIFF_CODES]
     checks += [Check("conform", code, "railyard.conform") for code in CONFORM_CODES]
     return checks

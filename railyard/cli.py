@@ -14,7 +14,7 @@ import argparse
 import functools
 import sys
 
-from blueprints.source import SourceError
+from blueprints.source import SourceError, SourceMap
 from railyard import __version__
 from railyard.commands import COMMANDS, command
 from railyard.extras import MissingExtra
@@ -62,6 +62,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return EXIT_OK
     except SourceError as exc:
+        if exc.finding is not None:  # a YAML syntax error: framed and hinted like every finding
+            from railyard.render import finding_block
+
+            print(finding_block(exc.finding, SourceMap(lines={exc.file: exc.lines})), file=sys.stderr)
+            return EXIT_UNREADABLE
         where = exc.file
         if exc.line is not None:
             where += f":{exc.line}" + (f":{exc.column}" if exc.column is not None else "")

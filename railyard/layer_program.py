@@ -7,7 +7,7 @@ cluster's name, endpoint, file systems, FSx classes and Karpenter wiring from th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pulumi
 
@@ -17,10 +17,8 @@ from components.kubernetes.karpenter import KarpenterWiring, NodeClassNetwork, N
 from components.plan.compile import CompilePlan
 from components.plan.kubeconfig import render_kubeconfig
 from components.storage import ClassNetwork
+from railyard.deployment import Deployment
 from topology.cluster.node_groups import NodeGroupPlan
-
-if TYPE_CHECKING:
-    from railyard.program import Deployment
 
 
 @record

@@ -37,8 +37,9 @@ from pulumi.runtime.sync_await import _sync_await
 from blueprints.findings import Finding, has_errors
 from blueprints.records import record
 from railyard.collector import fewer_collections
+from railyard.deployment import Deployment
 from railyard.pipeline import Validation, validate
-from railyard.program import Deployment, deployment_of, plan_validated, run_program
+from railyard.program import deployment_of, plan_validated, run_program
 from railyard.progress import stage
 from topology.cluster.placement_groups import PlacementDecision
 

@@ -36,14 +36,14 @@ from topology.cluster.quotas import QuotaNeed, quota_findings, quota_plan
 from topology.cluster.scale import cluster_size_findings, scale_findings
 from topology.cluster.scheduling import node_groups as scheduled_node_groups
 from topology.cluster.spare_placement import standby_findings
-from topology.cluster.subnets import moved_pins, unused_pins
+from topology.cluster.subnets import moved_pins, unlocked_plan, unused_pins
 from topology.cluster.update_room import update_room_findings
 from topology.cost import cost_findings, cost_report
 from topology.cost_prices import declared_findings
 from topology.cost_report import CostReport
 
 if TYPE_CHECKING:
-    from railyard.online import OnlineReport
+    from railyard.online.report import OnlineReport
 
 
 QUOTA_STATUS: dict[bool | None, str] = {True: "ok", False: "OVER", None: "check"}
@@ -230,5 +230,7 @@ def check_quotas(blueprint, catalog, node_groups) -> tuple[list[QuotaNeed], list
     plane = {"nodes": nodes, "tier": plan.control_plane_tier, "default": "standard", "declared": blueprint.kubernetes.control_plane_tier != "auto"}
     findings = quota_findings(blueprint, needs) + update_room_findings(needs, plan.node_groups, catalog)
     findings += unused_pins(blueprint.cloud.pinned_ranges, plan.subnets) + moved_pins(blueprint.cloud.pinned_zones, plan.subnets)
+    if blueprint.cloud.existing_vpc is None:  # the team's own VPC: its subnets are not railyard's to lay out
+        findings += unlocked_plan(blueprint.cloud.pinned_ranges, plan.subnets)
     findings += standby_findings(blueprint.pools, plan.placements, pool_paths)
     return needs, findings + scale_findings(nodes, plan.control_plane_tier, plan.placements, pool_paths), plane

@@ -46,6 +46,7 @@ from components.plan.compile import CompilePlan, PlanError, plan_blueprint
 from components.plan.kubeconfig import DeployerIdentity
 from components.storage import ClassNetwork, FileSystemHandle, Storage, StorageArgs
 from railyard.checker_bundle import checker_bundle
+from railyard.deployment import Deployment
 from railyard.layer_program import build_layer, in_placement_group
 from railyard.pipeline import Validation, validate
 from railyard.render import findings_report
@@ -106,18 +107,6 @@ def plan_validated(validation: Validation, now: datetime | None = None) -> tuple
         bundle = checker_bundle(validation.blueprint, catalog, gates)
         plan = dataclasses.replace(plan, kubernetes=dataclasses.replace(plan.kubernetes, checker_bundle=bundle))
     return plan, findings
-
-
-@record
-class Deployment:
-    """How one run deploys, from its stack file: who it acts as, and (for a layer stack) whose cluster it reads.
-
-    `cluster_stack` set means this stack applies only the Kubernetes layer of
-    that stack's cluster (`kubernetes.layer_stack: separate`).
-    """
-
-    identity: DeployerIdentity = DeployerIdentity()
-    cluster_stack: str | None = None
 
 
 def _aws_provider(plan: CompilePlan, identity: DeployerIdentity) -> aws.Provider:

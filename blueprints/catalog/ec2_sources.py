@@ -65,14 +65,6 @@ def parse_karpenter_table(text: str) -> tuple[str, dict[str, dict[str, float]]]:
     return stamp.group(1), prices
 
 
-def wanted_types() -> set[str]:
-    """The instance types railyard can plan: the accelerator catalog's and the system node group's."""
-    from blueprints.catalog import load_catalog
-    from blueprints.catalog.system_types import load_system_types
-
-    return set(load_catalog().names()) | set(load_system_types())
-
-
 def _karpenter(file: str, wanted: set[str]) -> tuple[dict[str, Any], dict[str, dict[str, float]]]:
     text = (SOURCES / file).read_text(encoding="utf-8")
     generated_at, table = parse_karpenter_table(text)

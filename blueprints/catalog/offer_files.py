@@ -146,7 +146,7 @@ def trim(document: dict[str, Any], wanted: set[str]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """`trim IN OUT`: write IN (a downloaded EC2 offer file) cut to the types railyard plans, for sources/aws_offers/."""
-    from blueprints.catalog.ec2_sources import wanted_types
+    from blueprints.catalog.planned_types import wanted_types
 
     parser = argparse.ArgumentParser(prog="python -m blueprints.catalog.offer_files", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)

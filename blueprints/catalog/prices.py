@@ -28,8 +28,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from blueprints.catalog.ec2_sources import PriceSourceError, on_demand_table, wanted_types
+from blueprints.catalog.ec2_sources import PriceSourceError, on_demand_table
 from blueprints.catalog.generated import write_or_check
+from blueprints.catalog.planned_types import wanted_types
 from blueprints.records import record
 from blueprints.source import load_data
 

@@ -22,6 +22,21 @@ TagValue = Annotated[str, StringConstraints(min_length=0, max_length=256)]
 # A planned subnet's key: its role, then the zone, fabric domain or node group it serves (`efa-ultra-use1a`).
 SubnetKey = Annotated[str, StringConstraints(pattern=r"^(public|private|efa|pods)-[a-z0-9][a-z0-9-]{0,126}$")]
 
+# `railyard explain`: the hint names the region's zones, read when the finding is made.
+EXPLAIN = {
+    "cloud.zone-outside-region": {"fix": "use zones of the blueprint's region; the hint lists them (moto's zones, blueprints/catalog/regions.py)"},
+}
+
+
+def _region_zones_hint(region: str) -> str:
+    """The zones of the blueprint's region, as moto records them (`blueprints/catalog/regions.py`), or their naming form."""
+    from blueprints.catalog.regions import load_regions  # the catalog's data, read only when a zone is wrong
+
+    zones = sorted(load_regions().zones.get(region) or ())
+    if not zones:
+        return f"use zones of {region}, named {region}a, {region}b, ... (railyard's zone table has none listed for it)"
+    return f"use zones of {region}: {', '.join(zones)}"
+
 
 class Metadata(Model):
     """Identity and ownership. Every taggable resource carries these as tags."""
@@ -163,7 +178,7 @@ class AwsTarget(Model):
                 raise violation(
                     "cloud.zone-outside-region",
                     f"availability zone '{zone}' is not in region '{self.region}'",
-                    f"use zones named {self.region}a, {self.region}b, ...",
+                    _region_zones_hint(self.region),
                     field=f"availability_zones.{index}",
                 )
         if len(set(self.availability_zones)) != len(self.availability_zones):

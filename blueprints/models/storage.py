@@ -98,6 +98,12 @@ class FsxLustre(Model):
         "`railyard diff` reports such a change as an error without it; with it, the file system is compiled unprotected, "
         "so the replacement can apply.",
     )
+    protect: bool = Field(
+        default=True,
+        description="Pulumi's `protect` on this tier's file system (with `cloud.protect_stateful`). Pulumi deletes a protected resource "
+        "only after an `up` has unprotected it, so removing the tier takes two changes: `protect: false` here and `pulumi up`, then the "
+        "tier removed (`railyard diff` says so). It unprotects this tier alone, not the whole cluster.",
+    )
 
 
 class FsxLustreClass(Model):
@@ -152,6 +158,12 @@ class S3Bucket(Model):
     existing: bool = Field(
         default=False,
         description="The bucket already exists (name it in bucket_name): railyard links it and creates nothing, since a taken name can't be made.",
+    )
+    protect: bool = Field(
+        default=True,
+        description="Pulumi's `protect` on this tier's bucket (with `cloud.protect_stateful`). Pulumi deletes a protected resource "
+        "only after an `up` has unprotected it, so removing the tier takes two changes: `protect: false` here and `pulumi up`, then the "
+        "tier removed (`railyard diff` says so). It unprotects this tier alone, not the whole cluster.",
     )
 
 

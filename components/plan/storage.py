@@ -71,6 +71,8 @@ class BucketPlan:
     versioning: bool
     # The bucket already exists (its tier says `existing: true`): linked by name, never created.
     existing: bool = False
+    # The tier's own `protect` (the cluster's `protect_stateful` applies on top).
+    protect: bool = True
 
 
 def declared_demand(tier_name: str, blueprint: Blueprint, catalog: Catalog) -> float:
@@ -150,7 +152,7 @@ def plan_storage(
     """(file systems, buckets) for every FSx and S3 tier, in blueprint order."""
     file_systems = tuple(place_file_system(tier, blueprint, catalog, node_groups) for tier in blueprint.storage if isinstance(tier, FsxLustre))
     buckets = tuple(
-        BucketPlan(tier.name, bucket_name(cluster_name, tier), tier.versioning, tier.existing)
+        BucketPlan(tier.name, bucket_name(cluster_name, tier), tier.versioning, tier.existing, tier.protect)
         for tier in blueprint.storage
         if isinstance(tier, S3Bucket)
     )

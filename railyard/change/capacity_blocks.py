@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from blueprints.findings import Finding, warning
 from blueprints.models.capacity import CapacityBlock
 from railyard.change.compare import ResourceChange
+from railyard.change.node_group_steps import version_goes_down
 from railyard.change.terraform_source import UPDATE
 from topology.cluster.labels import POOL_LABEL
 
@@ -50,7 +51,10 @@ def rolls_a_block(change: ResourceChange) -> bool:
     """True for a Capacity Block node group updated in place through UpdateNodegroupVersion."""
     if change.type != NODE_GROUP or change.action != UPDATE or change.new is None:
         return False
-    return change.new.inputs.get("capacityType") == CAPACITY_BLOCK and any(item.path.split(".")[0] in ROLLING_ROOTS for item in change.inputs)
+    # A version going down is refused, not rolled (`change.version-down`).
+    refused = version_goes_down(change)
+    rolling = [item for item in change.inputs if item.path.split(".")[0] in ROLLING_ROOTS and not (refused and item.path == "version")]
+    return change.new.inputs.get("capacityType") == CAPACITY_BLOCK and bool(rolling)
 
 
 def _window(validation: Validation, index: int) -> str:

@@ -26,9 +26,11 @@ from railyard.change.ceilings import Ceiling, ceilings
 from railyard.change.compare import ResourceChange, compare
 from railyard.change.cost import CostChange, cost_change
 from railyard.change.findings_change import FindingsChange, findings_change
+from railyard.change.flavors import flavor_splits
 from railyard.change.held_groups import held_template_findings
 from railyard.change.impact import Impact, impacts
-from railyard.change.node_group_steps import ami_switches, held_groups_created
+from railyard.change.node_group_steps import ami_switches, held_groups_created, versions_down
+from railyard.change.protected import protection_lifted
 from railyard.change.replace_table import ReplaceTable, load_table
 from railyard.change.ultraserver_roll import ultraserver_pools, ultraserver_roll_findings
 from railyard.change.upgrade import settle_adopted_versions, upgrade_order, version_findings
@@ -153,8 +155,11 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
     changes = settle_adopted_versions(compare(before.resources, after.resources, table), before.resources)
     found, findings = impacts(changes, before.validation, after.validation, after.resources)
     found += upgrade_order(changes, before.validation, after.validation, after.resources)
+    found += [Impact("protection-lifted", *lifted) for lifted in protection_lifted(before.resources, after.resources)]
+    found += [Impact("flavor-split", *split) for split in flavor_splits(before, after)]
     findings += version_findings(before.validation, after.validation)
     findings += held_groups_created(changes, after.validation, after.resources) + ami_switches(changes, after.validation)
+    findings += versions_down(changes, after.validation)
     findings += held_template_findings(changes, after.validation)
     # An UltraServer pool's roll is refused (change.ultraserver-roll), which says what the Capacity Block warning would.
     ultra = ultraserver_pools(after.validation)

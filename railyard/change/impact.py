@@ -33,7 +33,10 @@ from blueprints.findings import Finding, error, info, warning
 from blueprints.records import record
 from railyard.change.capacity import instance_spec, wave_figures
 from railyard.change.compare import CREATE, DELETE, MAY_REPLACE, UNCLASSIFIED, ResourceChange
-from railyard.change.karpenter_drift import drift
+from railyard.change.karpenter_drift import drift, karpenter_worded
+from railyard.change.node_group_steps import version_goes_down
+from railyard.change.protected import protected_delete, unprotected_tier
+from railyard.change.running_pools import acceptance_on_running
 from railyard.change.subnets import moved_subnets
 from railyard.change.terraform_source import CONDITIONAL, REPLACE
 from topology.cluster.labels import POOL_LABEL
@@ -43,6 +46,8 @@ if TYPE_CHECKING:
     from railyard.pipeline import Validation
 
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
+BLOCK_START = "aws:autoscaling/schedule:Schedule"
+BLOCK_START_SUFFIX = "-block-start"
 FILE_SYSTEM = "aws:fsx/lustreFileSystem:LustreFileSystem"
 STATEFUL = {
     FILE_SYSTEM: "its file system and every file on it",
@@ -116,7 +121,30 @@ def _why_rolled(item) -> str:
     return f"a new version of launch template {source}" if item.path.startswith("launchTemplate") else f"{item.path} follows {source}"
 
 
-def _node_group(change: ResourceChange, old: Validation, new: Validation) -> list[tuple[str, str, dict[str, Any]]]:
+def block_starts(resources: list) -> dict[str, dict[str, Any]]:
+    """The scheduled scale-up of each Capacity Block node group created before its block starts, by the group's resource
+    name: `{starts_at, nodes}` (the `<group>-block-start` schedule railyard emits, `components.node_groups`)."""
+    found = {}
+    for resource in resources:
+        if resource.type == BLOCK_START and resource.name.endswith(BLOCK_START_SUFFIX):
+            found[resource.name.removesuffix(BLOCK_START_SUFFIX)] = {
+                "starts_at": str(resource.inputs.get("startTime")),
+                "nodes": int(resource.inputs.get("desiredCapacity") or 0),
+            }
+    return found
+
+
+def _arriving(change: ResourceChange, nodes: int, per_node: int, starts: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """For a group created with no node yet because its Capacity Block hasn't started: what arrives, and when."""
+    start = starts.get(change.name)
+    if change.action != CREATE or nodes or start is None:
+        return {}
+    return {"starts_at": start["starts_at"], "nodes_at_start": start["nodes"], "accelerators_at_start": start["nodes"] * per_node}
+
+
+def _node_group(
+    change: ResourceChange, old: Validation, new: Validation, starts: dict[str, dict[str, Any]] | None = None
+) -> list[tuple[str, str, dict[str, Any]]]:
     """(kind, subject, figures) for one node group's change; `_merged` sums a pool's groups and words them."""
     pool = _pool(change.new) or _pool(change.old)
     subject = f"pool {pool}" if pool else change.name
@@ -124,7 +152,8 @@ def _node_group(change: ResourceChange, old: Validation, new: Validation) -> lis
     if change.action in (CREATE, DELETE):
         nodes = _desired(change.new or change.old) * (1 if change.action == CREATE else -1)
         kind = "capacity-added" if change.action == CREATE else "capacity-removed"
-        return [(kind, subject, {"nodes": nodes, "accelerators": nodes * per_node, "node_groups": 1})]
+        arriving = _arriving(change, nodes, per_node, starts or {})
+        return [(kind, subject, {"nodes": nodes, "accelerators": nodes * per_node, "node_groups": 1, **arriving})]
     assert change.new is not None  # an update or a replacement has both sides
     nodes = _desired(change.new)
     if change.action == REPLACE:
@@ -134,7 +163,13 @@ def _node_group(change: ResourceChange, old: Validation, new: Validation) -> lis
     delta = nodes - _desired(change.old)
     if delta:
         found.append(("resized", subject, {"nodes": delta, "accelerators": delta * per_node, "node_groups": 1}))
-    rolled = sorted({_why_rolled(item) for item in change.inputs if item.path.split(".")[0] in rolling_inputs()})
+    # A version going down is refused by EKS (`change.version-down`), so it rolls nothing.
+    refused = version_goes_down(change)
+    rolled = sorted(
+        {_why_rolled(item) for item in change.inputs if item.path.split(".")[0] in rolling_inputs() and not (refused and item.path == "version")}
+    )
+    if refused:
+        found.append(("version-refused", subject, {"nodes": nodes, "accelerators": nodes * per_node, "node_groups": 1}))
     if rolled:
         wave = per_wave(change.new.inputs)
         strategy = (change.new.inputs.get("updateConfig") or {}).get("updateStrategy", "DEFAULT")
@@ -172,8 +207,10 @@ def _merged(items: list[tuple[str, str, dict[str, Any]]]) -> list[Impact]:
                 into[key] = max(into.get(key, value), value, key=_minutes)
             elif key == "because":
                 into[key] = sorted(set(into.get(key, [])) | set(value))
-            elif key == "strategy":
+            elif key in ("strategy", "budget"):
                 into[key] = value if into.get(key, value) == value else "mixed"
+            elif key == "starts_at":
+                into[key] = min(into.get(key, value), value)
             else:
                 into[key] = into.get(key, 0) + value
     return [Impact(kind, subject, _worded(kind, figures), figures) for (kind, subject), figures in merged.items()]
@@ -184,18 +221,39 @@ def _minutes(text: str) -> int:
     return int(text.rsplit("=", 1)[-1].strip().removesuffix(" min").removesuffix("m"))
 
 
+def _capacity_worded(kind: str, figures: dict[str, Any], across: str) -> str:
+    """Capacity added or removed, as it stands at `--at`: a block's nodes arriving later, or a group with no node now."""
+    nodes, accelerators, groups = figures["nodes"], figures["accelerators"], figures["node_groups"]
+    word = "new" if kind == "capacity-added" else "removed"
+    if "starts_at" in figures:
+        now = f"{nodes:+d} nodes now, " if nodes else "no node now: "
+        return (
+            f"{word} capacity{across}: {now}{figures['nodes_at_start']:+d} nodes ({figures['accelerators_at_start']:+d} accelerators) "
+            f"when its Capacity Block starts at {figures['starts_at']} (a scheduled scale-up; the group is created at desired size 0)"
+        )
+    if not nodes:  # a group with no node at this moment (a block not started, or scaled down before its end)
+        return f"{word} capacity{across}: no node runs in {'them' if groups > 1 else 'it'} at this moment (desired size 0)"
+    return f"{word} capacity{across}: {nodes:+d} nodes, {accelerators:+d} accelerators"
+
+
 def _worded(kind: str, figures: dict[str, Any]) -> str:
     nodes, accelerators, groups = figures["nodes"], figures["accelerators"], figures["node_groups"]
-    across = f" across {groups} {'NodePools' if kind == 'karpenter-drift' else 'node groups'}" if groups > 1 else ""
-    if kind == "karpenter-drift":
-        return (
-            f"Karpenter replaces drifted nodes{across} ({'; '.join(figures['because'])}): up to {nodes} nodes ({accelerators} accelerators) "
-            f"at the pool's limit, {figures['nodes_per_wave']} at a time ({figures['accelerators_per_wave']} accelerators), "
-            "the NodePool's disruption budget"
-        )
+    across = f" across {groups} {'NodePools' if kind.startswith('karpenter') else 'node groups'}" if groups > 1 else ""
+    if kind.startswith("karpenter-"):
+        return karpenter_worded(kind, figures, across)
     if kind in ("capacity-added", "capacity-removed"):
-        word = "new" if kind == "capacity-added" else "removed"
-        return f"{word} capacity{across}: {nodes:+d} nodes, {accelerators:+d} accelerators"
+        return _capacity_worded(kind, figures, across)
+    if kind == "version-refused":
+        return (
+            f"Kubernetes version going down{across}: EKS refuses it, so `pulumi up` fails on {'these groups' if groups > 1 else 'this group'} "
+            f"and nothing of {'them' if groups > 1 else 'it'} rolls ({nodes} nodes, {accelerators} accelerators stay as they are; "
+            "change.version-down)"
+        )
+    if kind == "acceptance-on-running":
+        return (
+            f"acceptance gate on for running nodes{across}: EKS taints and labels all {nodes} running nodes ({accelerators} accelerators) "
+            "as pending, so the checker runs on each while jobs hold its GPUs, and no new pod lands on a node until it passes"
+        )
     if kind == "resized":
         return f"resized in place{across}: {nodes:+d} nodes, {accelerators:+d} accelerators"
     if kind == "node-group-replaced":
@@ -205,6 +263,11 @@ def _worded(kind: str, figures: dict[str, Any]) -> str:
         )
     wave = figures["nodes_per_wave"]
     surge = figures["surge_nodes"]
+    if not nodes:
+        return (
+            f"rolling update{across} ({'; '.join(figures['because'])}): no node runs in {'them' if groups > 1 else 'it'} at this moment "
+            "(desired size 0), so only the launch template and version move and nothing drains; nodes that join later start on the new ones"
+        )
     return (
         f"rolling update{across} ({'; '.join(figures['because'])}): {nodes} nodes ({accelerators} accelerators) in {figures['waves']} "
         f"waves of {wave} node{'s' if wave != 1 else ''} ({figures['accelerators_per_wave']} accelerators drained at a time)"
@@ -218,18 +281,32 @@ def _worded(kind: str, figures: dict[str, Any]) -> str:
     )
 
 
-def _accepted(change: ResourceChange, new: Validation) -> str | None:
-    """What in the new blueprint accepts losing this resource's state, or None."""
+def _accepted(change: ResourceChange, old: Validation, new: Validation) -> str | None:
+    """What accepts losing this resource's state, or None: for a delete, the deployed side having unprotected it (the
+    first of the two steps `railyard.change.protected` names); else a setting of the new blueprint."""
+    if change.action == DELETE:
+        assert change.old is not None
+        return None if change.old.protect else f"the deployed blueprint, which left it unprotected ({_unprotected_by(change, old)})"
     blueprint = new.blueprint
     if blueprint is None:
         return None
     if not blueprint.cloud.protect_stateful:
         return "cloud.protect_stateful: false"
+    tier = unprotected_tier(change, new)
+    if tier is not None:
+        return tier
     if change.type == FILE_SYSTEM:
         for index, tier in enumerate(blueprint.storage):
             if getattr(tier, "kind", "") == "fsx_lustre" and change.name.endswith("-" + tier.name) and tier.accept_replacement:
                 return f"storage[{index}].accept_replacement: true"
     return None
+
+
+def _unprotected_by(change: ResourceChange, old: Validation) -> str:
+    """The setting of the deployed (old) blueprint that left a resource unprotected."""
+    if old.blueprint is not None and not old.blueprint.cloud.protect_stateful:
+        return "cloud.protect_stateful: false"
+    return unprotected_tier(change, old) or "`protect: false` on every storage tier it serves"
 
 
 def _blueprint_path(change: ResourceChange, validation: Validation) -> tuple:
@@ -260,7 +337,12 @@ def _state(change: ResourceChange, old: Validation, new: Validation) -> tuple[li
         ]
     verb = "deleted" if change.action == DELETE else f"replaced ({', '.join(reasons)})"
     message = f"{change.name} is {verb}: that loses {lost}"
-    accepted = _accepted(change, new)
+    accepted = _accepted(change, old, new)
+    if change.action == DELETE and not accepted:
+        two_steps = f"{message}; refused while the deployed stack protects it: unprotect it in one `pulumi up`, then delete it in another"
+        return [Impact("state-lost", change.name, two_steps, {"because": reasons, "accepted_by": None, "steps": 2})], [
+            protected_delete(change, old, lost)
+        ]
     impact = Impact(
         "state-lost", change.name, message + (f" (accepted by {accepted})" if accepted else ""), {"because": reasons, "accepted_by": accepted}
     )
@@ -271,7 +353,8 @@ def _state(change: ResourceChange, old: Validation, new: Validation) -> tuple[li
             "keep the old value; or, to replace it on purpose, set `accept_replacement: true` on this storage tier "
             "(the file system is then left unprotected)"
             if change.type == FILE_SYSTEM
-            else "keep the old value; or, to let it go on purpose, set `cloud.protect_stateful: false` for this change"
+            else "keep the old value; or, to let it go on purpose, set `protect: false` on its storage tier (that tier alone) or "
+            "`cloud.protect_stateful: false` for this change"
         )
         finding = error("change.state-lost", path, message, hint)
     return [impact], [validation.load.source_map.place(finding)]
@@ -283,15 +366,19 @@ def impacts(changes: list[ResourceChange], old: Validation, new: Validation, res
     `resources` is the new preview's, for the NodePools an EC2NodeClass change drifts.
     """
     groups: list[tuple[str, str, dict[str, Any]]] = list(drift(changes, resources or [], new))
+    starts = block_starts(resources or [])
     found: list[Impact] = []
     findings: list[Finding] = []
     for change in changes:
         if change.type == NODE_GROUP:
-            groups.extend(_node_group(change, old, new))
+            groups.extend(_node_group(change, old, new, starts))
         elif change.type in STATEFUL and change.action in (REPLACE, DELETE, MAY_REPLACE):
             more, raised = _state(change, old, new)
             found.extend(more)
             findings.extend(raised)
+    gated, raised = acceptance_on_running(changes, new)
+    groups += gated
+    findings += raised
     found = _merged(groups) + found
     findings += moved_subnets(changes, old, new)
     unclassified = [change for change in changes if change.action == UNCLASSIFIED]

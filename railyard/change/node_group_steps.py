@@ -1,4 +1,12 @@
-"""Node-group changes EKS refuses in one step: a group born at a held version, and a switch to or from a custom AMI.
+"""Node-group changes EKS refuses in one step: a version going down, a group born at a held version, a switch to or from a custom AMI.
+
+* **A version going down.** UpdateNodegroupVersion: "You cannot roll back a
+  node group to an earlier Kubernetes version or AMI version" (botocore's eks
+  model, the operation's documentation, read at run time by
+  `railyard.change.impact.rolling_inputs`'s model). The provider sends the
+  lower `version` as an in-place update, and EKS refuses it. It happens when a
+  hold (`pools[].kubernetes_version`) is added after the pool's groups rolled
+  onto the cluster's version. Error `change.version-down`.
 
 * **A held group created.** A pool may hold its nodes behind the control
   plane (`pools[].kubernetes_version`), but only a group that exists can stay
@@ -38,7 +46,7 @@ if TYPE_CHECKING:
     from railyard.mocked import PreviewResource
     from railyard.pipeline import Validation
 
-CODES = ("change.held-group-created", "change.ami-switch")
+CODES = ("change.held-group-created", "change.ami-switch", "change.version-down")
 TWO_STEPS = (
     "add a pool of its own beside this one (a new name, so a new node group) with the new setting, move the jobs to it, "
     "then retire this pool in a second change (docs/day2.md)"
@@ -106,4 +114,45 @@ def ami_switches(changes: Sequence[ResourceChange], new: Validation) -> list[Fin
                 "its replacement is created, so every node of it is out until the new group is up"
             )
             findings.append(new.load.source_map.place(warning("change.ami-switch", _path(index, "ami_id"), message, TWO_STEPS)))
+    return findings
+
+
+def _minor(version: object) -> int | None:
+    """The minor number of a `1.NN` Kubernetes version, or None for anything else."""
+    parts = str(version).split(".")
+    return int(parts[1]) if len(parts) == 2 and parts[1].isdigit() else None
+
+
+def version_goes_down(change: ResourceChange) -> bool:
+    """True for a node group updated in place whose own `version` input moves to a lower minor version."""
+    if change.type != NODE_GROUP or change.old is None or change.new is None:
+        return False
+    before, after = _minor(change.old.inputs.get("version")), _minor(change.new.inputs.get("version"))
+    return before is not None and after is not None and after < before
+
+
+def versions_down(changes: Sequence[ResourceChange], new: Validation) -> list[Finding]:
+    """An error for each node group whose Kubernetes version goes down: EKS never rolls a node group back."""
+    findings = []
+    for change in changes:
+        if not version_goes_down(change):
+            continue
+        assert change.old is not None and change.new is not None
+        before, after = change.old.inputs.get("version"), change.new.inputs.get("version")
+        pool, index = _pool_index(new, change.new)
+        name = change.new.inputs.get("nodeGroupName") or change.name
+        held = index is not None and new.blueprint is not None and new.blueprint.pools[index].kubernetes_version is not None
+        message = (
+            f"node group {name} (pool '{pool}') goes from Kubernetes {before} down to {after}: EKS refuses it "
+            '("You cannot roll back a node group to an earlier Kubernetes version or AMI version", UpdateNodegroupVersion)'
+        )
+        hint = (
+            f"a hold only keeps a group that still runs that version: drop pools[{index}].kubernetes_version (the group stays at {before}); "
+            f"to run {after} again, add a pool of its own beside this one at the cluster's version"
+            if held
+            else f"keep Kubernetes {before} for this group; a node group never goes back to an earlier version"
+        )
+        field = "kubernetes_version" if held else ""
+        path = _path(index, field) if field else (("pools", index) if index is not None else ())
+        findings.append(new.load.source_map.place(error("change.version-down", path, message, hint, node_group=change.name)))
     return findings

@@ -53,6 +53,8 @@ def run(args) -> int:
                 else:
                     result = diff(side_of(args.old, args.project_dir), side_of(args.new, args.project_dir), args.at)
         except SourceError as problem:
+            if problem.finding is not None:
+                raise  # a YAML syntax error: the CLI frames it like every finding
             print(f"railyard diff: {problem}", file=sys.stderr)
             return 2
     if args.json:

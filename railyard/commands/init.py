@@ -24,6 +24,8 @@ STARTER = """\
 # checks it offline; `railyard explain CODE` says what a finding means; docs/reference.md in railyard's
 # repository lists every field.
 # `railyard init --list` names the shipped examples (EFA fabrics, Capacity Blocks, FSx for Lustre, Trainium).
+# Before the first `pulumi up`: `railyard lock railyard.yaml --write` pins the subnets' ranges under
+# cloud.subnet_cidrs, so no later change (a zone or a pool added) moves a subnet (docs/day2.md).
 version: 1
 metadata:
   name: my-cluster            # the EKS cluster's name and every resource's prefix: lowercase, digits, hyphens
@@ -95,7 +97,7 @@ def _write(path: Path, text: str, force: bool, what: str) -> int:
     except OSError as exc:  # a folder that doesn't exist, a directory named like the file, no permission
         print(f"railyard init: can't write {path}: {exc.strerror}", file=sys.stderr)
         return 2
-    print(f"wrote {what} to {path}; next: railyard validate {path}")
+    print(f"wrote {what} to {path}; next: railyard validate {path}, and before the first deployment railyard lock {path} --write")
     return 0
 
 

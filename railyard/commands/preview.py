@@ -23,7 +23,7 @@ from railyard.commands.arguments import add_blueprint_arguments, add_policy_conf
 from railyard.extras import require_policy_pack
 from railyard.origins import resource_origins
 from railyard.progress import reporting, stage, wanted
-from railyard.render import findings_report, table
+from railyard.render import finding_block, findings_report, table
 
 if TYPE_CHECKING:  # the Pulumi SDK loads only when a preview runs, so `railyard validate` never pays for it
     from railyard.mocked import PreviewResource, PreviewResult
@@ -57,6 +57,9 @@ def _policy_report(args, result: PreviewResult):
     return run_policies(result, config=read_policy_config(args.policy_config))
 
 
+UNLOCKED = "compile.unlocked"
+
+
 def run(args) -> int:
     """Preview (and police) and print; exit 1 on a blueprint error or a mandatory policy violation."""
     if args.policies:
@@ -84,6 +87,10 @@ def run(args) -> int:
         print("\nFAILED: fix the errors above; no resource was registered")
         return 1
     print(render(result))
+    # What to do before the first deployment (validate says it too): lock the address plan.
+    for finding in result.findings:
+        if finding.code == UNLOCKED:
+            print("\n" + finding_block(finding, result.validation.load.source_map))
     if report is not None:
         from policies.runner import render_text
 

@@ -13,19 +13,17 @@ file systems and buckets the blueprint says exist (`existing`). Every call goes 
 
 from __future__ import annotations
 
-from dataclasses import field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from blueprints.catalog import load_catalog
-from blueprints.findings import Finding, sort_findings
+from blueprints.findings import sort_findings
 from blueprints.models import Blueprint
-from blueprints.records import record
 from railyard.online import existing, findings, images, names, offerings, quotas, reservations
 from railyard.online.account import Account, AccountUnreachable, open_account
 from railyard.online.findings import unreachable_finding
-from railyard.online.quotas import QuotaFact
-from railyard.online.reservations import ReservationFact
+from railyard.online.report import OnlineReport
 from topology.cluster.kubernetes_checks import plannable
 from topology.cluster.node_groups import NodeGroupPlan, plan_node_groups
 
@@ -34,60 +32,6 @@ if TYPE_CHECKING:
 
 CODES = findings.CODES + reservations.CODES + offerings.CODES + quotas.CODES + names.CODES + existing.CODES + images.CODES
 __all__ = ["CODES", "OnlineReport", "check_online", "validate_online"]
-
-
-@record(frozen=False)
-class OnlineReport:
-    """What the account said: the region asked, the checks that ran, the reservations and quota values found."""
-
-    region: str
-    checks: list[str] = field(default_factory=list)
-    reservations: list[ReservationFact] = field(default_factory=list)
-    quotas: list[QuotaFact] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    reached: bool = True
-
-    def as_json(self) -> dict[str, Any]:
-        """The `validate --online --json` `online` document (its findings are in the top-level list)."""
-        return {
-            "region": self.region,
-            "reached": self.reached,
-            "checks": self.checks,
-            "reservations": [fact.as_json() for fact in self.reservations],
-            "quotas": [fact.as_json() for fact in self.quotas],
-        }
-
-    def tables(self) -> list[tuple[str, list[str], list[list[Any]]]]:
-        """The human tables: the reservations as the account has them, and the account's quota values."""
-        found = []
-        if self.reservations:
-            rows = [
-                [
-                    fact.pool,
-                    fact.reservation_id,
-                    fact.kind,
-                    fact.state,
-                    fact.instance_type,
-                    fact.zone,
-                    f"{fact.available}/{fact.total}",
-                    "-" if fact.start is None else fact.start.isoformat(),
-                    "-" if fact.end is None else fact.end.isoformat(),
-                ]
-                for fact in self.reservations
-            ]
-            headers = ["pool", "reservation", "type", "state", "instance type", "zone", "free/total", "start", "end"]
-            found.append((f"reservations in the account ({self.region})", headers, rows))
-        if self.quotas:
-            rows = [
-                [fact.code, fact.name, f"{fact.needed:,}", f"{fact.value:,}", "applied" if fact.applied else "AWS default", _status(fact)]
-                for fact in self.quotas
-            ]
-            found.append((f"quotas in the account ({self.region})", ["code", "quota", "needed", "account", "value", "status"], rows))
-        return found
-
-
-def _status(fact: QuotaFact) -> str:
-    return "ok" if fact.needed <= fact.value else "OVER"
 
 
 def check_online(validation: Validation, account: Account, now: datetime | None = None) -> OnlineReport:

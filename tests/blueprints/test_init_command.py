@@ -27,7 +27,8 @@ def test_a_header_comment_gives_its_first_sentence_cut_at_a_word():
 def test_the_starter_is_written_and_validates_with_no_error(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["init"]) == 0
-    assert capsys.readouterr().out == "wrote a starter blueprint to railyard.yaml; next: railyard validate railyard.yaml\n"
+    said = "wrote a starter blueprint to railyard.yaml; next: railyard validate railyard.yaml, "
+    assert capsys.readouterr().out == said + "and before the first deployment railyard lock railyard.yaml --write\n"
     assert (tmp_path / "railyard.yaml").read_text() == STARTER
     assert main(["validate", "railyard.yaml"]) == 0
     assert "0 error(s), 0 warning(s)" in capsys.readouterr().out

@@ -252,7 +252,10 @@ def test_the_installed_init_writes_a_starter_and_an_example_that_validate(instal
     for args, (what, written) in ((["init"], starter), (["init", "dev-g6e"], example)):
         completed = installed.run(*args, cwd=empty)
         _no_traceback(completed)
-        assert (completed.returncode, completed.stdout) == (0, f"wrote {what} to {written}; next: railyard validate {written}\n")
+        assert (completed.returncode, completed.stdout) == (
+            0,
+            f"wrote {what} to {written}; next: railyard validate {written}, and before the first deployment railyard lock {written} --write\n",
+        )
         assert installed.run("validate", written, cwd=empty).returncode == 0
     assert (empty / "dev-g6e.yaml").read_text(encoding="utf-8") == (installed.examples / "dev-g6e.yaml").read_text(encoding="utf-8")
 

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from ipaddress import IPv4Network
 from typing import Literal, NoReturn
 
-from blueprints.findings import Finding, error, warning
+from blueprints.findings import Finding, error, info, warning
 from blueprints.records import record
 from topology.cluster.address_space import AddressSpace
 from topology.cluster.errors import PlanError
@@ -115,6 +115,28 @@ def unused_pins(pins: Mapping[str, IPv4Network], plans: Sequence[SubnetPlan]) ->
         )
         for key, cidr in pins.items()
         if key not in planned
+    ]
+
+
+def unlocked_plan(pins: Mapping[str, IPv4Network], plans: Sequence[SubnetPlan]) -> list[Finding]:
+    """A note when the plan has subnets and `cloud.subnet_cidrs` pins none of them: the address plan isn't locked.
+
+    Unpinned, every run lays the subnets out again from demand, so a later change (the first zone or EFA
+    pool added) can move one, which replaces it and every node group and file system in it; `railyard diff`
+    then refuses that change (`change.subnet-moved`). Locking before the first deployment is what keeps it
+    from happening.
+    """
+    if pins or not plans:
+        return []
+    return [
+        info(
+            "compile.unlocked",
+            ("cloud",),
+            f"the address plan isn't locked: cloud.subnet_cidrs pins none of its {len(plans)} subnets, so each run lays them out again, "
+            "and a later change (a zone or an EFA pool added) can move one, which replaces it with every node group and file system in it",
+            "before the first deployment, run `railyard lock FILE --write` (or `railyard lock --stack STACK --write`) and commit the pins "
+            "(docs/day2.md, 'First: lock the address plan')",
+        )
     ]
 
 
