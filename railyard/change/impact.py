@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from blueprints.findings import Finding, error, info, warning
-from blueprints.records import record
 from railyard.change.capacity import instance_spec, wave_figures
 from railyard.change.compare import CREATE, DELETE, MAY_REPLACE, UNCLASSIFIED, ResourceChange
+from railyard.change.impact_record import Impact
 from railyard.change.karpenter_drift import drift, karpenter_worded
 from railyard.change.node_group_steps import version_goes_down
 from railyard.change.protected import protected_delete, unprotected_tier
@@ -73,20 +72,6 @@ def rolling_inputs() -> frozenset[str]:
     shape = botocore.session.get_session().get_service_model("eks").operation_model("UpdateNodegroupVersion").input_shape
     assert shape is not None, "botocore's eks model has UpdateNodegroupVersion's input"
     return frozenset(shape.members) - {"clusterName", "nodegroupName", "force", "clientRequestToken"}
-
-
-@record
-class Impact:
-    """One effect on the running cluster, in its users' terms, with the figures behind it."""
-
-    kind: str
-    subject: str
-    summary: str
-    figures: dict[str, Any] = field(default_factory=dict)
-
-    def as_json(self) -> dict:
-        """The impact's `--json` entry."""
-        return {"kind": self.kind, "subject": self.subject, "summary": self.summary, "figures": self.figures}
 
 
 def _accelerators_per_node(validation: Validation, pool: str | None) -> int:

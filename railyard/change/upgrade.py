@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING
 
 from blueprints.findings import Finding, error
 from railyard.change.compare import ResourceChange, match_key
+from railyard.change.impact_record import Impact
 
 if TYPE_CHECKING:
-    from railyard.change.impact import Impact
     from railyard.mocked import PreviewResource
     from railyard.pipeline import Validation
 
@@ -95,7 +95,6 @@ def _depth(urn: str, resources: dict[str, PreviewResource], changed: set[str], m
 
 def upgrade_order(changes: list[ResourceChange], old: Validation, new: Validation, resources: Sequence[PreviewResource]) -> list[Impact]:
     """The upgrade's phases in the order `pulumi up` applies them, when the cluster's version moves up by one."""
-    from railyard.change.impact import Impact
 
     if old.blueprint is None or new.blueprint is None:
         return []
