@@ -1,0 +1,180 @@
+"""Mutation testing of the modules where verdicts are made (`make mutate`, docs/testing.md): mutmut 3, one run per group.
+
+A group is one mutmut run in a scratch folder of its own, `build/mutate/<group>/`: the modules it mutates and the test
+folders that exercise them. mutmut records which tests call each function of a mutated module, then runs, for each
+mutant, only those tests (its trampolines); a mutant no test calls is "no tests", and counts as a survivor here. Each
+group writes its per-module scores to `build/mutate/<group>.json`; `--table` prints every group's as docs/testing.md
+holds them.
+
+    python -m tests.mutate                      # every group, one after the other
+    python -m tests.mutate acceptance change    # those groups
+    python -m tests.mutate acceptance/efa.py    # one module, against its group's tests
+    python -m tests.mutate --table              # the last scores, as a Markdown table
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from mutmut.stats import status_by_exit_code
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build" / "mutate"
+# What a test may import or read: the checkout's top level, less what is not the project's (the pyproject.toml of a
+# scratch folder holds mutmut's settings instead).
+LEFT_OUT = {".git", ".venv", "build", "dist", "mutants", "pyproject.toml"}
+
+# group -> (modules it mutates, the tests that exercise them).
+GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "acceptance": (
+        tuple(
+            f"acceptance/{name}.py"
+            for name in ("efa", "nvidia", "nccl", "nccom", "dcgm", "neuron", "burnin", "baseline", "regression", "expectation", "report")
+        ),
+        ("tests/acceptance",),
+    ),
+    "conform": (
+        tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed")),
+        ("tests/conform",),
+    ),
+    "preflight": (("railyard/preflight.py",), ("tests/policies/test_preflight.py",)),
+    "change": (
+        tuple(
+            f"railyard/change/{name}.py"
+            for name in ("held_groups", "compare", "replace_table", "capacity", "capacity_blocks", "ceilings", "impact", "subnets", "upgrade")
+        ),
+        ("tests/change",),
+    ),
+    "cost": (
+        ("topology/cost.py",),
+        ("tests/topology/test_cost.py", "tests/topology/test_cost_at.py", "tests/topology/test_cost_fsx.py", "tests/topology/test_cost_totals.py"),
+    ),
+    "subnets": (("topology/cluster/subnets.py", "topology/cluster/addresses.py"), ("tests/topology/cluster",)),
+    "blueprint-rules": (("blueprints/rules",), ("tests/blueprints",)),
+    "policy-rules": (("policies/rules",), ("tests/policies",)),
+}
+# Extra test files of this issue that sit beside a group's folders (none yet).
+SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
+
+
+def _tree() -> list[Path]:
+    """The checkout's top-level files and folders a test may read (hidden ones and build outputs left out)."""
+    return [path for path in ROOT.iterdir() if path.name not in LEFT_OUT and not path.name.startswith((".", "__pycache__"))]
+
+
+def _config(modules: tuple[str, ...], tests: tuple[str, ...]) -> str:
+    """The pyproject.toml of a group's scratch folder: only mutmut's section."""
+    copied = sorted(path.name for path in _tree())
+    lines = [
+        "[tool.mutmut]",
+        f"source_paths = {json.dumps(list(modules))}",
+        f"also_copy = {json.dumps(copied)}",
+        f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:xdist"]',
+        "use_git_change_detection = false",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _scratch(group: str, modules: tuple[str, ...], tests: tuple[str, ...]) -> Path:
+    """A fresh folder for one group's run: links to the tree (mutmut copies through them) and mutmut's settings."""
+    folder = BUILD / group
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for path in _tree():
+        (folder / path.name).symlink_to(path)
+    (folder / "pyproject.toml").write_text(_config(modules, tests))
+    return folder
+
+
+def scores(folder: Path) -> dict[str, dict[str, int]]:
+    """Per mutated module, how many of its mutants ended in each state (mutmut's own names for its exit codes)."""
+    result: dict[str, dict[str, int]] = {}
+    for meta in sorted((folder / "mutants").rglob("*.py.meta")):
+        module = str(meta.relative_to(folder / "mutants"))[: -len(".meta")]
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        counts = {state: 0 for state in SCORED}
+        for code in codes.values():
+            state = status_by_exit_code[code]
+            counts[state] = counts.get(state, 0) + 1
+        counts["mutants"] = len(codes)
+        result[module] = counts
+    return result
+
+
+def run_group(group: str, modules: tuple[str, ...], tests: tuple[str, ...], children: int) -> dict[str, dict[str, int]]:
+    """One mutmut run over a group (or one module of it), its scores written beside the scratch folder."""
+    folder = _scratch(group, modules, tests)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)]
+    with (BUILD / f"{group}.log").open("w") as log:
+        subprocess.run(command, cwd=folder, env=env, check=False, stdout=log, stderr=subprocess.STDOUT)
+    found = scores(folder)
+    (BUILD / f"{group}.json").write_text(json.dumps(found, indent=2, sort_keys=True) + "\n")
+    return found
+
+
+def survivors(group: str) -> list[str]:
+    """The names of a group's mutants that no test killed, for `mutmut show NAME` in its scratch folder."""
+    folder = BUILD / group
+    names = []
+    for meta in sorted((folder / "mutants").rglob("*.py.meta")):
+        for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+            if status_by_exit_code[code] in ("survived", "no tests"):
+                names.append(name)
+    return names
+
+
+def table() -> str:
+    """Every group's last scores as the Markdown table of docs/testing.md (killed counts timeouts, as mutmut does)."""
+    rows = ["| module | mutants | killed | survived | no tests | score |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for path in sorted(BUILD.glob("*.json")):
+        for module, counts in sorted(json.loads(path.read_text()).items()):
+            killed = counts["killed"] + counts["timeout"]
+            share = f"{100 * killed / counts['mutants']:.0f}%" if counts["mutants"] else "-"
+            rows.append(f"| `{module}` | {counts['mutants']} | {killed} | {counts['survived']} | {counts['no tests']} | {share} |")
+    return "\n".join(rows)
+
+
+def _selection(names: list[str]) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """The runs the command line asks for: groups by name, or single modules run against their group's tests."""
+    if not names:
+        return [(group, modules, tests) for group, (modules, tests) in GROUPS.items()]
+    runs = []
+    for name in names:
+        if name in GROUPS:
+            runs.append((name, *GROUPS[name]))
+            continue
+        group = next((g for g, (modules, _) in GROUPS.items() if any(name == m or name.startswith(m + "/") for m in modules)), None)
+        if group is None:
+            raise SystemExit(f"{name}: neither a group ({', '.join(GROUPS)}) nor a module of one")
+        runs.append((name.replace("/", "-").removesuffix(".py"), (name,), GROUPS[group][1]))
+    return runs
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the groups asked for (all by default) and print their scores."""
+    parser = argparse.ArgumentParser(prog="python -m tests.mutate", description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="groups or modules (default: every group)")
+    parser.add_argument("--children", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument("--table", action="store_true", help="print the last scores and run nothing")
+    parser.add_argument("--survivors", metavar="GROUP", help="list a group's surviving mutants and run nothing")
+    args = parser.parse_args(argv)
+    if args.survivors:
+        print("\n".join(survivors(args.survivors)))
+        return 0
+    if not args.table:
+        for group, modules, tests in _selection(args.names):
+            run_group(group, modules, tests, args.children)
+    print(table())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
