@@ -43,7 +43,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed")),
         ("tests/conform",),
     ),
-    "preflight": (("railyard/preflight.py",), ("tests/policies/test_preflight.py",)),
+    "preflight": (("railyard/preflight.py",), ("tests/policies/test_preflight_verdicts.py", "tests/policies/test_preflight.py")),
     "change": (
         tuple(
             f"railyard/change/{name}.py"
@@ -78,6 +78,9 @@ def _config(modules: tuple[str, ...], tests: tuple[str, ...]) -> str:
         f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:xdist"]',
         "use_git_change_detection = false",
+        # Pulumi's mocks run over gRPC, which a fork of a process that has run them deadlocks in: each mutant is forked from
+        # a server that has only collected the tests.
+        'process_isolation = "forkserver"',
     ]
     return "\n".join(lines) + "\n"
 
