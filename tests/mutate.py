@@ -1,14 +1,13 @@
-"""Mutation testing of the modules where verdicts are made (`make mutate`, docs/testing.md): mutmut 3, one run per group.
+"""Mutation testing of the modules where verdicts are made (`make mutate`, docs/testing.md): mutmut 3, one run per module.
 
-A group is one mutmut run in a scratch folder of its own, `build/mutate/<group>/`: the modules it mutates and the test
-folders that exercise them. mutmut records which tests call each function of a mutated module, then runs, for each
+Each module is one mutmut run in a scratch folder of its own, `build/mutate/<module>/`, against the tests that
+exercise it (TESTS). mutmut records which tests call each function of a mutated module, then runs, for each
 mutant, only those tests (its trampolines); a mutant no test calls is "no tests", and counts as a survivor here. Each
-group writes its per-module scores to `build/mutate/<group>.json`; `--table` prints every group's as docs/testing.md
-holds them.
+run writes its module's scores to `build/mutate/<module>.json`; `--table` prints them all as docs/testing.md holds them.
 
-    python -m tests.mutate                      # every group, one after the other
+    python -m tests.mutate                      # every group's modules, one after the other
     python -m tests.mutate acceptance change    # those groups
-    python -m tests.mutate acceptance/efa.py    # one module, against its group's tests
+    python -m tests.mutate acceptance/efa.py    # one module
     python -m tests.mutate --table              # the last scores, as a Markdown table
 """
 
@@ -30,36 +29,57 @@ BUILD = ROOT / "build" / "mutate"
 # scratch folder holds mutmut's settings instead).
 LEFT_OUT = {".git", ".venv", "build", "dist", "mutants", "pyproject.toml"}
 
-# group -> (modules it mutates, the tests that exercise them).
-GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "acceptance": (
-        tuple(
-            f"acceptance/{name}.py"
-            for name in ("efa", "nvidia", "nccl", "nccom", "dcgm", "neuron", "burnin", "baseline", "regression", "expectation", "report")
-        ),
-        ("tests/acceptance",),
+# The modules where verdicts are made, by group (`python -m tests.mutate GROUP`), each mutated in a run of its own.
+GROUPS: dict[str, tuple[str, ...]] = {
+    "acceptance": tuple(
+        f"acceptance/{name}.py"
+        for name in ("nccl", "nccom", "dcgm", "neuron", "burnin", "baseline", "regression", "expectation", "report", "efa", "nvidia")
     ),
-    "conform": (
-        tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed")),
-        ("tests/conform",),
+    "conform": tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed")),
+    "preflight": ("railyard/preflight.py",),
+    "change": tuple(
+        f"railyard/change/{name}.py"
+        for name in ("held_groups", "compare", "replace_table", "capacity", "capacity_blocks", "ceilings", "impact", "subnets", "upgrade")
     ),
-    "preflight": (("railyard/preflight.py",), ("tests/policies/test_preflight_verdicts.py", "tests/policies/test_preflight.py")),
-    "change": (
-        tuple(
-            f"railyard/change/{name}.py"
-            for name in ("held_groups", "compare", "replace_table", "capacity", "capacity_blocks", "ceilings", "impact", "subnets", "upgrade")
-        ),
-        ("tests/change",),
+    "cost": ("topology/cost.py",),
+    "subnets": ("topology/cluster/subnets.py", "topology/cluster/addresses.py"),
+    "blueprint-rules": tuple(
+        f"blueprints/rules/{name}.py" for name in ("fsx", "capacity", "efa", "endpoint", "fabric_ports", "placement", "standby")
     ),
-    "cost": (
-        ("topology/cost.py",),
-        ("tests/topology/test_cost.py", "tests/topology/test_cost_at.py", "tests/topology/test_cost_fsx.py", "tests/topology/test_cost_totals.py"),
-    ),
-    "subnets": (("topology/cluster/subnets.py", "topology/cluster/addresses.py"), ("tests/topology/cluster",)),
-    "blueprint-rules": (("blueprints/rules",), ("tests/blueprints",)),
-    "policy-rules": (("policies/rules",), ("tests/policies",)),
+    "policy-rules": ("policies/rules",),
 }
-# Extra test files of this issue that sit beside a group's folders (none yet).
+# The tests that exercise a module: the longest prefix of its path listed here. mutmut then runs, for each mutant,
+# only those of them that called the function it changed.
+TESTS: dict[str, tuple[str, ...]] = {
+    "acceptance/": ("tests/acceptance",),
+    "acceptance/nccl.py": ("tests/acceptance/test_nccl_judge.py", "tests/acceptance/test_checker.py", "tests/acceptance/test_verdict_edges.py"),
+    "acceptance/efa.py": ("tests/acceptance/test_checker.py", "tests/acceptance/test_verdict_edges.py"),
+    "acceptance/nvidia.py": ("tests/acceptance/test_checker.py", "tests/acceptance/test_verdict_edges.py"),
+    "railyard/conform/": ("tests/conform",),
+    "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
+    "railyard/change/": (
+        "tests/change/test_diff.py",
+        "tests/change/test_day2_refusals.py",
+        "tests/change/test_node_group_rolls.py",
+        "tests/change/test_codes_fired.py",
+        "tests/change/test_verdict_edges.py",
+    ),
+    "railyard/change/replace_table.py": ("tests/change/test_replace_table.py", "tests/change/test_verdict_edges.py"),
+    "topology/cost.py": (
+        "tests/topology/test_cost.py",
+        "tests/topology/test_cost_at.py",
+        "tests/topology/test_cost_fsx.py",
+        "tests/topology/test_cost_totals.py",
+        "tests/topology/test_cost_edges.py",
+    ),
+    "topology/cluster/": (
+        "tests/topology/cluster/test_subnets.py",
+        "tests/topology/cluster/test_addresses.py",
+        "tests/topology/cluster/test_subnet_verdicts.py",
+    ),
+    "blueprints/rules/": ("tests/blueprints/test_malformed.py", "tests/blueprints/test_codes_fired.py", "tests/blueprints/test_fsx_steps.py"),
+    "policies/rules": ("tests/policies/test_rules.py",),
+}
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 
 
@@ -145,20 +165,20 @@ def table() -> str:
     return "\n".join(rows)
 
 
+def tests_of(module: str) -> tuple[str, ...]:
+    """The tests that exercise a module (TESTS' longest matching prefix), those present in the checkout."""
+    prefix = max((key for key in TESTS if module.startswith(key)), key=len, default=None)
+    if prefix is None:
+        raise SystemExit(f"{module}: no tests are listed for it in TESTS")
+    return tuple(path for path in TESTS[prefix] if (ROOT / path).exists())
+
+
 def _selection(names: list[str]) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
-    """The runs the command line asks for: groups by name, or single modules run against their group's tests."""
-    if not names:
-        return [(group, modules, tests) for group, (modules, tests) in GROUPS.items()]
-    runs = []
-    for name in names:
-        if name in GROUPS:
-            runs.append((name, *GROUPS[name]))
-            continue
-        group = next((g for g, (modules, _) in GROUPS.items() if any(name == m or name.startswith(m + "/") for m in modules)), None)
-        if group is None:
-            raise SystemExit(f"{name}: neither a group ({', '.join(GROUPS)}) nor a module of one")
-        runs.append((name.replace("/", "-").removesuffix(".py"), (name,), GROUPS[group][1]))
-    return runs
+    """The runs the command line asks for, one per module: every group's by default, a group's, or one module's."""
+    modules: list[str] = []
+    for name in names or list(GROUPS):
+        modules += GROUPS.get(name, (name,))
+    return [(module.replace("/", "-").removesuffix(".py"), (module,), tests_of(module)) for module in modules]
 
 
 def main(argv: list[str] | None = None) -> int:

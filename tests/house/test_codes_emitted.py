@@ -128,7 +128,7 @@ def test_every_unreachable_code_exists_has_a_reason_and_is_asserted_by_no_test()
 
 
 def test_the_scan_counts_the_ways_tests_state_a_code_and_nothing_else():
-    source = '''
+    source = """
 CASES = [("a-table", "table.code")]
 
 
@@ -141,7 +141,7 @@ def test_it(findings):
     other = pick(findings, "unasserted.code")
     assert_finding(findings, "helper.code")
     run(findings, "input.code")
-'''
+"""
     stated = stated_literals(source)
     assert {"table.code", "assert.code", "compare.code", "unpacked.code", "named.code", "helper.code"} <= stated
     assert "unasserted.code" not in stated and "input.code" not in stated

@@ -126,7 +126,9 @@ def test_spot_is_refused_for_a_role_the_pack_does_not_allow(role, allowed, refus
     config = None if allowed is None else {"spot-only-for-allowed-roles": {"spotAllowedRoles": allowed}}
     found = [(code, path, message) for code, _, path, message in verdict(text, config) if code == "GOV002"]
     listed = sorted(allowed or ["dev"])
-    expected = f"pool 'serve' ({role}) runs on spot; the pack allows spot for {listed} (policy GOV002 spot-only-for-allowed-roles, mandatory in the pack)"
+    expected = (
+        f"pool 'serve' ({role}) runs on spot; the pack allows spot for {listed} (policy GOV002 spot-only-for-allowed-roles, mandatory in the pack)"
+    )
     assert found == ([("GOV002", ("pools", 1, "capacity"), expected)] if refused else [])
 
 

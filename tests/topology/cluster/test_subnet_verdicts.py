@@ -16,7 +16,10 @@ def test_a_pin_for_a_subnet_the_plan_no_longer_has_is_a_warning_at_the_pin(tmp_p
     path.write_text(replace_once(BASE, "  vpc_cidr: 10.0.0.0/16\n", "  vpc_cidr: 10.0.0.0/16\n  subnet_cidrs: {private-retired: 10.0.240.0/24}\n"))
     (finding,) = [f for f in validate(str(path)).findings if f.code == "compile.pin-unused"]
     assert (finding.severity, finding.path) == ("warning", ("cloud", "subnet_cidrs", "private-retired"))
-    assert finding.message == "subnet_cidrs pins 'private-retired' at 10.0.240.0/24, but the plan has no such subnet: nothing uses it any more, so it is deleted"
+    assert (
+        finding.message
+        == "subnet_cidrs pins 'private-retired' at 10.0.240.0/24, but the plan has no such subnet: nothing uses it any more, so it is deleted"
+    )
     assert finding.hint.startswith("drop the pin once the subnet is gone (`railyard lock --write` rewrites the pins); planned subnets: ")
 
 
