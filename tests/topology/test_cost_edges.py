@@ -84,13 +84,12 @@ def test_an_on_demand_discount_applies_to_on_demand_pools_and_not_to_spot_ones()
 RESERVED = "{kind: capacity_reservation, reservation_id: cr-0123456789abcdef1, zone: us-east-1a, instance_type: inf2.48xlarge, instance_count: %d}"
 
 
-@pytest.mark.parametrize(("reserved", "hourly", "at_max"), [(3, 3, 3), (4, 4, 4), (1, 1, 1)])
-def test_a_reservation_bills_every_reserved_instance_used_or_not(reserved, hourly, at_max):
-    nodes = "    nodes: {min: 1, max: %d}\n    placement:\n      domains: [za]\n" % reserved
-    text = replace_once(
-        BASE, SERVE + "    placement:\n      domains: [za, zb]\n      spread: zones\n", nodes + f"    capacity: {RESERVED % reserved}\n"
-    )
-    line = _line(text, "pool:serve")
+@pytest.mark.parametrize(("reserved", "most", "hourly", "at_max"), [(4, 2, 4, 4), (2, 4, 2, 4), (3, 3, 3, 3)])
+def test_a_reservation_bills_every_reserved_instance_used_or_not_and_every_node_beyond_it(reserved, most, hourly, at_max):
+    # One zone, 1 node desired: billed for the reserved count, or for the most nodes where they exceed it.
+    nodes = f"    nodes: {{min: 1, max: {most}}}\n    placement:\n      domains: [za]\n"
+    placement = "    placement:\n      domains: [za, zb]\n      spread: zones\n"
+    line = _line(replace_once(BASE, SERVE + placement, nodes + f"    capacity: {RESERVED % reserved}\n"), "pool:serve")
     assert line.kind == "capacity_reservation"
     assert line.hourly_usd == pytest.approx(hourly * _od("inf2.48xlarge"))
     assert line.hourly_at_max_usd == pytest.approx(at_max * _od("inf2.48xlarge"))
@@ -118,7 +117,7 @@ def test_a_quoted_block_total_is_spread_over_its_window():
 @given(discount=st.integers(min_value=0, max_value=99).map(lambda percent: percent / 100), most=st.integers(min_value=2, max_value=8))
 def test_a_spot_pools_price_is_its_nodes_times_on_demand_less_the_discount(discount, most):
     # At least 2 at most: spread over two zones, each zone's node group may scale to 1 or more.
-    line = _line(_serve("{kind: spot}", f"{{spot_discount: {discount}}}", "    nodes: {min: 1, max: %d}\n" % most), "pool:serve")
+    line = _line(_serve("{kind: spot}", f"{{spot_discount: {discount}}}", f"    nodes: {{min: 1, max: {most}}}\n"), "pool:serve")
     unit = _od("inf2.48xlarge") * (1 - discount)
     assert line.hourly_usd == pytest.approx(1 * unit)
     assert line.hourly_at_max_usd == pytest.approx(most * unit)
