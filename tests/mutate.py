@@ -77,7 +77,13 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/topology/cluster/test_addresses.py",
         "tests/topology/cluster/test_subnet_verdicts.py",
     ),
-    "blueprints/rules/": ("tests/blueprints/test_malformed.py", "tests/blueprints/test_codes_fired.py", "tests/blueprints/test_fsx_steps.py"),
+    "blueprints/rules/": ("tests/blueprints/test_malformed.py", "tests/blueprints/test_codes_fired.py"),
+    "blueprints/rules/fsx.py": (
+        "tests/blueprints/test_fsx_edges.py",
+        "tests/blueprints/test_malformed.py",
+        "tests/blueprints/test_codes_fired.py",
+        "tests/blueprints/test_fsx_steps.py",
+    ),
     "policies/rules": ("tests/policies/test_rules.py",),
 }
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
