@@ -156,3 +156,42 @@ def test_a_pool_mounting_a_file_system_from_another_zone_is_cor006_at_its_storag
             "pool 'serve' mounts 'lustre', a file system in us-east-1a, from another zone (policy COR006 fsx-in-client-zone, mandatory in the pack)",
         )
     ]
+
+
+MOUNTED = SERVE + "    storage:\n      - tier: lustre\n        read_mbps_per_accelerator: 1\n"
+LUSTRE = "  - kind: fsx_lustre\n    name: lustre\n"
+S3 = "  - kind: s3\n    name: data\n"
+
+
+def test_every_rule_gives_its_fix_as_the_hint():
+    text = replace_once(BASE, SERVE, MOUNTED)
+    (finding,) = preflight_findings(text)
+    assert finding.hint == "place the pool in the file system's zone, or give that zone's pools a tier of their own"
+    (ceiling_finding,) = preflight_findings(BASE, ceiling(1))
+    assert ceiling_finding.hint == "lower the pools' maximum nodes, split the cluster, or raise maxAcceleratorsPerStack"
+
+
+def test_a_file_system_after_another_kind_of_tier_and_after_one_no_pool_mounts_is_still_checked():
+    # storage: an S3 bucket, then an FSx tier no pool mounts, then the mounted one; the check must reach the last.
+    unmounted = "  - kind: fsx_lustre\n    name: idle\n    deployment_type: PERSISTENT_2\n    capacity_gib: 1200\n    throughput_mbps_per_tib: 125\n"
+    body = BASE[BASE.index(LUSTRE) : BASE.index(S3)]
+    text = replace_once(BASE, SERVE, MOUNTED).replace(LUSTRE + body[len(LUSTRE) :] + S3, S3 + unmounted + body)
+    assert text.index(S3) < text.index("name: idle") < text.index("name: lustre")
+    assert [(code, path) for code, _, path, _ in verdict(text)] == [("COR006", ("pools", 1, "storage"))]
+
+
+def test_an_existing_file_system_is_placed_in_its_own_zone_not_its_first_clients():
+    existing = (
+        "    existing:\n      id: fs-0123456789abcdef0\n      dns_name: fs-0123456789abcdef0.fsx.us-east-1.amazonaws.com\n"
+        "      mount_name: abcdefgh\n      security_group_id: sg-0123456789abcdef0\n      availability_zone: us-east-1b\n"
+    )
+    text = replace_once(BASE, "    name: lustre\n", "    name: lustre\n" + existing)
+    ((code, _, path, message),) = verdict(text)
+    assert (code, path) == ("COR006", ("pools", 0, "storage"))
+    assert message.startswith("pool 'train' mounts 'lustre', a file system in us-east-1b, from another zone")
+
+
+def preflight_findings(text: str, config: dict | None = None):
+    loaded = load(text)
+    assert loaded.blueprint is not None
+    return preflight(loaded.blueprint, plan_node_groups(loaded.blueprint, CATALOG), CATALOG, config)
