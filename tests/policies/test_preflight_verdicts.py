@@ -10,10 +10,13 @@ scratch tier but not an existing one; a file system's clients in other zones; le
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from blueprints.catalog import load_catalog
 from railyard.preflight import preflight
 from tests.blueprints.base import BASE, load
+from tests.properties import examples
 from tests.yaml_text import replace_once
 from topology.cluster.node_groups import plan_node_groups
 
@@ -195,3 +198,10 @@ def preflight_findings(text: str, config: dict | None = None):
     loaded = load(text)
     assert loaded.blueprint is not None
     return preflight(loaded.blueprint, plan_node_groups(loaded.blueprint, CATALOG), CATALOG, config)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(limit=st.integers(min_value=0, max_value=300))
+def test_gov004_fires_exactly_when_the_ceiling_is_below_the_accelerators_at_most_nodes(limit):
+    found = [code for code, *_ in verdict(BASE, ceiling(limit))]
+    assert found == (["GOV004"] if limit < 112 else [])

@@ -6,9 +6,12 @@ from __future__ import annotations
 from ipaddress import IPv4Network
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from railyard.pipeline import validate
 from tests.blueprints.base import BASE
+from tests.properties import examples
 from tests.yaml_text import replace_once
 from topology.cluster.errors import PlanError
 from topology.cluster.subnets import SubnetDemand, lay_out_subnets, moved_pins, place_in_existing, smallest_size, unused_pins
@@ -117,3 +120,17 @@ def test_a_subnet_zone_moved_under_its_pin_is_an_error_and_one_in_its_pinned_zon
     (finding,) = moved_pins({"private-a": "us-east-1a"}, [plan])
     assert (finding.code, finding.severity, finding.path) == ("compile.pin-zone-moved", "error", ("cloud", "subnet_cidrs", "private-a"))
     assert finding.message.startswith("subnet 'private-a' is pinned at 10.0.0.0/24 in us-east-1a, but the plan now puts it in us-east-1b")
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(needs=st.lists(st.integers(min_value=0, max_value=20), min_size=1, max_size=5), prefix=st.integers(min_value=26, max_value=28))
+def test_an_existing_subnet_is_refused_exactly_when_its_zones_needs_add_up_past_its_room(needs, prefix):
+    demands = [SubnetDemand(f"efa-f{index}-z", "efa", "us-east-1a", need, f"f{index}", "z") for index, need in enumerate(needs)]
+    room = 2 ** (32 - prefix) - 5
+    try:
+        plans = place_in_existing(_existing(f"10.0.0.0/{prefix}"), demands)
+    except PlanError as refused:
+        assert sum(needs) > room
+        assert f"take {next(sum(needs[: i + 1]) for i in range(len(needs)) if sum(needs[: i + 1]) > room)} at their largest" in str(refused)
+    else:
+        assert sum(needs) <= room and len(plans) == len(needs)
