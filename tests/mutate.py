@@ -52,9 +52,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
 # only those of them that called the function it changed.
 TESTS: dict[str, tuple[str, ...]] = {
     "acceptance/": ("tests/acceptance",),
-    "acceptance/nccl.py": ("tests/acceptance/test_nccl_judge.py", "tests/acceptance/test_checker.py", "tests/acceptance/test_verdict_edges.py"),
-    "acceptance/efa.py": ("tests/acceptance/test_checker.py", "tests/acceptance/test_verdict_edges.py"),
-    "acceptance/nvidia.py": ("tests/acceptance/test_checker.py", "tests/acceptance/test_verdict_edges.py"),
+    "acceptance/nccl.py": ("tests/acceptance/test_nccl_judge.py", "tests/acceptance/test_verdict_edges.py"),
+    "acceptance/efa.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
+    "acceptance/nvidia.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
     "railyard/conform/": ("tests/conform",),
     "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
     "railyard/change/": (
@@ -64,6 +64,7 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/change/test_codes_fired.py",
         "tests/change/test_verdict_edges.py",
     ),
+    "railyard/change/held_groups.py": ("tests/change/test_verdict_edges.py", "tests/change/test_day2_refusals.py"),
     "railyard/change/replace_table.py": ("tests/change/test_replace_table.py", "tests/change/test_verdict_edges.py"),
     "topology/cost.py": (
         "tests/topology/test_cost.py",
