@@ -91,3 +91,71 @@ def test_a_side_that_did_not_load_gives_no_finding(p5):
     old = _group("1.30")
     changes = compare([old], [replace(old, inputs={**old.inputs, "launchTemplate": {"version": "2"}})], _table())
     assert held_template_findings(changes, broken) == []
+
+
+# --- what one changed input does (replace_table.ResourceRules.effect) and what a resource's changes add up to ----------
+
+TOKEN = "t:m/thing:Thing"
+
+
+def _rules(inputs: dict, default: str = "unknown") -> ResourceRules:
+    return ResourceRules(TOKEN, TOKEN, MappingProxyType(inputs), (), default)
+
+
+@pytest.mark.parametrize(
+    ("path", "kind", "entry"),
+    [
+        ("size", "update", "size"),  # listed exactly
+        ("config.subnet", "replace", "config"),  # inside a replacing block, however deep
+        ("config.subnet.id", "replace", "config"),
+        ("tags.Name", "update", "tags"),  # a map's key takes the map's effect
+        ("spec.mode", "conditional", "spec.mode"),  # the deepest listed prefix
+        ("spec.other", "unknown", "spec.other"),  # a listed block with listed children: an unlisted child is unknown
+        ("elsewhere", "unknown", "elsewhere"),  # not listed at all: the default
+    ],
+)
+def test_an_inputs_effect_is_the_replacing_block_around_it_else_its_deepest_listed_prefix_else_the_default(path, kind, entry):
+    rules = _rules({"size": "update", "config": "replace", "tags": "update", "spec": "update", "spec.mode": "conditional"})
+    effect = rules.effect(path)
+    assert (effect.kind, effect.entry) == (kind, entry)
+
+
+def test_a_kubernetes_objects_default_is_update_and_a_dropped_optional_computed_input_is_no_change():
+    assert _rules({}, default="update").effect("metadata.labels.x").kind == "update"
+    rules = ResourceRules(TOKEN, TOKEN, MappingProxyType({}), (), "unknown", frozenset({"arn"}))
+    assert rules.dropped_is_no_change("arn") and not rules.dropped_is_no_change("size")
+    assert not _rules({}).dropped_is_no_change("arn")  # the table's source recorded none
+
+
+def _thing(name: str, inputs: dict) -> PreviewResource:
+    return PreviewResource(f"urn:pulumi:s::p::{TOKEN}::{name}", TOKEN, name, "", inputs, f"id-{name}", (), {}, outputs={})
+
+
+@pytest.mark.parametrize(
+    ("changed", "action"),
+    [
+        ({"size": 2}, "update"),
+        ({"size": 2, "spec": {"mode": "b"}}, "may-replace"),
+        ({"size": 2, "elsewhere": 1}, "unclassified"),
+        ({"spec": {"mode": "b"}, "elsewhere": 1}, "may-replace"),
+        ({"size": 2, "elsewhere": 1, "spec": {"mode": "b"}, "config": {"subnet": "b"}}, "replace"),
+    ],
+)
+def test_a_resources_action_is_its_most_disruptive_inputs_replace_over_maybe_over_unknown_over_update(changed, action):
+    table = ReplaceTable(MappingProxyType({}), MappingProxyType({TOKEN: _rules({"size": "update", "config": "replace", "spec.mode": "conditional"})}))
+    old = _thing("a", {"size": 1, "spec": {"mode": "a"}, "config": {"subnet": "a"}})
+    (change,) = compare([old], [replace(old, inputs={**old.inputs, **changed})], table)
+    assert change.action == action
+
+
+def test_unchanged_inputs_are_no_change_and_list_items_share_a_path_counting_the_rest():
+    from railyard.change.compare import changed_inputs
+
+    old = {"a": 1, "rules": [{"port": 1}, {"port": 2}, {"port": 3}], "names": ["x", "y"]}
+    assert changed_inputs(old, old) == {}
+    new = {"a": 1, "rules": [{"port": 9}, {"port": 8}, {"port": 3}], "names": ["x", "z"]}
+    assert changed_inputs(old, new) == {"rules.port": (1, 9, 1), "names": (["x", "y"], ["x", "z"], 0)}
+    # Lists of different lengths are one value: compared whole.
+    assert changed_inputs({"rules": [{"port": 1}]}, {"rules": [{"port": 1}, {"port": 2}]}) == {
+        "rules": ([{"port": 1}], [{"port": 1}, {"port": 2}], 0)
+    }
