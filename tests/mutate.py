@@ -57,14 +57,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     "acceptance/nvidia.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
     "railyard/conform/": ("tests/conform",),
     "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
-    "railyard/change/": (
-        "tests/change/test_diff.py",
-        "tests/change/test_day2_refusals.py",
-        "tests/change/test_node_group_rolls.py",
-        "tests/change/test_codes_fired.py",
-        "tests/change/test_verdict_edges.py",
-    ),
-    "railyard/change/held_groups.py": ("tests/change/test_verdict_edges.py", "tests/change/test_day2_refusals.py"),
+    # Not test_diff.py, test_day2*.py nor test_codes_fired.py: they preview examples under Pulumi's mocks, whose gRPC server
+    # hangs in mutmut's forked workers (seen: a worker waiting in epoll for 27 minutes).
+    "railyard/change/": ("tests/change/test_verdict_edges.py",),
     "railyard/change/replace_table.py": ("tests/change/test_replace_table.py", "tests/change/test_verdict_edges.py"),
     "topology/cost.py": (
         "tests/topology/test_cost.py",
