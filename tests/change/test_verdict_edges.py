@@ -159,3 +159,34 @@ def test_unchanged_inputs_are_no_change_and_list_items_share_a_path_counting_the
     assert changed_inputs({"rules": [{"port": 1}]}, {"rules": [{"port": 1}, {"port": 2}]}) == {
         "rules": ([{"port": 1}], [{"port": 1}, {"port": 2}], 0)
     }
+
+
+def test_the_warning_and_its_hint_in_full(p5):
+    cluster = p5.blueprint.kubernetes.version
+    (finding,) = _findings(p5, _group("1.30", nodeGroupName="p5-train-use1a-ng"), {"launchTemplate": {"version": "2"}})
+    assert finding.message == (
+        f"node group train-use1a is held at Kubernetes 1.30 (the cluster runs {cluster}) and its launch template changes: "
+        "terraform-provider-aws sends UpdateNodegroupVersion without `version` when the version itself is unchanged, and the "
+        "EKS API reference says such a request updates the group to the cluster's version; if it does, the hold ends, and every "
+        "later `pulumi up` asks EKS to take the group back to 1.30, which EKS refuses"
+    )
+    assert finding.hint == (
+        "to keep the hold for sure, leave the template as it is until the pool may move, then drop `kubernetes_version` and change "
+        "both in one step; or apply it and read `aws eks describe-nodegroup --cluster-name p5-train-prod --nodegroup-name p5-train-use1a-ng "
+        f"--query nodegroup.version`: if it says {cluster}, the hold has ended, so drop pools[0].kubernetes_version before the next `pulumi up`"
+    )
+
+
+def test_a_group_without_its_names_in_the_inputs_is_named_by_its_resource_and_the_cluster_left_as_a_placeholder(p5):
+    old = _group("1.30")
+    del old.inputs["nodeGroupName"], old.inputs["clusterName"]
+    (finding,) = _findings(p5, old, {"launchTemplate": {"version": "2"}})
+    assert "--cluster-name <cluster> --nodegroup-name train-use1a " in finding.hint
+
+
+def test_a_group_not_held_before_a_held_one_does_not_stop_the_search(p5):
+    free, held = _group(None), _group("1.30")
+    held = replace(held, urn=held.urn.replace("train-use1a", "train-use1b"), name="train-use1b")
+    table = _table()
+    changes = compare([free, held], [replace(r, inputs={**r.inputs, "launchTemplate": {"version": "2"}}) for r in (free, held)], table)
+    assert [finding.certificate["node_group"] for finding in held_template_findings(changes, p5)] == ["train-use1b"]

@@ -20,6 +20,7 @@ reachable after all, and the line goes).
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,6 +88,7 @@ def stated_literals(source: str) -> set[str]:
     return found
 
 
+@functools.cache
 def asserted_codes() -> dict[str, list[str]]:
     """Each literal the tests (and the tables of cases beside them) state as an expectation, with the files that state it."""
     where: dict[str, list[str]] = {}
