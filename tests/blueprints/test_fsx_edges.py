@@ -106,3 +106,24 @@ def test_lustre_2_12_with_a_metadata_configuration_is_refused_and_2_15_is_not():
     assert finding.message == "a metadata configuration needs Lustre 2.15, not 2.12"
     text = mutate("    metadata: {mode: automatic}\n", '    metadata: {mode: automatic}\n    file_system_type_version: "2.15"\n')
     assert not [f for f in load(text).findings if f.code == "fsx.version"]
+
+
+SCRATCH = "    deployment_type: SCRATCH_2\n    capacity_gib: 2400\n    throughput_mbps_per_tib: 250\n"
+
+
+def test_a_scratch_tier_with_a_throughput_is_refused_with_the_fix():
+    text = mutate(
+        "    deployment_type: PERSISTENT_2\n    capacity_gib: 2400\n    throughput_mbps_per_tib: 250\n    metadata: {mode: automatic}\n"
+        "    data_repositories:\n      - bucket: data\n        file_system_path: /data\n",
+        SCRATCH,
+    )
+    (finding,) = [f for f in load(text).findings if f.code == "fsx.throughput-not-allowed"]
+    assert finding.path_text == "storage[0].throughput_mbps_per_tib"
+    assert finding.message == "SCRATCH_2 has no throughput setting, but 'lustre' sets 250"
+    assert finding.hint == "remove throughput_mbps_per_tib (scratch gives about 200 MB/s per TiB)"
+
+
+def test_a_persistent_tier_without_a_throughput_is_told_the_values_it_may_take():
+    (finding,) = [f for f in load(mutate("    throughput_mbps_per_tib: 250\n", "")).findings if f.code == "fsx.throughput-required"]
+    assert finding.message == "PERSISTENT_2 needs throughput_mbps_per_tib, and 'lustre' has none"
+    assert finding.hint == "set one of [125, 250, 500, 1000]"
