@@ -127,3 +127,47 @@ def test_a_persistent_tier_without_a_throughput_is_told_the_values_it_may_take()
     (finding,) = [f for f in load(mutate("    throughput_mbps_per_tib: 250\n", "")).findings if f.code == "fsx.throughput-required"]
     assert finding.message == "PERSISTENT_2 needs throughput_mbps_per_tib, and 'lustre' has none"
     assert finding.hint == "set one of [125, 250, 500, 1000]"
+
+
+def _fsx(text: str, code: str):
+    return [(f.path_text, f.message, f.hint) for f in load(text).findings if f.code == code]
+
+
+def test_hdd_is_refused_beside_persistent_2_with_its_fix_and_allowed_on_persistent_1():
+    assert _fsx(mutate("    deployment_type: PERSISTENT_2\n", "    deployment_type: PERSISTENT_2\n    storage_type: HDD\n"), "fsx.storage-type") == [
+        ("storage[0].storage_type", "HDD storage is offered only on PERSISTENT_1, not PERSISTENT_2", "use storage_type: SSD")
+    ]
+    persistent_1 = "    deployment_type: PERSISTENT_1\n    storage_type: HDD\n    capacity_gib: 6000\n    throughput_mbps_per_tib: 12\n"
+    text = mutate(
+        "    deployment_type: PERSISTENT_2\n    capacity_gib: 2400\n    throughput_mbps_per_tib: 250\n    metadata: {mode: automatic}\n"
+        "    data_repositories:\n      - bucket: data\n        file_system_path: /data\n",
+        persistent_1,
+    )
+    assert [f.code for f in load(text).findings if f.code.startswith("fsx.")] == []
+
+
+def test_efa_without_metadata_has_its_fix_and_no_metadata_without_efa_is_fine():
+    assert _fsx(mutate("    metadata: {mode: automatic}\n", "    efa: true\n"), "fsx.efa-needs-metadata")[0][2] == "add metadata: {mode: automatic}"
+    assert _fsx(mutate("    metadata: {mode: automatic}\n", ""), "fsx.efa-needs-metadata") == []
+
+
+def test_persistent_1_names_each_feature_only_persistent_2_has():
+    text = mutate(
+        "    deployment_type: PERSISTENT_2\n    capacity_gib: 2400\n", "    deployment_type: PERSISTENT_1\n    capacity_gib: 2400\n    efa: true\n"
+    )
+    text = text.replace("    throughput_mbps_per_tib: 250\n", "    throughput_mbps_per_tib: 200\n")
+    assert sorted((path, message) for path, message, _ in _fsx(text, "fsx.feature-unsupported")) == [
+        ("storage[0].data_repositories", "PERSISTENT_1 does not support data-repository associations; only PERSISTENT_2 does"),
+        ("storage[0].efa", "PERSISTENT_1 does not support EFA; only PERSISTENT_2 does"),
+        ("storage[0].metadata", "PERSISTENT_1 does not support a metadata configuration; only PERSISTENT_2 does"),
+    ]
+
+
+def test_iops_with_automatic_metadata_is_refused_at_the_iops_with_its_fix():
+    assert _fsx(mutate("    metadata: {mode: automatic}\n", "    metadata: {mode: automatic, iops: 1500}\n"), "fsx.metadata-iops") == [
+        (
+            "storage[0].metadata.iops",
+            "metadata mode automatic derives IOPS from capacity; iops 1500 can't be set",
+            "remove iops or use mode: user_provisioned",
+        )
+    ]
