@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 EXAMPLE ?= blueprints/examples/p5-capacity-block.yaml
 
-.PHONY: run test fuzz check browser screenshots validate bench bench-quick catalog catalog-check clean
+.PHONY: run test fuzz mutate check browser screenshots validate bench bench-quick catalog catalog-check clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt policies/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,11 @@ test: check browser
 fuzz: $(VENV)/.installed
 	env -u PYTHONDONTWRITEBYTECODE RAILYARD_FUZZ_SCALE=10 $(PY) -m pytest -q -n auto --dist worksteal \
 	  tests/blueprints/test_fuzz.py tests/blueprints/test_schema_fuzz.py tests/change/test_day2.py
+
+# Mutation testing (mutmut) of the modules where verdicts are made, each against the tests that exercise it; not part of
+# `make test` (about 2 hours on these 2 cores). Scores per module in build/mutate/*.json and docs/testing.md.
+mutate: $(VENV)/.installed
+	nice -n 15 $(PY) -m tests.mutate $(MODULES)
 
 # Every example's HTML report and a screenshot of it, under build/reports.
 screenshots: $(VENV)/.installed browser
