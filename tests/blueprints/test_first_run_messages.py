@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from blueprints.source import SourceError, parse_yaml
 from blueprints.yaml_syntax import GENERAL, TAB, syntax_hint
 from railyard.cli import main
 from railyard.commands.init import STARTER
@@ -104,3 +105,13 @@ def test_a_blueprint_in_a_vpc_of_its_own_team_gets_no_lock_note(capsys):
 def test_the_readme_quickstart_names_the_lock_step():
     quickstart = (EXAMPLES.parents[1] / "README.md").read_text().split("## Quickstart", 1)[1].split("## ", 1)[0]
     assert "railyard lock railyard.yaml --write" in quickstart
+
+
+def test_a_yaml_syntax_error_is_a_yaml_syntax_finding_at_the_broken_place():
+    with pytest.raises(SourceError) as raised:
+        parse_yaml("version: 1\nmetadata:\n  name: x\n  owner: [a, b\ncloud:\n  kind: aws\n", "bp.yaml")
+    finding = raised.value.finding
+    assert finding is not None
+    assert (finding.code, finding.severity, finding.file, finding.line, finding.column) == ("yaml.syntax", "error", "bp.yaml", 5, 6)
+    assert finding.message == "YAML syntax error: did not find expected ',' or ']'"
+    assert finding.hint.startswith("close the `[` list opened at line 4 with `]`")
