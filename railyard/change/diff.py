@@ -21,6 +21,7 @@ from pathlib import Path
 from blueprints.findings import Finding, has_errors, info, sort_findings
 from blueprints.records import record
 from blueprints.source import SourceError
+from railyard.change.bought_blocks import bought_block_findings
 from railyard.change.capacity_blocks import capacity_block_findings
 from railyard.change.ceilings import Ceiling, ceilings
 from railyard.change.compare import ResourceChange, compare
@@ -156,6 +157,7 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
     findings += held_groups_created(changes, after.validation, after.resources) + ami_switches(changes, after.validation)
     findings += held_template_findings(changes, after.validation)
     findings += capacity_block_findings(changes, before.validation, after.validation)
+    findings += bought_block_findings(before.validation, after.validation)
     if before.stack != after.stack:
         findings.append(
             info(
