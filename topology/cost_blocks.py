@@ -92,7 +92,7 @@ def shared_block_line(pool: Pool, path: Path, payer: Pool) -> CostLine:
     """A pool on a block another pool pays for (a spare on its served pool's block): nothing more per hour or upfront."""
     key, item = f"pool:{pool.name}", f"pool {pool.name}: {pool.instance_type}"
     basis = f"on {_what(pool)} with pool {payer.name}, priced once on pool {payer.name}'s line"
-    return CostLine(key, item, KIND, path, 0.0, 0.0, basis, upfront_usd=0.0)
+    return CostLine(key, item, KIND, path, 0.0, 0.0, basis, upfront_usd=0.0, shared_with=payer.name)
 
 
 def block_line(holders: Sequence[Pool], path: Path, pricer: Pricer) -> CostLine:

@@ -127,3 +127,31 @@ def test_a_spare_on_its_served_pools_block_is_priced_once_on_the_served_pools_li
     )
     train = _pool(validate(str(quoted)), "pool:train")
     assert train.hourly_usd == pytest.approx(64 * 40)  # a block may be quoted under any pool on it
+
+
+GROUP_SPARE = """  - name: spare
+    instance_type: p5.48xlarge
+    role: training
+    standby_for: accelerated
+    nodes: 2
+    capacity:
+      kind: reservation_group
+      reservation_ids: [cr-0a9b8c7d6e5f40001, cr-0a9b8c7d6e5f40002]
+      capacity_blocks: true
+    placement:
+      domains: [usw2a]
+    fabric: efa
+storage:
+  - kind: fsx_lustre
+"""
+
+
+def test_a_spare_on_a_group_whose_upfront_is_unknown_leaves_the_total_unknown_not_zero(tmp_path):
+    result = validate(str(_group(tmp_path, ("    nodes: 16\n", "    nodes: 14\n"), ("storage:\n  - kind: fsx_lustre\n", GROUP_SPARE))))
+    spare = _pool(result, "pool:spare")
+    assert (spare.hourly_usd, spare.upfront_usd, spare.shared_with) == (0.0, 0.0, "accelerated")
+    assert _pool(result).hourly_usd == pytest.approx(16 * 41.528)  # the group's 16, not the 14 nodes, and once
+    assert result.cost.upfront_usd is None and result.cost.as_json()["upfront_usd"] is None
+    left_out = result.cost.left_out()
+    assert [item.key for item in left_out["upfront_usd"]] == ["pool:accelerated"]
+    assert "pool:spare" not in [item.key for item in left_out["monthly_usd"]]
