@@ -28,7 +28,7 @@ from blueprints.models.capacity import holds_capacity_blocks
 from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
 
-CODES = ("pool.type-not-in-region", "pool.type-not-in-zone", "pool.offerings-unknown")
+CODES = ("pool.type-not-in-region", "pool.type-not-in-zone", "pool.offerings-unknown", "k8s.system-type-not-in-region")
 EXPLAIN = {
     "pool.type-not-in-region": {
         "meaning": "AWS doesn't offer the pool's instance type in the blueprint's region (EC2 DescribeInstanceTypeOfferings): launches there fail",
@@ -38,6 +38,10 @@ EXPLAIN = {
         "meaning": "AWS doesn't offer the pool's instance type in one of the zones the pool is placed in",
         "fix": "place the pool in a zone the finding names (by zone id to be sure: names differ per account), or check "
         "`aws ec2 describe-instance-type-offerings --location-type availability-zone-id` for your account",
+    },
+    "k8s.system-type-not-in-region": {
+        "meaning": "AWS doesn't offer kubernetes.system_nodes.instance_type in the blueprint's region: the system node group can't launch",
+        "fix": "choose a system node type the region sells (`railyard catalog --system` lists the families)",
     },
     "pool.offerings-unknown": {
         "meaning": "railyard's offerings data doesn't say whether AWS sells the type there, so the check is skipped",
@@ -52,9 +56,20 @@ def _recorded(offerings: Offerings) -> str:
 
 
 def check(ctx: Context) -> Iterable[Finding]:
-    """Each pool's instance type against what its region and its zones offer; a pool on Capacity Blocks against the blocks' table."""
+    """Each pool's instance type against what its region and its zones offer; a pool on Capacity Blocks against the blocks' table;
+    the system node group's type against its region."""
     offerings = load_offerings()
     region = ctx.blueprint.cloud.region
+    system = ctx.blueprint.kubernetes.system_nodes.instance_type
+    if offerings.offered(system, region) is False:
+        sold = ", ".join(offerings.regions_of(system))
+        yield error(
+            "k8s.system-type-not-in-region",
+            ("kubernetes", "system_nodes", "instance_type"),
+            f"AWS doesn't offer {system} in {region} ({_recorded(offerings)}); it sells it in {sold}",
+            f"choose a system node type {region} sells (`railyard catalog --system` lists the families)",
+            regions=sold,
+        )
     for index, pool in enumerate(ctx.blueprint.pools):
         path: Path = ("pools", index, "instance_type")
         offered = offerings.offered(pool.instance_type, region)

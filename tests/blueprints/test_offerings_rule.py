@@ -84,3 +84,12 @@ def test_a_type_the_data_does_not_cover_says_so_rather_than_passing_silently():
     assert found.message == (
         f"whether AWS sells p6e-gb200.36xlarge in us-east-1 is unchecked: railyard's offerings data ({MOTO}) doesn't cover p6e-gb200.36xlarge"
     )
+
+
+def test_a_system_node_type_the_region_does_not_sell_is_an_error_naming_where_it_is_sold(tmp_path):
+    result = _moved(tmp_path, "me-south-1", "me-south-1a", "me-south-1b")
+    (found,) = _coded(result, "k8s.system-type-not-in-region")
+    sold = ", ".join(load_offerings().regions_of("m7i.xlarge"))
+    assert (found.severity, found.path) == ("error", ("kubernetes", "system_nodes", "instance_type"))
+    assert found.message == f"AWS doesn't offer m7i.xlarge in me-south-1 ({MOTO}); it sells it in {sold}"
+    assert "me-south-1" not in sold.split(", ") and load_offerings().offered("m7i.xlarge", "us-west-2") is True
