@@ -130,6 +130,25 @@ class Pricer:
         return self.prices.capacity_block(self.region, instance_type)
 
 
+def _quoted_twice(blueprint: Blueprint, blocks: set[str]) -> list[tuple[tuple[str | int, ...], str, str]]:
+    """(path, message, hint) of each quote for a block another pool on it is quoted for already: a block is priced once."""
+    quotes = blueprint.cost.capacity_block_quotes
+    quoted: dict[tuple[str, str], str] = {}  # each block (kind, reservation) and the pool its quote is used under
+    found: list[tuple[tuple[str | int, ...], str, str]] = []
+    for pool in sorted(blueprint.pools, key=lambda pool: pool.standby_for is not None):  # the order a block's quote is looked up in
+        if pool.name not in quotes or pool.name not in blocks:
+            continue
+        block = (pool.capacity.kind, str(getattr(pool.capacity, "reservation_id", "")))
+        if block in quoted:
+            message = (
+                f"cost.capacity_block_quotes quotes pool {pool.name!r}, whose Capacity Block {block[1]} is quoted already under "
+                f"{quoted[block]!r}: a block is priced once, with its first quote"
+            )
+            found.append((("cost", "capacity_block_quotes", pool.name), message, f"keep one quote for {block[1]}, under {quoted[block]!r}"))
+        quoted.setdefault(block, pool.name)
+    return found
+
+
 def declared_findings(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan]) -> list[Finding]:
     """`cost.declared-unused` for each declared price nothing in the design uses: a typo'd name or a stale entry prices nothing."""
     cost = blueprint.cost
@@ -146,18 +165,7 @@ def declared_findings(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan]
         if name not in blocks:
             message = f"cost.capacity_block_quotes names {name!r}, which is not a Capacity Block pool ({pools})"
             unused.append((("cost", "capacity_block_quotes", name), message, "key each quote by the name of the pool whose capacity is the block"))
-    quoted: dict[tuple[str, str], str] = {}  # each block (kind, reservation) and the pool its quote is used under
-    for pool in sorted(blueprint.pools, key=lambda pool: pool.standby_for is not None):  # the order a block's quote is looked up in
-        if pool.name not in cost.capacity_block_quotes or pool.name not in blocks:
-            continue
-        block = (pool.capacity.kind, str(getattr(pool.capacity, "reservation_id", "")))
-        if block in quoted:
-            message = (
-                f"cost.capacity_block_quotes quotes pool {pool.name!r}, whose Capacity Block {block[1]} is quoted already under "
-                f"{quoted[block]!r}: a block is priced once, with its first quote"
-            )
-            unused.append((("cost", "capacity_block_quotes", pool.name), message, f"keep one quote for {block[1]}, under {quoted[block]!r}"))
-        quoted.setdefault(block, pool.name)
+    unused += _quoted_twice(blueprint, blocks)
     for name in cost.instance_usd_per_hour:
         if name not in types:
             message = f"cost.instance_usd_per_hour prices {name}, which no pool or system node group runs"

@@ -155,3 +155,17 @@ def test_a_spare_on_a_group_whose_upfront_is_unknown_leaves_the_total_unknown_no
     left_out = result.cost.left_out()
     assert [item.key for item in left_out["upfront_usd"]] == ["pool:accelerated"]
     assert "pool:spare" not in [item.key for item in left_out["monthly_usd"]]
+
+
+def test_a_block_quoted_under_both_pools_on_it_uses_the_first_and_warns_on_the_second(tmp_path):
+    path = edited_copy(P5, tmp_path, ("    nodes: 64\n", "    nodes: 60\n"), ("storage:\n  - kind: fsx_lustre\n", SPARE))
+    quotes = "cost:\n  capacity_block_quotes:\n    spare: {usd_per_instance_hour: 40}\n    train: {usd_per_instance_hour: 39}\nkubernetes:"
+    (tmp_path / "both").mkdir()
+    result = validate(str(edited_copy(path, tmp_path / "both", ("kubernetes:", quotes))))
+    assert _pool(result, "pool:train").hourly_usd == pytest.approx(64 * 39)  # the served pool's quote is looked up first
+    (unused,) = [finding for finding in result.findings if finding.code == "cost.declared-unused"]
+    assert (unused.severity, unused.path) == ("warning", ("cost", "capacity_block_quotes", "spare"))
+    assert unused.message == (
+        "cost.capacity_block_quotes quotes pool 'spare', whose Capacity Block cr-0a1b2c3d4e5f60718 is quoted already under 'train': "
+        "a block is priced once, with its first quote"
+    )
