@@ -12,6 +12,7 @@ from blueprints.models import MODEL_CODES
 from blueprints.records import record
 from blueprints.rules import RULES as BLUEPRINT_RULES
 from blueprints.schema_errors import CODES as SCHEMA_CODES
+from railyard.change.bought_blocks import CODES as BOUGHT_BLOCK_DIFF_CODES
 from railyard.change.capacity_blocks import CODES as CAPACITY_BLOCK_DIFF_CODES
 from railyard.change.held_groups import CODES as HELD_DIFF_CODES
 from railyard.change.impact import CODES as DIFF_CODES
@@ -80,6 +81,7 @@ def every_check() -> list[Check]:
     checks += [Check("diff", code, "railyard.change.node_group_steps") for code in NODE_GROUP_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.held_groups") for code in HELD_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.capacity_blocks") for code in CAPACITY_BLOCK_DIFF_CODES]
+    checks += [Check("diff", code, "railyard.change.bought_blocks") for code in BOUGHT_BLOCK_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.protected") for code in PROTECTED_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.running_pools") for code in RUNNING_POOL_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.ultraserver_roll") for code in ULTRASERVER_DIFF_CODES]

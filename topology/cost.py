@@ -28,6 +28,7 @@ from blueprints.models import Blueprint
 from blueprints.models.pools import Pool
 from blueprints.models.storage import FsxLustre
 from topology.cluster.node_groups import NodeGroupPlan
+from topology.cost_blocks import block_holders, block_identity, block_line, shared_block_line
 from topology.cost_prices import Gap, Pricer, rate
 from topology.cost_report import CostLine, CostReport
 
@@ -46,16 +47,18 @@ def _unpriced(key: str, item: str, kind: str, path: tuple[str | int, ...], basis
     return CostLine(key, item, kind, path, None, None, basis, unknown=gap.why, hint=gap.hint)
 
 
-def _pool_line(pool: Pool, index: int, groups: Sequence[NodeGroupPlan], pricer: Pricer) -> CostLine:
-    """One pool's instances, priced by where they come from."""
+def _pool_line(pool: Pool, index: int, groups: Sequence[NodeGroupPlan], pricer: Pricer, blocks: dict[tuple[str, str], list[Pool]]) -> CostLine:
+    """One pool's instances, priced by where they come from (Capacity Blocks by `topology.cost_blocks`, however held)."""
     desired = sum(group.desired_size for group in groups)
     largest = sum(group.max_size for group in groups)
     path: tuple[str | int, ...] = ("pools", index, "capacity")
     key, item = f"pool:{pool.name}", f"pool {pool.name}: {pool.instance_type}"
     capacity = pool.capacity
     discount = pricer.cost.on_demand_discount
-    if capacity.kind == "capacity_block":
-        return _block_line(pool, key, item, path, pricer)
+    identity = block_identity(pool)
+    if identity is not None:
+        holders = blocks[identity]
+        return block_line(holders, path, pricer) if holders[0] is pool else shared_block_line(pool, path, holders[0])
     price = pricer.on_demand(pool.instance_type)
     if capacity.kind == "spot":
         if price is None or pricer.cost.spot_discount is None:
@@ -73,46 +76,6 @@ def _pool_line(pool: Pool, index: int, groups: Sequence[NodeGroupPlan], pricer: 
     reserved = getattr(capacity, "instance_count", None) or largest
     basis = f"{reserved} reserved × {rate(price, discount)}, billed used or not"
     return CostLine(key, item, kind, path, max(reserved, desired) * hourly, max(reserved, largest) * hourly, basis, price.source)
-
-
-def _block_line(pool: Pool, key: str, item: str, path: tuple[str | int, ...], pricer: Pricer) -> CostLine:
-    """A Capacity Block pool: its rate while the block runs, and its window paid upfront; a missing window is an unknown upfront."""
-    capacity = pool.capacity
-    count = getattr(capacity, "instance_count", None) or pool.max_nodes
-    start, end = getattr(capacity, "start", None), getattr(capacity, "end", None)
-    hours = None if start is None or end is None else (end - start).total_seconds() / 3600
-    quote = pricer.cost.capacity_block_quotes.get(pool.name)
-    field = f"cost.capacity_block_quotes.{pool.name}"
-    no_window = Gap(
-        "the block states no start/end window, so what it costs for its window is unknown",
-        f"set capacity.start and capacity.end (the block's window, as EC2 gives it), or declare {field}.total_usd (the total AWS quoted)",
-    )
-    if quote is not None and quote.total_usd is not None:
-        source = f"declared in the blueprint ({field}.total_usd)"
-        if hours is None:
-            basis = f"{count} in the block, ${quote.total_usd:,.2f} quoted for the whole window"
-            why = "the block states no start/end window, so the quoted total's hourly rate is unknown"
-            hint = "set capacity.start and capacity.end (the block's window, as EC2 gives it)"
-            return CostLine(key, item, "capacity_block", path, None, None, basis, source, quote.total_usd, unknown=why, hint=hint)
-        hourly = quote.total_usd / hours
-        basis = f"${quote.total_usd:,.2f} quoted for the {hours:,.0f} h window, paid upfront"
-        return CostLine(key, item, "capacity_block", path, hourly, hourly, basis, source, quote.total_usd)
-    price = pricer.capacity_block_rate(pool.name, pool.instance_type)
-    if price is None:
-        gap = Gap(
-            f"no Capacity Block price for {pool.instance_type} in {pricer.region} in railyard's table (AWS prices a block when it offers it)",
-            f"declare what AWS quoted: {field}.usd_per_instance_hour or {field}.total_usd",
-        )
-        return _unpriced(key, item, "capacity_block", path, f"{count} in the block", gap)
-    hourly = count * price.usd
-    indicative = "" if price.confidence == "declared" else f" (indicative: the rate of {price.date}; AWS prices a block when it offers it)"
-    if hours is None:
-        basis = f"{count} × {rate(price)}{indicative}"
-        return CostLine(
-            key, item, "capacity_block", path, hourly, hourly, basis, price.source, None, upfront_unknown=no_window.why, hint=no_window.hint
-        )
-    basis = f"{count} × {rate(price)}{indicative}; {hours:,.0f} h window paid upfront"
-    return CostLine(key, item, "capacity_block", path, hourly, hourly, basis, price.source, hourly * hours)
 
 
 def _system_line(groups: Sequence[NodeGroupPlan], pricer: Pricer) -> CostLine | None:
@@ -216,7 +179,8 @@ def cost_report(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan], cont
     for group in node_groups:
         if not group.system:
             by_pool.setdefault(group.pool, []).append(group)
-    lines = [_pool_line(pool, index, by_pool.get(pool.name, []), pricer) for index, pool in enumerate(blueprint.pools)]
+    blocks = block_holders(blueprint)
+    lines = [_pool_line(pool, index, by_pool.get(pool.name, []), pricer, blocks) for index, pool in enumerate(blueprint.pools)]
     system = _system_line([group for group in node_groups if group.system], pricer)
     lines += [system] if system else []
     volumes = _root_volume_line(node_groups, pricer, hours)

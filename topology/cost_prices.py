@@ -14,6 +14,8 @@ from blueprints.catalog.offerings import load_offerings
 from blueprints.catalog.prices import Price, PriceTable
 from blueprints.findings import Finding, warning
 from blueprints.models import Blueprint
+from blueprints.models.capacity import holds_capacity_blocks
+from blueprints.models.cost import CapacityBlockQuote
 from blueprints.models.storage import FsxLustre
 from blueprints.records import record
 from topology.cluster.node_groups import NodeGroupPlan
@@ -111,6 +113,15 @@ class Pricer:
             return declared(self.cost.nat_gateway_usd_per_hour, "gateway-hour", "nat_gateway_usd_per_hour")
         return self.prices.service("nat_gateway_hour", self.region)
 
+    def block_quote(self, pool_names: Sequence[str]) -> tuple[str, CapacityBlockQuote | None]:
+        """(the pool name a block's quote is keyed by, the quote): the first of the pools on the block that has one, else the
+        first pool (the one that pays) and None. A block shared by a spare may be quoted under either pool's name."""
+        for name in pool_names:
+            quote = self.cost.capacity_block_quotes.get(name)
+            if quote is not None:
+                return name, quote
+        return pool_names[0], None
+
     def capacity_block_rate(self, pool_name: str, instance_type: str) -> Price | None:
         """A block's per instance-hour rate: the quoted one, else the table's (indicative: AWS prices a block when it offers it)."""
         quote = self.cost.capacity_block_quotes.get(pool_name)
@@ -119,10 +130,29 @@ class Pricer:
         return self.prices.capacity_block(self.region, instance_type)
 
 
+def _quoted_twice(blueprint: Blueprint, blocks: set[str]) -> list[tuple[tuple[str | int, ...], str, str]]:
+    """(path, message, hint) of each quote for a block another pool on it is quoted for already: a block is priced once."""
+    quotes = blueprint.cost.capacity_block_quotes
+    quoted: dict[tuple[str, str], str] = {}  # each block (kind, reservation) and the pool its quote is used under
+    found: list[tuple[tuple[str | int, ...], str, str]] = []
+    for pool in sorted(blueprint.pools, key=lambda pool: pool.standby_for is not None):  # the order a block's quote is looked up in
+        if pool.name not in quotes or pool.name not in blocks:
+            continue
+        block = (pool.capacity.kind, str(getattr(pool.capacity, "reservation_id", "")))
+        if block in quoted:
+            message = (
+                f"cost.capacity_block_quotes quotes pool {pool.name!r}, whose Capacity Block {block[1]} is quoted already under "
+                f"{quoted[block]!r}: a block is priced once, with its first quote"
+            )
+            found.append((("cost", "capacity_block_quotes", pool.name), message, f"keep one quote for {block[1]}, under {quoted[block]!r}"))
+        quoted.setdefault(block, pool.name)
+    return found
+
+
 def declared_findings(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan]) -> list[Finding]:
     """`cost.declared-unused` for each declared price nothing in the design uses: a typo'd name or a stale entry prices nothing."""
     cost = blueprint.cost
-    blocks = {pool.name for pool in blueprint.pools if pool.capacity.kind == "capacity_block"}
+    blocks = {pool.name for pool in blueprint.pools if holds_capacity_blocks(pool.capacity)}
     types = {group.instance_type for group in node_groups} | {pool.instance_type for pool in blueprint.pools}
     tiers = {
         (tier.deployment_type, tier.storage_type, tier.throughput_mbps_per_tib)
@@ -135,6 +165,7 @@ def declared_findings(blueprint: Blueprint, node_groups: Sequence[NodeGroupPlan]
         if name not in blocks:
             message = f"cost.capacity_block_quotes names {name!r}, which is not a Capacity Block pool ({pools})"
             unused.append((("cost", "capacity_block_quotes", name), message, "key each quote by the name of the pool whose capacity is the block"))
+    unused += _quoted_twice(blueprint, blocks)
     for name in cost.instance_usd_per_hour:
         if name not in types:
             message = f"cost.instance_usd_per_hour prices {name}, which no pool or system node group runs"

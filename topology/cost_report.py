@@ -20,7 +20,9 @@ class CostLine:
 
     `hourly_usd` is None when its price is unknown (`unknown` says why); `upfront_usd` is None for a line with
     nothing upfront, or, with `upfront_unknown` saying why, for a Capacity Block whose upfront can't be known.
-    `hint` is the fix for either: the `cost:` field that would give the price, or what else to set.
+    `hint` is the fix for either: the `cost:` field that would give the price, or what else to set. `shared_with` names
+    the pool whose line pays for the Capacity Block this line's pool shares (a spare on its served pool's block): such a
+    line costs nothing more, and the totals and what they leave out are the paying line's.
     """
 
     key: str
@@ -35,6 +37,7 @@ class CostLine:
     unknown: str = ""
     upfront_unknown: str = ""
     hint: str = ""
+    shared_with: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The line for `validate --json`."""
@@ -93,7 +96,7 @@ class CostReport:
     @property
     def upfront_usd(self) -> float | None:
         """What Capacity Blocks cost upfront, over the known lines; None when there are blocks and not one upfront is known."""
-        blocks = [line.upfront_usd for line in self.lines if line.kind == "capacity_block"]
+        blocks = [line.upfront_usd for line in self.lines if line.kind == "capacity_block" and not line.shared_with]
         if blocks and all(usd is None for usd in blocks):
             return None
         return sum(line.upfront_usd or 0.0 for line in self.lines)
@@ -114,7 +117,7 @@ class CostReport:
         blocks = tuple(
             LeftOut(line.key, line.item, "a Capacity Block is paid upfront for its window, so it is in the upfront total, not the month")
             for line in self.lines
-            if line.kind == "capacity_block" and not line.unknown
+            if line.kind == "capacity_block" and not line.unknown and not line.shared_with
         )
         monthly = _in_line_order(hourly + blocks, self.lines)
         upfront = tuple(

@@ -10,7 +10,9 @@ Two kinds of source, both generated from AWS's Price List by someone who fetched
   us-gov-west-1). Karpenter generates these for those regions only, by design (its `hack/code/prices_gen`); its
   China table is left out, its prices being yuan, not dollars.
 
-Where both cover a region, the offer file wins: it is AWS's own, and states its version and publication date.
+Where both cover a region, the offer file's rows are kept (AWS's own, with its version and publication date), but
+only when every type both price reads the same: a disagreement with Karpenter's rows fails the generator, naming
+the type, the region and both rates.
 """
 
 from __future__ import annotations
@@ -81,6 +83,14 @@ def _karpenter(file: str, wanted: set[str]) -> tuple[dict[str, Any], dict[str, d
     return provenance, {region: {name: usd for name, usd in rates.items() if name in wanted} for region, rates in table.items()}
 
 
+def _agree(held: dict[str, float], rates: dict[str, float], region: str, holder: str, newcomer: str) -> None:
+    """Refuse a second source whose rate for a type differs from the first's in the same region: Karpenter's tables are the
+    rows every other source is held to (a later offer file or table for us-east-1 must read the same rates)."""
+    differing = [f"{name} {held[name]} vs {rates[name]}" for name in sorted(held.keys() & rates.keys()) if abs(held[name] - rates[name]) > 1e-9]
+    if differing:
+        raise PriceSourceError(f"{newcomer} disagrees with {holder} in {region}: {'; '.join(differing)}")
+
+
 def on_demand_table(wanted: set[str], offers: Path = OFFERS) -> dict[str, Any]:
     """prices.json's `ec2_on_demand`: every source's provenance, which source each region's rows come from, and
     the rates of `wanted` types per region (an offer file's rows replace Karpenter's for the regions it covers)."""
@@ -94,6 +104,8 @@ def on_demand_table(wanted: set[str], offers: Path = OFFERS) -> dict[str, Any]:
     for name, provenance, table in read:  # Karpenter first, so an offer file for the same region replaces its rows
         sources[name] = provenance
         for region, rates in table.items():
+            if region in prices:
+                _agree(prices[region], rates, region, region_source[region], name)
             region_source[region] = name
             prices[region] = dict(sorted(rates.items()))
     return {

@@ -8,8 +8,9 @@ Two inputs, never a price typed where a maintained table exists:
   vendored unchanged. Each region's rows name the file, version or commit and date they came from; a
   region no source covers gets its instance prices named as unknown, never guessed.
 * **Service prices** from AWS's pricing pages and announcements (`service_prices.yaml`): the EKS
-  control plane, Capacity Blocks for ML, FSx for Lustre, EBS gp3, the NAT gateway and public IPv4
-  addresses, each with its source and the date it states.
+  control plane, FSx for Lustre, EBS gp3, the NAT gateway and public IPv4 addresses, each with its
+  source and the date it states; Capacity Blocks' rates per type and region from a vendored scrape of
+  AWS's Capacity Block pricing page (`blueprints.catalog.block_sources`), indicative.
 
 The file keeps the accelerator catalog's and the system node group's instance types only.
 
@@ -28,6 +29,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from blueprints.catalog.block_sources import SOURCE as BLOCK_SOURCE
+from blueprints.catalog.block_sources import block_rows
 from blueprints.catalog.ec2_sources import PriceSourceError, on_demand_table
 from blueprints.catalog.generated import write_or_check
 from blueprints.catalog.planned_types import wanted_types
@@ -45,6 +48,8 @@ def _check_services(document: Any) -> dict[str, Any]:
     if not isinstance(document, dict) or not isinstance(document.get("services"), dict):
         raise PriceSourceError(f"{SERVICES_FILE.name}: expected a mapping with 'services'")
     for key, entry in document["services"].items():
+        if key == "capacity_blocks":  # its rates, source and date are generated (_with_block_rates)
+            continue
         for prices in entry.get("prices", [entry]):
             missing = [field for field in ("usd", "unit", "source", "date") if field not in {**entry, **prices}]
             if missing:
@@ -53,12 +58,27 @@ def _check_services(document: Any) -> dict[str, Any]:
     return services
 
 
+def _with_block_rates(services: dict[str, Any], wanted: set[str]) -> dict[str, Any]:
+    """The services with `capacity_blocks.prices` generated from the vendored scrape (`blueprints.catalog.block_sources`), its
+    source and date the scrape's; the YAML entry gives only the unit, confidence and note, never a rate."""
+    entry = services["capacity_blocks"]
+    if "prices" in entry:
+        raise PriceSourceError(f"{SERVICES_FILE.name}: services.capacity_blocks lists rates; they are generated from {BLOCK_SOURCE.name}")
+    provenance, rows = block_rows(wanted)
+    page = provenance["page"].removeprefix("https://") or "aws.amazon.com/ec2/capacityblocks/pricing/"
+    source = f"{provenance['repository']} @ {provenance['commit'][:12]}: {provenance['path']}, a scheduled scrape of {page} (hourly_rate_usd)"
+    generated = {**entry, "source": source, "date": provenance["scraped"][:10], "provenance": provenance, "prices": rows}
+    return {**services, "capacity_blocks": generated}
+
+
 def generate() -> str:
     """The exact text of prices.json."""
+    wanted = wanted_types()
+    services = _check_services(load_data(SERVICES_FILE.read_text(encoding="utf-8")))
     document = {
-        "ec2_on_demand": on_demand_table(wanted_types()),
+        "ec2_on_demand": on_demand_table(wanted),
         "hours_per_month": HOURS_PER_MONTH,
-        "services": _check_services(load_data(SERVICES_FILE.read_text(encoding="utf-8"))),
+        "services": _with_block_rates(services, wanted),
     }
     return json.dumps(document, indent=2, sort_keys=True) + "\n"
 

@@ -192,3 +192,9 @@ CapacitySource = Annotated[
 ]
 
 RESERVED_KINDS = ("capacity_reservation", "capacity_block", "reservation_group")
+
+
+def holds_capacity_blocks(source: CapacitySource) -> bool:
+    """True for capacity that is Capacity Blocks for ML: a `capacity_block`, or a `reservation_group` of blocks (an UltraServer's,
+    for one). Such capacity is bought for a window and paid upfront, and its node groups are EKS Capacity Block groups."""
+    return isinstance(source, CapacityBlock) or (isinstance(source, ReservationGroup) and source.capacity_blocks)

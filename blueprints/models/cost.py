@@ -79,7 +79,8 @@ class Cost(Model):
     )
     capacity_block_quotes: dict[Name, CapacityBlockQuote] = Field(
         default_factory=no_entries,
-        description="Per Capacity Block pool (by pool name), the rate or total AWS quoted; wins over railyard's indicative table.",
+        description="Per pool on Capacity Blocks (a capacity_block, or a reservation_group with capacity_blocks: true), by pool "
+        "name, the rate or total AWS quoted; wins over railyard's indicative table.",
     )
     fsx_lustre: list[FsxLustrePrice] = Field(
         default_factory=no_items, description="FSx for Lustre prices per tier, for tiers railyard's table lacks; a declared price wins."

@@ -21,6 +21,7 @@ from pathlib import Path
 from blueprints.findings import Finding, has_errors, info, sort_findings
 from blueprints.records import record
 from blueprints.source import SourceError
+from railyard.change.bought_blocks import bought_block_findings
 from railyard.change.capacity_blocks import capacity_block_findings
 from railyard.change.ceilings import Ceiling, ceilings
 from railyard.change.compare import ResourceChange, compare
@@ -166,6 +167,7 @@ def diff(old: Side, new: Side, at: datetime | None = None, table: ReplaceTable |
     findings += [
         finding for finding in capacity_block_findings(changes, before.validation, after.validation) if finding.certificate.get("pool") not in ultra
     ]
+    findings += bought_block_findings(before.validation, after.validation)
     findings += ultraserver_roll_findings(changes, after.validation)
     if before.stack != after.stack:
         findings.append(

@@ -16,11 +16,12 @@ with made-up SKUs and rates. In us-west-2 it prices, besides the two products ra
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-from blueprints.catalog.ec2_sources import on_demand_table
+from blueprints.catalog.ec2_sources import PriceSourceError, on_demand_table
 from blueprints.catalog.offer_files import OfferFileError, main, read_offer_file, trim
 from blueprints.catalog.prices import PriceTable
 
@@ -79,7 +80,9 @@ def test_one_type_priced_twice_at_different_rates_in_a_region_is_refused(tmp_pat
 def test_an_offer_file_kept_for_a_region_gives_its_rows_their_provenance_and_replaces_karpenters(tmp_path):
     trimmed = trim(json.loads(FIXTURE.read_text()), WANTED)
     (tmp_path / "us-west-2.json").write_text(json.dumps(trimmed))
-    east = json.loads(json.dumps(trimmed).replace('"us-west-2"', '"us-east-1"'))
+    # A us-east-1 copy held to Karpenter's rates (p5.48xlarge 55.04, m7i.xlarge 0.2016), so the generator accepts it.
+    east = json.loads(json.dumps(trimmed).replace('"us-west-2"', '"us-east-1"').replace('"12.3400000000"', '"55.0400000000"'))
+    east = json.loads(json.dumps(east).replace('"0.1234000000"', '"0.2016000000"'))
     (tmp_path / "us-east-1.json").write_text(json.dumps(east))
     table = on_demand_table(WANTED | {"g6.48xlarge"}, tmp_path)
     assert table["region_source"] == {
@@ -88,8 +91,9 @@ def test_an_offer_file_kept_for_a_region_gives_its_rows_their_provenance_and_rep
         "us-gov-west-1": "karpenter:karpenter_pricing_aws_us_gov.go",
         "us-west-2": "aws-offer:us-west-2.json",
     }
-    # us-east-1's rows are the offer file's alone, not merged with Karpenter's (which prices p5.48xlarge at 55.04).
-    assert table["prices"]["us-east-1"] == table["prices"]["us-west-2"] == {"m7i.xlarge": 0.1234, "p5.48xlarge": 12.34}
+    # us-east-1's rows are the offer file's alone (Karpenter's g6.48xlarge row is not merged in), and agree with Karpenter's.
+    assert table["prices"]["us-east-1"] == {"m7i.xlarge": 0.2016, "p5.48xlarge": 55.04}
+    assert table["prices"]["us-west-2"] == {"m7i.xlarge": 0.1234, "p5.48xlarge": 12.34}
     provenance = table["sources"]["aws-offer:us-west-2.json"]
     assert {key: provenance[key] for key in ("file", "version", "publication_date")} == {
         "file": "sources/aws_offers/us-west-2.json",
@@ -115,3 +119,14 @@ def test_the_trim_command_writes_the_copy_and_refuses_a_file_that_is_not_one(tmp
     not_one.write_text('{"hello": 1}')
     assert main(["trim", str(not_one), str(out)]) == 2
     assert "the offer file: not an AWS Price List offer file: it lacks formatVersion, disclaimer" in capsys.readouterr().err
+
+
+def test_a_us_east_1_source_that_disagrees_with_karpenters_rows_fails_the_generator_naming_each_rate(tmp_path):
+    trimmed = trim(json.loads(FIXTURE.read_text()), WANTED)
+    (tmp_path / "us-east-1.json").write_text(json.dumps(trimmed).replace('"us-west-2"', '"us-east-1"'))
+    message = (
+        "aws-offer:us-east-1.json disagrees with karpenter:karpenter_pricing_aws.go in us-east-1: "
+        "m7i.xlarge 0.2016 vs 0.1234; p5.48xlarge 55.04 vs 12.34"
+    )
+    with pytest.raises(PriceSourceError, match=re.escape(message)):
+        on_demand_table(WANTED, tmp_path)

@@ -42,6 +42,8 @@ NOT_SHIPPED = {
     # The Go source `python -m blueprints.catalog.prices` generates prices.json from; the JSON ships.
     "blueprints/catalog/sources/karpenter_pricing_aws.go",
     "blueprints/catalog/sources/karpenter_pricing_aws_us_gov.go",
+    # The Capacity Block scrape the same generator folds into prices.json (blueprints/catalog/block_sources.py).
+    "blueprints/catalog/sources/capacity_blocks_pricing.json",
     # The hand-kept source of api_constraints.json, read only by its generator; the JSON ships.
     "policies/data/api_constraints.source.yaml",
 }

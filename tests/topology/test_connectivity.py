@@ -38,10 +38,11 @@ def test_the_same_hosts_on_a_rail_optimized_clos_stay_connected_through_the_spin
 
 
 def test_a_pool_with_fewer_nics_than_the_fabrics_rails_is_rail_misaligned():
-    """trn2 (16 NICs) sets 16 rails; a p5en's 8 NICs can only cover the even ones. No blueprint rule sees this."""
+    """trn1n (16 NICs) sets 16 rails; a p5en's 8 NICs can only cover the even ones. No blueprint rule sees this.
+    (trn1n, not trn2: the factory's region is us-east-1, which doesn't sell trn2.48xlarge, so validate would refuse it.)"""
     model = blueprint(
         [zone("z", [block("b", racks=2, hosts_per_rack=2)])],
-        [pool("trainium", "trn2.48xlarge", 2, ["b"], fabric="f"), pool("h200", "p5en.48xlarge", 2, ["b"], fabric="f")],
+        [pool("trainium", "trn1n.32xlarge", 2, ["b"], fabric="f"), pool("h200", "p5en.48xlarge", 2, ["b"], fabric="f")],
         [fabric("f", "rail_optimized_clos", 64)],
     )
     assert rule_errors(model) == []

@@ -56,7 +56,9 @@ def test_a_one_host_trn2_pool_gets_no_ultraserver_level():
 
 
 def test_a_trn2u_pool_beside_a_p5en_pool_gets_a_topology_of_its_own():
-    text = (EXAMPLES / "heterogeneous.yaml").read_text().replace("instance_type: trn2.48xlarge", "instance_type: trn2u.48xlarge")
+    # Trn2 UltraServers are sold as Capacity Blocks, not On-Demand (validate refuses an On-Demand trn2u pool in us-east-2).
+    block = "instance_type: trn2u.48xlarge\n    capacity: {kind: capacity_block, reservation_id: cr-0a1b2c3d4e5f60718}"
+    text = (EXAMPLES / "heterogeneous.yaml").read_text().replace("instance_type: trn2.48xlarge", block)
     loaded = load_text(text, "heterogeneous-trn2u.yaml")
     assert loaded.ok, [finding.as_json() for finding in loaded.findings]
     plan = lay_out_kubernetes(loaded.blueprint, CATALOG)
