@@ -21,6 +21,7 @@ from railyard.change.upgrade import CODES as UPGRADE_DIFF_CODES
 from railyard.conform import CODES as CONFORM_CODES
 from railyard.online import existing, images, names, offerings, quotas, reservations
 from railyard.online import findings as online_findings
+from railyard.plan import codes as plan_codes
 from topology import CODES as TOPOLOGY_CODES
 from topology import acceptance_cost, cost
 from topology.cluster.addons import CODES as ADDON_CODES
@@ -76,6 +77,7 @@ def every_check() -> list[Check]:
     checks += [Check("diff", code, "railyard.change.held_groups") for code in HELD_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.capacity_blocks") for code in CAPACITY_BLOCK_DIFF_CODES]
     checks += [Check("conform", code, "railyard.conform") for code in CONFORM_CODES]
+    checks += [Check("plan", code, plan_codes.__name__) for code in plan_codes.CODES]
     return checks
 
 

@@ -85,24 +85,24 @@ def _judge(offering: Offering, needs: Needs, expansion: Expansion) -> Rejection 
     region = offering.region(needs.regions)
     if region is None:
         return Rejection(
-            ids, "plan.excluded", f"{offering.offering_id}: zone {offering.zone} is in none of the regions searched ({', '.join(needs.regions)})"
+            ids, "plan.excluded", f"zone {offering.zone} is in none of the regions searched ({', '.join(needs.regions)})"
         )
     need = types.get(offering.instance_type)
     if need is None:
         return Rejection(
-            ids, "plan.excluded", f"{offering.offering_id}: {offering.instance_type} is not a type the needs allow ({', '.join(types) or 'none'})"
+            ids, "plan.excluded", f"{offering.instance_type} is not a type the needs allow ({', '.join(types) or 'none'})"
         )
     needed = timedelta(days=needs.window.duration_days)
     if offering.end - offering.start < needed:
         hours = (offering.end - offering.start) / timedelta(hours=1)
-        return Rejection(ids, "plan.duration", f"{offering.offering_id}: a {hours:g} h block; the job runs {needed / timedelta(hours=1):g} h")
+        return Rejection(ids, "plan.duration", f"a {hours:g} h block; the job runs {needed / timedelta(hours=1):g} h")
     earliest = datetime.combine(needs.window.earliest_start, time(), UTC)
     latest = datetime.combine(needs.window.latest_end + timedelta(days=1), time(), UTC)
     if offering.start < earliest or offering.end > latest:
         return Rejection(
             ids,
             "plan.outside-window",
-            f"{offering.offering_id}: {offering.start:%Y-%m-%d %H:%M} to {offering.end:%Y-%m-%d %H:%M} UTC falls outside "
+            f"{offering.start:%Y-%m-%d %H:%M} to {offering.end:%Y-%m-%d %H:%M} UTC falls outside "
             f"{needs.window.earliest_start} to {needs.window.latest_end}",
         )
     return _whole(offering, need)
@@ -123,7 +123,7 @@ def _whole(offering: Offering, need: TypeNeed) -> Rejection | None:
         return Rejection(
             ids,
             "plan.partial-ultraserver",
-            f"{offering.offering_id}: {offering.instance_count} {offering.instance_type} ({offering.ultraserver_type or 'no UltraServer type'} "
+            f"{offering.instance_count} {offering.instance_type} ({offering.ultraserver_type or 'no UltraServer type'} "
             f"x {stated if stated is not None else '?'}) is not whole {need.ultraserver_type} UltraServers of {per} instances",
         )
     return None
