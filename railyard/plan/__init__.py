@@ -102,7 +102,7 @@ class PlanResult:
                 "types": [need.instance_type for need in self.expansion.types],
                 "duration_hours": self.expansion.hours,
                 "offerings": self.offerings,
-                "left_out": [{"instance_type": name, "why": why} for name, why in self.expansion.left_out],
+                "left_out": [{"instance_type": name, "code": code, "why": why} for name, code, why in self.expansion.left_out],
                 "notes": list(self.expansion.notes),
                 "unread": self.unread,
             },

@@ -61,7 +61,7 @@ class Expansion:
 
     types: tuple[TypeNeed, ...]
     hours: int
-    left_out: tuple[tuple[str, str], ...]
+    left_out: tuple[tuple[str, str, str], ...]  # (instance type, code, why)
     notes: tuple[str, ...]
     infeasible: tuple[tuple[str, str], ...]
 
@@ -110,7 +110,7 @@ def expand(needs: Needs, catalog: Catalog) -> Expansion:
     types, left_out, infeasible = [], [], []
     unknown = sorted(set(needs.accelerators.instance_types) - set(catalog.names()))
     for name in unknown:
-        left_out.append((name, "not in railyard's catalog (`railyard catalog` lists the types)"))
+        left_out.append((name, "plan.excluded", "not in railyard's catalog (`railyard catalog` lists the types)"))
     for name in sorted(catalog.names()):
         spec = catalog.get(name)
         if spec is None or spec.accelerator is None:
@@ -118,12 +118,12 @@ def expand(needs: Needs, catalog: Catalog) -> Expansion:
         why = _why_not(spec, needs)
         if why is not None:
             if (needs.accelerators.kinds and spec.accelerator.model.lower() in needs.accelerators.kinds) or name in needs.accelerators.instance_types:
-                left_out.append((name, why))
+                left_out.append((name, "plan.excluded", why))
             continue
         need = type_need(spec, needs.accelerators.count)
         if need.nodes > needs.block_instance_limit:
             left_out.append(
-                (name, f"{need.nodes} nodes exceed the {needs.block_instance_limit} instances an account may hold across Capacity Blocks")
+                (name, "plan.instance-limit", f"{need.nodes} nodes exceed the {needs.block_instance_limit} instances an account may hold across Capacity Blocks")
             )
             continue
         types.append(need)
@@ -135,6 +135,6 @@ def expand(needs: Needs, catalog: Catalog) -> Expansion:
     if window_days < days:
         infeasible.append(("plan.infeasible", f"the window holds {window_days} days, shorter than the {days}-day block the job needs"))
     if not types:
-        reasons = "; ".join(f"{name}: {why}" for name, why in left_out) or "no type in the catalog matches accelerators.kinds"
+        reasons = "; ".join(f"{name}: {why}" for name, _, why in left_out) or "no type in the catalog matches accelerators.kinds"
         infeasible.append(("plan.infeasible", f"no instance type meets the needs ({reasons})"))
     return Expansion(tuple(types), days * 24, tuple(left_out), tuple(notes), tuple(infeasible))
