@@ -53,7 +53,7 @@ def unbought_findings(blueprint: Blueprint, severity: Severity) -> list[Finding]
             make(
                 "capacity.offering-unpurchased",
                 ("pools", index, "capacity", field),
-                f"pool '{name}' runs on Capacity Block offering {ids}, not bought yet: {outcome}",
+                f"pool '{name}' runs on Capacity Block offering{'s' if len(offerings) > 1 else ''} {ids}, not bought yet: {outcome}",
                 f"buy it (aws ec2 purchase-capacity-block --capacity-block-offering-id {offerings[0]} --instance-platform Linux/UNIX), "
                 "then `railyard plan adopt FILE --reservation cr-...`",
                 offerings=list(offerings),

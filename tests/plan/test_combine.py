@@ -69,7 +69,9 @@ def test_blocks_too_few_even_together_are_rejected_as_too_few():
     combinations, rejected = judged([answer("cb-0000000a", count=63)])
     assert combinations == []
     assert rejected == [
-        Rejection(("cb-0000000a",), "plan.too-few", "63 p5.48xlarge in us-east-1a (504 accelerators) from 2027-01-11; the job needs 64 (512 accelerators)")
+        Rejection(
+            ("cb-0000000a",), "plan.too-few", "63 p5.48xlarge in us-east-1a (504 accelerators) from 2027-01-11; the job needs 64 (512 accelerators)"
+        )
     ]
 
 
@@ -92,7 +94,11 @@ def test_a_partial_ultraserver_is_rejected_and_a_whole_one_too_small_is_too_few(
     )
     # 144 GPUs = 36 nodes = 2 UltraServers of 18.
     assert combinations == []
-    assert codes(rejected) == {(("cb-0000000b",), "plan.partial-ultraserver"), (("cb-0000000c",), "plan.partial-ultraserver"), (("cb-0000000a",), "plan.too-few")}
+    assert codes(rejected) == {
+        (("cb-0000000b",), "plan.partial-ultraserver"),
+        (("cb-0000000c",), "plan.partial-ultraserver"),
+        (("cb-0000000a",), "plan.too-few"),
+    }
     partial = next(one for one in rejected if one.offering_ids == ("cb-0000000b",))
     assert partial.message == "9 p6e-gb200.36xlarge (u-p6e-gb200x36 x 1) is not whole u-p6e-gb200x72 UltraServers of 18 instances"
     two = judged([answer("cb-0000000d", count=36, UltraserverType="u-p6e-gb200x72", UltraserverCount=2, **gb200)], job)[0]
@@ -169,6 +175,8 @@ def test_an_offering_missing_a_field_or_in_another_currency_is_invalid_not_guess
 
 
 def test_an_offering_listed_by_two_answers_is_read_once():
-    offerings, _ = offerings_of({"a.json": {"CapacityBlockOfferings": [answer("cb-0000000a")]}, "b.json": {"CapacityBlockOfferings": [answer("cb-0000000a")]}})
+    offerings, _ = offerings_of(
+        {"a.json": {"CapacityBlockOfferings": [answer("cb-0000000a")]}, "b.json": {"CapacityBlockOfferings": [answer("cb-0000000a")]}}
+    )
     assert [(offering.offering_id, offering.source) for offering in offerings] == [("cb-0000000a", "a.json")]
     assert isinstance(offerings[0], Offering)

@@ -24,13 +24,20 @@ def test_the_kinds_give_the_capacity_block_types_of_those_accelerators_with_thei
         ("p5en.48xlarge", 64),
     ]
     # One H100 a node: 512 nodes, over the 256 instances an account may hold across Capacity Blocks.
-    assert expansion.left_out == (("p5.4xlarge", "plan.instance-limit", "512 nodes exceed the 256 instances an account may hold across Capacity Blocks"),)
+    assert expansion.left_out == (
+        ("p5.4xlarge", "plan.instance-limit", "512 nodes exceed the 256 instances an account may hold across Capacity Blocks"),
+    )
     assert expansion.hours == 504 and expansion.notes == () and expansion.infeasible == ()
 
 
 def test_bandwidth_and_memory_floors_leave_types_out_and_say_why():
     expansion = expand(
-        needs(512, ("h100", "a100"), interconnect={"min_network_gbps_per_accelerator": 400}, accelerators={"count": 512, "kinds": ["a100", "h100"], "min_memory_gib": 80}),
+        needs(
+            512,
+            ("h100", "a100"),
+            interconnect={"min_network_gbps_per_accelerator": 400},
+            accelerators={"count": 512, "kinds": ["a100", "h100"], "min_memory_gib": 80},
+        ),
         load_catalog(),
     )
     assert [need.instance_type for need in expansion.types] == ["p5.48xlarge"]

@@ -100,7 +100,19 @@ def test_the_json_is_byte_identical_for_the_same_folder_and_time(capsys):
     document = json.loads(first)
     assert set(document) >= {"candidates", "rejected", "infeasible"}
     (candidate,) = document["candidates"]
-    assert set(candidate) >= {"rank", "region", "zone", "instance_type", "nodes", "accelerators", "offering_ids", "start", "end", "upfront_usd", "blueprint"}
+    assert set(candidate) >= {
+        "rank",
+        "region",
+        "zone",
+        "instance_type",
+        "nodes",
+        "accelerators",
+        "offering_ids",
+        "start",
+        "end",
+        "upfront_usd",
+        "blueprint",
+    }
     assert (candidate["start"], candidate["end"], candidate["blueprint"]) == ("2027-01-11T11:30:00Z", "2027-02-01T11:30:00Z", None)
     assert document["beyond_top"] == 2
 
@@ -108,7 +120,9 @@ def test_the_json_is_byte_identical_for_the_same_folder_and_time(capsys):
 def test_the_text_report_prints_how_to_buy_rank_one_and_never_buys(capsys):
     assert main(["plan", str(SAMPLE_NEEDS), "--offerings", str(SAMPLE_OFFERINGS), "--at", "2026-12-01T00:00:00Z", "--top", "1"]) == 0
     out = capsys.readouterr().out
-    assert "aws ec2 purchase-capacity-block --capacity-block-offering-id cb-0e1a000000000001a --instance-platform Linux/UNIX --region us-east-1" in out
+    assert (
+        "aws ec2 purchase-capacity-block --capacity-block-offering-id cb-0e1a000000000001a --instance-platform Linux/UNIX --region us-east-1" in out
+    )
     assert "cb-0f2c000000000004c: plan.partial-ultraserver:" in out
 
 
