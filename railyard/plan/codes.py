@@ -2,7 +2,11 @@
 
 An offering never becomes a candidate without passing every judgement; one that fails is listed under
 `rejected` with one of these codes and a message naming its offering ids. A need that no type or
-window can meet is listed under `infeasible`. `needs.*` are the needs file's own invariants.
+window can meet is listed under `infeasible`. `needs.*` are the needs file's own invariants. The limits
+the judgements hold offerings to are AWS's: blocks of 1 to 64 instances, at most 256 across blocks, and
+1 to 14 days then 7-day steps to 182 (botocore's ec2 model, DescribeCapacityBlockOfferings'
+InstanceCount and CapacityDurationHours); every block ends at 11:30 UTC
+(EC2 User Guide, capacity-blocks-purchase). How each stage works: docs/plan.md.
 """
 
 from __future__ import annotations

@@ -84,18 +84,14 @@ def _judge(offering: Offering, needs: Needs, expansion: Expansion) -> Rejection 
     ids = (offering.offering_id,)
     region = offering.region(needs.regions)
     if region is None:
-        return Rejection(
-            ids, "plan.excluded", f"zone {offering.zone} is in none of the regions searched ({', '.join(needs.regions)})"
-        )
+        return Rejection(ids, "plan.excluded", f"zone {offering.zone} is in none of the regions searched ({', '.join(needs.regions)})")
     need = types.get(offering.instance_type)
     left_out = {name: (code, why) for name, code, why in expansion.left_out}
     if need is None and offering.instance_type in left_out:
         code, why = left_out[offering.instance_type]
         return Rejection(ids, code, f"{offering.instance_type}: {why}")
     if need is None:
-        return Rejection(
-            ids, "plan.excluded", f"{offering.instance_type} is not a type the needs allow ({', '.join(types) or 'none'})"
-        )
+        return Rejection(ids, "plan.excluded", f"{offering.instance_type} is not a type the needs allow ({', '.join(types) or 'none'})")
     needed = timedelta(days=needs.window.duration_days)
     if offering.end - offering.start < needed:
         hours = (offering.end - offering.start) / timedelta(hours=1)

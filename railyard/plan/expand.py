@@ -123,7 +123,11 @@ def expand(needs: Needs, catalog: Catalog) -> Expansion:
         need = type_need(spec, needs.accelerators.count)
         if need.nodes > needs.block_instance_limit:
             left_out.append(
-                (name, "plan.instance-limit", f"{need.nodes} nodes exceed the {needs.block_instance_limit} instances an account may hold across Capacity Blocks")
+                (
+                    name,
+                    "plan.instance-limit",
+                    f"{need.nodes} nodes exceed the {needs.block_instance_limit} instances an account may hold across Capacity Blocks",
+                )
             )
             continue
         types.append(need)

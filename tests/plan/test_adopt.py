@@ -6,6 +6,8 @@ previews with the policy pack and no mandatory violation.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from railyard.cli import main
@@ -38,7 +40,7 @@ def test_preview_refuses_an_unbought_offering_and_registers_nothing(files):
 
 def test_adopt_swaps_the_reservation_in_keeps_every_comment_and_then_previews_with_the_pack(files, tmp_path, capsys):
     adopted = tmp_path / "adopted.yaml"
-    original = open(files[0]).read()
+    original = Path(files[0]).read_text()
     adopted.write_text(original)
     assert main(["plan", "adopt", str(adopted), "--reservation", "cr-0123456789abcdef0"]) == 0
     assert "cb-0e1a000000000001a -> cr-0123456789abcdef0" in capsys.readouterr().out
