@@ -1,4 +1,4 @@
-"""`railyard schema [blueprint|needs]`: the JSON Schema of the blueprint language, or of `railyard plan`'s needs file, for editors (yaml-language-server)."""
+"""`railyard schema [blueprint|needs]`: the JSON Schema of a blueprint or of `railyard plan`'s needs file, for editors."""
 
 from __future__ import annotations
 

@@ -287,10 +287,27 @@ def test_the_installed_plan_ranks_the_shipped_sample_writes_it_and_adopts_a_rese
     adopted = installed.run("plan", "adopt", "out/llama-pretrain-1.yaml", "--reservation", "cr-0123456789abcdef0", cwd=empty)
     _no_traceback(adopted)
     assert adopted.returncode == 0, adopted.stderr
-    assert "reservation_id: cr-0123456789abcdef0  # bought from offering cb-0e1a000000000001a" in (empty / "out" / "llama-pretrain-1.yaml").read_text()
+    assert (
+        "reservation_id: cr-0123456789abcdef0  # bought from offering cb-0e1a000000000001a" in (empty / "out" / "llama-pretrain-1.yaml").read_text()
+    )
 
 
-COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "init", "explain", "acceptance", "conform", "plan"}
+COVERED = {
+    "validate",
+    "preview",
+    "lock",
+    "export",
+    "schema",
+    "catalog",
+    "rules",
+    "diff",
+    "report",
+    "init",
+    "explain",
+    "acceptance",
+    "conform",
+    "plan",
+}
 
 
 def test_every_command_is_run_from_the_wheel():
