@@ -162,3 +162,39 @@ def test_no_candidate_exits_1_and_says_why(tmp_path, capsys):
 def test_a_wrong_use_exits_2_with_the_fix(args, message, capsys):
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_candidate_validate_refuses_is_rejected_quoting_the_finding(tmp_path, capsys):
+    # The base's site allows 10 kW: every candidate's 64 GPU nodes draw far more, so validate refuses each one.
+    base = (SAMPLE_NEEDS.parent / "org-base.yaml").read_text().replace("kubernetes:\n", "power:\n  site_budget_kw: 10\n  pue: 1.2\nkubernetes:\n", 1)
+    (tmp_path / "org-base.yaml").write_text(base)
+    needs = tmp_path / "needs.yaml"
+    needs.write_text(SAMPLE_NEEDS.read_text())
+    assert main(["plan", str(needs), "--offerings", str(SAMPLE_OFFERINGS), "--at", "2026-12-01T00:00:00Z", "--json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert document["candidates"] == []
+    refused = [one for one in document["rejected"] if one["code"] == "plan.not-proven"]
+    assert [one["offering_ids"] for one in refused] == [
+        ["cb-0e1a000000000001a"],
+        ["cb-0e1a000000000002b"],
+        ["cb-0e2b000000000001b", "cb-0e2b000000000002b"],
+    ]
+    assert refused[0]["message"] == (
+        "validate: power.site-budget at power.site_budget_kw: the site draws 783.4 kW at the facility (652.8 kW IT x PUE 1.2), over its 10 kW budget"
+    )
+
+
+def test_a_window_that_ends_before_it_starts_is_a_needs_finding(tmp_path, capsys):
+    bad = tmp_path / "needs.yaml"
+    bad.write_text(SAMPLE_NEEDS.read_text().replace("latest_end: 2027-02-28", "latest_end: 2027-01-01"))
+    assert main(["plan", str(bad), "--offerings", str(SAMPLE_OFFERINGS)]) == 1
+    err = capsys.readouterr().err
+    assert "[needs.window] window.latest_end: latest_end 2027-01-01 is not after earliest_start 2027-01-04" in err
+
+
+def test_the_markdown_report_has_the_candidates_and_every_rejection(capsys):
+    assert main(["plan", str(SAMPLE_NEEDS), "--offerings", str(SAMPLE_OFFERINGS), "--at", "2026-12-01T00:00:00Z", "--top", "1", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("### railyard plan: llama-pretrain\n")
+    assert "| 1 | us-east-1 | us-east-1a | p5.48xlarge | 64 | 512 | 2027-01-11 | 2027-02-01 | $1,339,527.17 | $5.19 | 0 err 1 warn | - |" in out
+    assert "| cb-0f2c000000000004c | `plan.partial-ultraserver` |" in out
