@@ -118,7 +118,13 @@ class ReservationGroup(Model):
             raise violation(
                 "capacity.group-members",
                 "a reservation group names its reservations, an existing group's ARN or the offerings to buy, "
-                + (f"not {' and '.join(given)}" if given else "and this one names none"),
+                + (
+                    f"not both {given[0]} and {given[1]}"
+                    if len(given) == 2
+                    else f"not all of {', '.join(given)}"
+                    if given
+                    else "and this one names neither"
+                ),
                 "list reservation_ids for railyard to group, or give group_arn (offering_ids only until the blocks are bought)",
                 field=given[-1] if given else "reservation_ids",
             )

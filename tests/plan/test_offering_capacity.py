@@ -67,7 +67,7 @@ def test_a_group_of_offerings_is_noted_and_a_group_naming_offerings_and_reservat
     )
     both = load(text.replace("      offering_ids:", "      reservation_ids: [cr-0000000a]\n      offering_ids:"))
     (finding,) = [finding for finding in both.findings if finding.code == "capacity.group-members"]
-    assert "not reservation_ids and offering_ids" in finding.message and finding.path_text == "pools[0].capacity.offering_ids"
+    assert "offerings to buy, not both reservation_ids and offering_ids" in finding.message and finding.path_text == "pools[0].capacity.offering_ids"
     unflagged = load(text.replace("      capacity_blocks: true\n", ""))
     (finding,) = [finding for finding in unflagged.findings if finding.code == "capacity.group-members"]
     assert (
