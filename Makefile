@@ -67,6 +67,7 @@ bench: $(VENV)/.installed
 	$(PY) -m bench.topology --sizes 1024,16384,131072,1048576 --repeats 5
 	$(PY) -m bench.preview
 	$(PY) -m bench.policies
+	$(PY) -m bench.plan
 
 bench-quick: $(VENV)/.installed
 	$(PY) -m bench.topology --sizes 1024,16384,131072 --repeats 3

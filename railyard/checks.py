@@ -25,6 +25,7 @@ from railyard.change.upgrade import CODES as UPGRADE_DIFF_CODES
 from railyard.conform import CODES as CONFORM_CODES
 from railyard.online import existing, images, names, offerings, quotas, reservations
 from railyard.online import findings as online_findings
+from railyard.plan import codes as plan_codes
 from topology import CODES as TOPOLOGY_CODES
 from topology import acceptance_cost, cost
 from topology.cluster.addons import CODES as ADDON_CODES
@@ -86,6 +87,7 @@ def every_check() -> list[Check]:
     checks += [Check("diff", code, "railyard.change.running_pools") for code in RUNNING_POOL_DIFF_CODES]
     checks += [Check("diff", code, "railyard.change.ultraserver_roll") for code in ULTRASERVER_DIFF_CODES]
     checks += [Check("conform", code, "railyard.conform") for code in CONFORM_CODES]
+    checks += [Check("plan", code, plan_codes.__name__) for code in plan_codes.CODES]
     return checks
 
 

@@ -30,8 +30,9 @@ import pulumi
 import pulumi_aws as aws
 
 from blueprints.catalog import load_catalog
-from blueprints.findings import Finding, error
+from blueprints.findings import Finding, error, sort_findings
 from blueprints.records import record
+from blueprints.rules.unbought import unbought_findings
 from blueprints.source import SourceError
 from components.acceptance_access import AcceptanceAccess, plan_acceptance_access
 from components.addons import Addons, AddonsArgs, cni_configuration_values
@@ -89,12 +90,19 @@ def plan_validated(validation: Validation, now: datetime | None = None) -> tuple
     """The compile plan of a validation, made at `now` (default: this moment), or None and the findings that stop it.
 
     A plan error (the blueprint validates but can't be compiled as written)
-    becomes one more error finding, `compile.plan`.
+    becomes one more error finding, `compile.plan`; a Capacity Block offering not bought yet (which `validate`
+    only notes) becomes an error, `capacity.offering-unpurchased`: a node group can't target a block that doesn't exist.
     """
     now = now or datetime.now(UTC)
     findings = list(validation.findings)
     if not validation.ok:
         return None, findings
+    unbought = unbought_findings(validation.blueprint, "error")
+    if unbought:
+        return None, sort_findings(
+            [finding for finding in findings if finding.code != "capacity.offering-unpurchased"]
+            + [validation.load.source_map.place(finding) for finding in unbought]
+        )
     try:
         catalog = load_catalog()
         plan = plan_blueprint(validation.blueprint, catalog, now)

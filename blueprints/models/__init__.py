@@ -19,6 +19,7 @@ MODEL_CODES: tuple[str, ...] = (
     "cloud.subnet-pin-size",
     "capacity.block-too-large",
     "capacity.block-window",
+    "capacity.block-id",
     "capacity.block-duration",
     "capacity.group-members",
     "cost.declared-price",

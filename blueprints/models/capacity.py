@@ -18,6 +18,13 @@ ReservationId = Annotated[
     StringConstraints(pattern=r"^cr-[0-9a-f]{8,17}$"),
     Field(description="A capacity reservation id, such as cr-0123456789abcdef0."),
 ]
+# DescribeCapacityBlockOfferings' CapacityBlockOfferingId: botocore's model gives the member no pattern; EC2 ids are
+# a prefix and 8 or 17 hex digits, as reservation ids are.
+OfferingId = Annotated[
+    str,
+    StringConstraints(pattern=r"^cb-[0-9a-f]{8,17}$"),
+    Field(description="A Capacity Block offering id (DescribeCapacityBlockOfferings' CapacityBlockOfferingId), such as cb-0123456789abcdef0."),
+]
 # EC2 CreatePlacementGroup GroupName: up to 255 ASCII characters (railyard keeps to letters, digits and ._-).
 PlacementGroupName = Annotated[
     str,
@@ -85,6 +92,12 @@ class ReservationGroup(Model):
         default_factory=no_items, max_length=100, description="The reservations railyard groups (it makes the group); empty with group_arn."
     )
     group_arn: ResourceGroupArn | None = Field(default=None, description="A group that already exists; none = railyard makes one of reservation_ids.")
+    offering_ids: list[OfferingId] = Field(
+        default_factory=no_items,
+        max_length=100,
+        description="Capacity Block offerings not bought yet (`railyard plan` writes them; `railyard plan adopt` swaps in the "
+        "reservations bought). `validate` notes them; `preview` and `pulumi up` refuse them.",
+    )
     capacity_blocks: bool = Field(default=False, description="The members are Capacity Blocks for ML (an UltraServer's, for one).")
     zone: DomainZone | None = Field(default=None, description="The members' zone; the pool must be placed there. None = unchecked offline.")
     instance_type: InstanceTypeName | None = Field(default=None, description="The members' instance type; must equal the pool's.")
@@ -96,20 +109,36 @@ class ReservationGroup(Model):
     @property
     def reservation_id(self) -> str:
         """How messages name the group: its ARN, or its reservations."""
-        return self.group_arn or "+".join(self.reservation_ids)
+        return self.group_arn or "+".join(self.reservation_ids or self.offering_ids)
 
     @model_validator(mode="after")
     def _one_source(self) -> Self:
-        if bool(self.reservation_ids) == (self.group_arn is not None):
+        given = [name for name in ("reservation_ids", "group_arn", "offering_ids") if getattr(self, name)]
+        if len(given) != 1:
             raise violation(
                 "capacity.group-members",
-                "a reservation group names its reservations or an existing group's ARN, "
-                + ("not both" if self.reservation_ids else "and this one names neither"),
-                "list reservation_ids for railyard to group, or give group_arn",
-                field="reservation_ids",
+                "a reservation group names its reservations, an existing group's ARN or the offerings to buy, "
+                + (
+                    f"not both {given[0]} and {given[1]}"
+                    if len(given) == 2
+                    else f"not all of {', '.join(given)}"
+                    if given
+                    else "and this one names neither"
+                ),
+                "list reservation_ids for railyard to group, or give group_arn (offering_ids only until the blocks are bought)",
+                field=given[-1] if given else "reservation_ids",
             )
-        if len(set(self.reservation_ids)) != len(self.reservation_ids):
-            raise violation("capacity.group-members", "reservation_ids lists a reservation twice", "list each once", field="reservation_ids")
+        for name in ("reservation_ids", "offering_ids"):
+            members = getattr(self, name)
+            if len(set(members)) != len(members):
+                raise violation("capacity.group-members", f"{name} lists a member twice", "list each once", field=name)
+        if self.offering_ids and not self.capacity_blocks:
+            raise violation(
+                "capacity.group-members",
+                "offering_ids are Capacity Block offerings, but capacity_blocks is false",
+                "set capacity_blocks: true",
+                field="capacity_blocks",
+            )
         if self.capacity_blocks and self.placement_group is not None:
             raise violation(
                 "capacity.group-members",
@@ -126,11 +155,19 @@ class CapacityBlock(Model):
     Only the id is required: the zone, type, count and window are facts EC2 already
     holds for the block (DescribeCapacityReservations). Each one given is checked
     offline against the pool; each one left out is checked by `validate --online`,
-    which reads it from the account.
+    which reads it from the account. A block not bought yet is named by its
+    offering (`offering_id`, as `railyard plan` writes it) with every fact stated;
+    `validate` notes it and `preview` refuses it until `railyard plan adopt`
+    puts the reservation bought in its place.
     """
 
     kind: Literal["capacity_block"] = Field(description="An EC2 Capacity Block for ML.")
-    reservation_id: ReservationId
+    reservation_id: ReservationId | None = Field(default=None, description="The block's reservation id (cr-...), once bought.")
+    offering_id: OfferingId | None = Field(
+        default=None,
+        description="The offering to buy (cb-...), until it is bought: `validate` notes it, `preview` and `pulumi up` refuse it; "
+        "`railyard plan adopt` swaps in the reservation id.",
+    )
     zone: DomainZone | None = Field(default=None, description="The zone the block is in; the pool must be placed there. None = read online.")
     instance_type: InstanceTypeName | None = Field(default=None, description="The block's instance type; must equal the pool's. None = read online.")
     instance_count: int | None = Field(default=None, ge=1, description="Instances in the block (AWS: at most 64 per block). None = read online.")
@@ -142,12 +179,32 @@ class CapacityBlock(Model):
     )
 
     @property
+    def source_id(self) -> str:
+        """How messages name the block: its reservation id, or the offering it will be bought from."""
+        return self.reservation_id or f"offering {self.offering_id}"
+
+    @property
     def unstated(self) -> tuple[str, ...]:
         """The fields left for `validate --online` to read from the account, in declaration order."""
         return tuple(name for name in ("zone", "instance_type", "instance_count", "start", "end") if getattr(self, name) is None)
 
     @model_validator(mode="after")
     def _within_aws_limits(self) -> Self:
+        if (self.reservation_id is None) == (self.offering_id is None):
+            raise violation(
+                "capacity.block-id",
+                "a Capacity Block is named by its reservation_id (cr-...) or, until it is bought, its offering_id (cb-...), "
+                + ("not both" if self.reservation_id else "and this one names neither"),
+                "keep reservation_id once the block is bought (`railyard plan adopt FILE --reservation cr-...` swaps it in)",
+                field="offering_id" if self.reservation_id else "reservation_id",
+            )
+        if self.offering_id is not None and self.unstated:
+            raise violation(
+                "capacity.block-id",
+                f"an offering not bought yet has no facts in the account to read, but this one leaves {', '.join(self.unstated)} unstated",
+                "copy zone, instance_type, instance_count, start and end from the offering (railyard plan writes them)",
+                field=self.unstated[0],
+            )
         if self.instance_count is not None and self.instance_count > CAPACITY_BLOCK_MAX_INSTANCES:
             raise violation(
                 "capacity.block-too-large",

@@ -49,6 +49,7 @@ from blueprints.rules import (
     scale_up,
     standby,
     system_nodes,
+    unbought,
     vpc_blocks,
 )
 from blueprints.rules.context import Context
@@ -109,6 +110,7 @@ RULES: tuple[Rule, ...] = (
     _rule(vpc_blocks, "blueprint"),
     _rule(quota_values, "blueprint"),
     _rule(standby, "blueprint"),
+    _rule(unbought, "blueprint"),
 )
 
 

@@ -41,11 +41,12 @@ def check(ctx: Context) -> Iterable[Finding]:
         where = ("pools", pi, "capacity")
         what = {"capacity_block": "Capacity Block", "reservation_group": "reservation group"}.get(source.kind, "capacity reservation")
         zones = [zone.availability_zone for zone in ctx.pool_zones(pool)]
+        named = source.source_id if isinstance(source, CapacityBlock) else source.reservation_id
         if isinstance(source, CapacityBlock) and source.unstated:
             yield info(
                 "capacity.block-unstated",
                 where + ("reservation_id",),
-                f"Capacity Block {source.reservation_id} leaves {', '.join(source.unstated)} to the account, "
+                f"Capacity Block {source.source_id} leaves {', '.join(source.unstated)} to the account, "
                 "so the checks that need them run only with `railyard validate --online`"
                 + (
                     "; without a window its node group is created at full size, which EKS accepts once the block is active"
@@ -61,7 +62,7 @@ def check(ctx: Context) -> Iterable[Finding]:
             yield error(
                 "capacity.zone-mismatch",
                 where + ("zone",),
-                f"the {what} {source.reservation_id} is in {source.zone}, but pool '{pool.name}' is placed in {zones}",
+                f"the {what} {named} is in {source.zone}, but pool '{pool.name}' is placed in {zones}",
                 f"place the pool only in failure domains of {source.zone}, or fix the {what}'s zone",
             )
         if source.instance_count is not None and source.instance_count < pool.max_nodes:

@@ -23,7 +23,8 @@ def check(ctx: Context) -> Iterable[Finding]:
     users: dict[str, list[int]] = {}
     for index, pool in enumerate(ctx.blueprint.pools):
         if isinstance(pool.capacity, CapacityReservation | CapacityBlock | ReservationGroup):
-            users.setdefault(pool.capacity.reservation_id, []).append(index)
+            source = pool.capacity
+            users.setdefault(source.source_id if isinstance(source, CapacityBlock) else source.reservation_id, []).append(index)
     for reservation_id, indexes in users.items():
         first = ctx.blueprint.pools[indexes[0]]
         held = first.capacity.instance_count if isinstance(first.capacity, CapacityReservation | CapacityBlock | ReservationGroup) else None

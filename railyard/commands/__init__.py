@@ -12,7 +12,22 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-COMMANDS = ("init", "validate", "preview", "diff", "lock", "export", "report", "schema", "catalog", "rules", "explain", "acceptance", "conform")
+COMMANDS = (
+    "init",
+    "validate",
+    "preview",
+    "diff",
+    "lock",
+    "export",
+    "report",
+    "schema",
+    "catalog",
+    "rules",
+    "explain",
+    "acceptance",
+    "conform",
+    "plan",
+)
 
 
 def command(name: str) -> ModuleType:

@@ -39,6 +39,8 @@ READ_ONLY_CALLS: dict[tuple[str, str], str] = {
     ("service-quotas", "GetServiceQuota"): "servicequotas:GetServiceQuota",
     ("service-quotas", "GetAWSDefaultServiceQuota"): "servicequotas:GetAWSDefaultServiceQuota",
     ("eks", "DescribeCluster"): "eks:DescribeCluster",
+    # `railyard plan --online` (railyard.online.capacity_blocks): the Capacity Block offerings for sale; reading them buys nothing.
+    ("ec2", "DescribeCapacityBlockOfferings"): "ec2:DescribeCapacityBlockOfferings",
     # HeadBucket is authorised by s3:ListBucket on the bucket.
     ("s3", "HeadBucket"): "s3:ListBucket",
 }

@@ -58,7 +58,7 @@ class Stated:
     def of(source: CapacityReservation | CapacityBlock) -> Stated:
         """A reservation or Capacity Block as the blueprint writes it."""
         window = (source.start, source.end) if isinstance(source, CapacityBlock) else (None, None)
-        return Stated(source.kind, source.reservation_id, source.zone, source.instance_type, source.instance_count, *window)
+        return Stated(source.kind, source.reservation_id or "", source.zone, source.instance_type, source.instance_count, *window)
 
 
 RESERVATION_TYPE = {"capacity_block": "capacity-block", "capacity_reservation": "default"}
@@ -106,6 +106,8 @@ def _named(blueprint: Blueprint) -> list[tuple[int, Pool, Stated, Path]]:
     for index, pool in enumerate(blueprint.pools):
         source = pool.capacity
         path: Path = ("pools", index, "capacity")
+        if isinstance(source, CapacityBlock) and source.reservation_id is None:
+            continue  # an offering not bought yet: the account holds no reservation to read (capacity.offering-unpurchased)
         if isinstance(source, CapacityReservation | CapacityBlock):
             named.append((index, pool, Stated.of(source), (*path, "reservation_id")))
         elif isinstance(source, ReservationGroup):

@@ -12,7 +12,7 @@ from railyard.cli import main
 
 STAGE_PACKAGES = ("blueprints", "topology", "components", "railyard")
 CODE = re.compile(
-    r'"((?:yaml|schema|cloud|capacity|domain|fabric|pool|k8s|override|names|ref|efa|fsx|placement|topology|power|storage|compile|endpoint|quota|scale|network|online|addon|change|cost|conform|acceptance)\.[a-z][a-z-]*)"'
+    r'"((?:yaml|schema|cloud|capacity|domain|fabric|pool|k8s|override|names|ref|efa|fsx|placement|topology|power|storage|compile|endpoint|quota|scale|network|online|addon|change|cost|conform|acceptance|plan|needs)\.[a-z][a-z-]*)"'
 )
 
 
@@ -37,7 +37,7 @@ def test_rules_command_lists_codes_and_policies_by_stage(capsys):
     entries = json.loads(capsys.readouterr().out)
     stages = {entry["stage"] for entry in entries}
     # Compiling raises no findings of its own: what could stop it is checked before it.
-    assert stages == {"load", "check", "online", "diff", "conform", "police"}
+    assert stages == {"load", "check", "online", "diff", "conform", "plan", "police"}
     by_code = {entry["code"]: entry for entry in entries}
     assert by_code["fsx.capacity-step"]["owner"] == "blueprints.rules.fsx"
     assert by_code["topology.blast-radius"]["stage"] == "check"

@@ -151,6 +151,7 @@ CASES = {
     "export slurm-block": (["export", "EXAMPLE", "--format", "slurm-block"], 0, ""),
     "export topograph": (["export", "EXAMPLE", "--format", "topograph"], 0, ""),
     "schema": (["schema"], 0, '"$schema"'),
+    "schema needs": (["schema", "needs"], 0, '"title": "railyard needs"'),
     "catalog": (["catalog"], 0, "g6e.xlarge"),
     "catalog --system": (["catalog", "--system"], 0, "m7i.xlarge"),
     "rules": (["rules"], 0, "SEC003"),
@@ -281,7 +282,37 @@ def test_the_installed_conform_says_what_an_empty_folder_could_not_check(install
     assert "conform.not-checked" in completed.stdout and "kubectl-get-nodes.json is missing" in completed.stdout
 
 
-COVERED = {"validate", "preview", "lock", "export", "schema", "catalog", "rules", "diff", "report", "init", "explain", "acceptance", "conform"}
+def test_the_installed_plan_ranks_the_shipped_sample_writes_it_and_adopts_a_reservation(installed, empty):
+    sample = installed.examples / "plan"
+    needs, offerings = str(sample / "llama-pretrain.needs.yaml"), str(sample / "offerings")
+    completed = installed.run("plan", needs, "--offerings", offerings, "--at", "2026-12-01T00:00:00Z", "--top", "1", "--write", "out", cwd=empty)
+    _no_traceback(completed)
+    assert completed.returncode == 0, completed.stderr
+    assert "aws ec2 purchase-capacity-block --capacity-block-offering-id cb-0e1a000000000001a" in completed.stdout
+    adopted = installed.run("plan", "adopt", "out/llama-pretrain-1.yaml", "--reservation", "cr-0123456789abcdef0", cwd=empty)
+    _no_traceback(adopted)
+    assert adopted.returncode == 0, adopted.stderr
+    assert (
+        "reservation_id: cr-0123456789abcdef0  # bought from offering cb-0e1a000000000001a" in (empty / "out" / "llama-pretrain-1.yaml").read_text()
+    )
+
+
+COVERED = {
+    "validate",
+    "preview",
+    "lock",
+    "export",
+    "schema",
+    "catalog",
+    "rules",
+    "diff",
+    "report",
+    "init",
+    "explain",
+    "acceptance",
+    "conform",
+    "plan",
+}
 
 
 def test_every_command_is_run_from_the_wheel():
