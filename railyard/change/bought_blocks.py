@@ -45,10 +45,14 @@ def _blocks(validation: Validation) -> dict[tuple[str, ...], tuple[int, Any, dic
         capacity = pool.capacity
         if not holds_capacity_blocks(capacity):
             continue
+        # An offering not bought yet (`offering_id`, written by `railyard plan`) is no fact of the account: nothing to hold.
         if isinstance(capacity, CapacityBlock):
-            identity: tuple[str, ...] = (capacity.kind, capacity.reservation_id)
+            members = [capacity.reservation_id] if capacity.reservation_id else []
         elif isinstance(capacity, ReservationGroup):
-            identity = (capacity.kind, *(sorted(capacity.reservation_ids) or [capacity.group_arn or ""]))
+            members = sorted(capacity.reservation_ids) or ([capacity.group_arn] if capacity.group_arn else [])
+        if not members:
+            continue
+        identity = (capacity.kind, *members)
         facts = {name: getattr(capacity, name, None) for name in FACTS}
         facts["instance_type"] = facts["instance_type"] or pool.instance_type  # the pool's type is the block's (capacity.instance-type)
         found.setdefault(identity, (index, pool.name, facts))

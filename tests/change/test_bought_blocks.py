@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from railyard.change.bought_blocks import bought_block_findings
 from railyard.change.diff import diff, side_of
+from railyard.pipeline import validate
 from tests.preview.conftest import AT
 from tests.yaml_text import edited_copy
 
@@ -83,3 +85,19 @@ def test_a_group_of_the_same_blocks_whose_count_is_edited_is_an_error_naming_its
     assert found.message.startswith(f"pool accelerated's reservation group of Capacity Blocks {members} is bought and can't change, but this")
     assert "instance_count 16 -> 12" in found.message
     assert found.hint.endswith("(reservation_ids: [cr-0a9b8c7d6e5f40001, cr-0a9b8c7d6e5f40002, <new block>])")
+
+
+def test_an_offering_not_bought_yet_is_no_fact_of_the_account_so_its_count_may_change(tmp_path):
+    # `railyard plan` writes a block as `offering_id: cb-...` until it is bought; resizing that is a new choice, not an edit.
+    unbought = (f"      reservation_id: {BLOCK}\n", "      offering_id: cb-0123456789abcdef0\n")
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    old = edited_copy(P5, tmp_path / "old", unbought)
+    new = edited_copy(P5, tmp_path / "new", unbought, *SMALLER)
+    before, after = validate(str(old), at=AT), validate(str(new), at=AT)
+    assert before.ok and after.ok
+    assert bought_block_findings(before, after) == []
+    # The same edit on the bought block is the error.
+    (tmp_path / "bought").mkdir()
+    resized = bought_block_findings(validate(str(P5), at=AT), validate(str(edited_copy(P5, tmp_path / "bought", *SMALLER)), at=AT))
+    assert [finding.code for finding in resized] == ["change.block-resized"]
