@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from blueprints.catalog import load_catalog
+from blueprints.catalog.pins import DEFAULT_KUBERNETES_VERSION
 from railyard.change.diff import diff, side_of
 from tests.properties import examples
 
@@ -49,15 +50,20 @@ def _minor(version: str) -> int:
     return int(str(version).split(".")[1])
 
 
+def _version(document: dict) -> str:
+    """The cluster's version as the blueprint states it, or the model's default where it leaves it out (inference-fleet)."""
+    return str((document.get("kubernetes") or {}).get("version", DEFAULT_KUBERNETES_VERSION))
+
+
 def _hold_below(document: dict, index: int) -> tuple[dict, dict]:
     new = copy.deepcopy(document)
-    new["pools"][index]["kubernetes_version"] = f"1.{_minor(document['kubernetes']['version']) - 1}"
+    new["pools"][index]["kubernetes_version"] = f"1.{_minor(_version(document)) - 1}"
     return document, new
 
 
 def _upgrade(document: dict, index: int) -> tuple[dict, dict]:
     old = copy.deepcopy(document)
-    old["kubernetes"]["version"] = f"1.{_minor(document['kubernetes']['version']) - 1}"
+    old.setdefault("kubernetes", {})["version"] = f"1.{_minor(_version(document)) - 1}"
     return old, document
 
 
