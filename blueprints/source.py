@@ -130,7 +130,14 @@ class _Builder:
         self._within_bounds(node, path)
         self.source_map.values[path] = self.position(node)
         if isinstance(node, yaml.ScalarNode) or node.tag == "tag:yaml.org,2002:merge":
-            return self.constructor.construct_object(node, deep=True)
+            try:
+                return self.constructor.construct_object(node, deep=True)
+            except ValueError as exc:  # a timestamp YAML resolves but no calendar has (2026-12-41)
+                raise SourceError(
+                    f"YAML value error: {node.value!r} reads as a date or time, but {exc}; write a real one, such as 2026-12-01T11:30:00Z",
+                    self.file,
+                    *self._line_col(node),
+                ) from None
         if not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
             raise SourceError(f"unsupported YAML node {node.tag}", self.file, *self._line_col(node))
         self.open.add(id(node))

@@ -115,3 +115,16 @@ def test_a_yaml_syntax_error_is_a_yaml_syntax_finding_at_the_broken_place():
     assert (finding.code, finding.severity, finding.file, finding.line, finding.column) == ("yaml.syntax", "error", "bp.yaml", 5, 6)
     assert finding.message == "YAML syntax error: did not find expected ',' or ']'"
     assert finding.hint.startswith("close the `[` list opened at line 4 with `]`")
+
+
+@pytest.mark.parametrize(
+    ("written", "why"), [("2026-12-41T11:30:00Z", "day is out of range for month"), ("2026-02-29T00:00:00Z", "day is out of range")]
+)
+def test_a_date_no_calendar_has_is_a_located_error_not_a_traceback(tmp_path, capsys, written, why):
+    text = (EXAMPLES / "p5-capacity-block.yaml").read_text(encoding="utf-8")
+    line = text.splitlines().index("      start: 2026-12-01T11:30:00Z") + 1
+    path = _write(tmp_path, text.replace("      start: 2026-12-01T11:30:00Z", f"      start: {written}"))
+    assert main(["validate", path]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:{line}:14: YAML value error: '{written}' reads as a date or time, but {why}")
+    assert "write a real one, such as 2026-12-01T11:30:00Z" in err and "Traceback" not in err
