@@ -90,3 +90,13 @@ def test_every_example_compiles_to_inputs_the_apis_accept(name):
         (resource.name, problem) for resource in example(name).resources for problem in violations(resource.type, resource.name, resource.inputs)
     ]
     assert problems == []
+
+
+def test_a_local_zone_groups_opt_in_takes_only_the_values_ec2_accepts():
+    # ModifyAvailabilityZoneGroup's OptInStatus (botocore's ec2 model): the GB200 example's Local Zone group is opted in.
+    zone_group = "aws:ec2/availabilityZoneGroup:AvailabilityZoneGroup"
+    assert violations(zone_group, "gb200-zone-group", {"groupName": "us-east-1-dfw-2", "optInStatus": "opted-in"}) == []
+    assert violations(zone_group, "gb200-zone-group", {"groupName": "us-east-1-dfw-2", "optInStatus": "opted_in"}) == [
+        "optInStatus: 'opted_in' is not one of opted-in, not-opted-in "
+        "(botocore ec2 ModifyAvailabilityZoneGroup OptInStatus (shape ModifyAvailabilityZoneOptInStatus))"
+    ]
