@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -335,17 +334,10 @@ def test_rows_give_a_flat_human_table(catalog):
     assert rows["g5.48xlarge"]["accelerators"] == "8x A10G 22.4GiB"
 
 
-def test_load_catalog_is_cached_and_fast():
+def test_load_catalog_is_built_once_per_process():
+    # Its speed is a benchmark's (bench/coldstart.py: the catalog's share of a cold validate), not a timed test's.
     assert load_catalog() is load_catalog()
-    build = load_catalog.__wrapped__
-    best = min(_timed(build) for _ in range(3))
-    assert best < 0.1
-
-
-def _timed(function) -> float:
-    start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
+    assert load_catalog.__wrapped__() is not load_catalog()
 
 
 def test_every_instance_figure_is_its_cards_sum_or_the_difference_is_explained_with_a_source(catalog):
