@@ -17,6 +17,7 @@ from blueprints.catalog.prices import load_prices
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "ec2_offer_file.json"
 TYPES = ("p5.48xlarge", "p5en.48xlarge", "g6e.12xlarge")
 SKYPILOT = "skypilot-org/skypilot-catalog @ 00148f2af367: catalogs/v8/aws/vms.csv"
+READ_DAY = "2026-11-29 (read; the file states no date, the catalog is rebuilt from AWS's Price List every few hours)"
 
 
 def _commercial(region: str) -> bool:
@@ -36,11 +37,11 @@ def test_every_commercial_row_of_the_three_types_agrees_with_at_least_one_second
             assert held, f"{name} in {region} has no second reading in on_demand_readings.yaml"
             assert all(reading.agrees(price.usd) for reading in held), (name, region, price.usd, held)
             checked[(name, region)] = sorted(reading.source for reading in held)
-    # railyard prices these three in us-east-1 alone among commercial regions (Karpenter's table); each has two readings.
+    # railyard prices these three in us-east-1 alone among commercial regions (Karpenter's table); each has two or three readings.
     assert checked == {
         ("p5.48xlarge", "us-east-1"): ["quick_reference", "skypilot"],
         ("p5en.48xlarge", "us-east-1"): ["quick_reference", "skypilot"],
-        ("g6e.12xlarge", "us-east-1"): ["eks_node_viewer", "quick_reference"],
+        ("g6e.12xlarge", "us-east-1"): ["eks_node_viewer", "quick_reference", "skypilot"],
     }
     assert (prices.on_demand("us-east-1", "p5.48xlarge").usd, prices.on_demand("us-east-1", "p5en.48xlarge").usd) == (55.04, 63.296)
     assert prices.on_demand("us-east-1", "g6e.12xlarge").usd == 10.49264
@@ -53,12 +54,10 @@ def test_the_readings_cover_the_regions_aws_sells_p5_and_p5en_in_and_cite_their_
     assert len(p5) == 12
     p5en = {reading.region for reading in readings if reading.instance_type == "p5en.48xlarge"}
     assert {"us-west-2", "us-east-2", "ap-northeast-1", "eu-south-2"} <= p5en and len(p5en) == 11
+    g6e = {reading.region: reading.usd for reading in readings if reading.instance_type == "g6e.12xlarge" and reading.source == "skypilot"}
+    assert (g6e["us-west-2"], g6e["us-east-2"], g6e["eu-central-1"]) == (10.49264, 10.49264, 13.12002) and len(g6e) == 8
     assert {reading.instance_type for reading in readings} == set(TYPES)
-    assert {reading.cited for reading in readings if reading.source == "skypilot"} == {f"{SKYPILOT} ({_read_day()})"}
-
-
-def _read_day() -> str:
-    return "2026-11-29 (read; the file states no date, the catalog is rebuilt from AWS's Price List every few hours)"
+    assert {reading.cited for reading in readings if reading.source == "skypilot"} == {f"{SKYPILOT} ({READ_DAY})"}
 
 
 def test_a_rounded_reading_agrees_within_its_rounding_and_not_a_cent_past_it():
@@ -81,7 +80,7 @@ def test_an_offer_file_whose_p5_rate_disagrees_with_the_reading_fails_the_genera
     offers = _offer_for("us-west-2", "98.3200000000", tmp_path)
     message = (
         "the On-Demand table disagrees with a second reading (on_demand_readings.yaml): p5.48xlarge in us-west-2: "
-        f"aws-offer:us-west-2.json reads 98.32, {SKYPILOT} ({_read_day()}) reads 55.04; "
+        f"aws-offer:us-west-2.json reads 98.32, {SKYPILOT} ({READ_DAY}) reads 55.04; "
         "check AWS's EC2 On-Demand pricing page for the region and correct whichever is wrong before regenerating"
     )
     with pytest.raises(ReadingError, match=re.escape(message)):
