@@ -108,8 +108,7 @@ def _root_volume_line(groups: Sequence[NodeGroupPlan], pricer: Pricer, hours: in
     price = pricer.gp3()
     key, item, path = "root-volumes", "root volumes (gp3)", ("pools",)
     if price is None:
-        gap = Gap(f"no gp3 price for {pricer.region} in railyard's table", "declare cost.ebs_gp3_usd_per_gb_month (USD per GB-month)")
-        return _unpriced(key, item, "storage", path, f"{desired:,} GiB", gap)
+        return _unpriced(key, item, "storage", path, f"{desired:,} GiB", pricer.gp3_gap())
     per_hour = price.usd / hours
     return CostLine(key, item, "storage", path, desired * per_hour, largest * per_hour, f"{desired:,} GiB × {rate(price)}", price.source)
 
@@ -139,8 +138,7 @@ def _nat_line(blueprint: Blueprint, pricer: Pricer) -> CostLine | None:
     price = pricer.nat_gateway()
     key, item, path = "nat-gateways", f"NAT gateways ({zones}, one per zone)", ("cloud", "availability_zones")
     if price is None:
-        gap = Gap(f"no NAT gateway price for {pricer.region} in railyard's table", "declare cost.nat_gateway_usd_per_hour (USD per gateway-hour)")
-        return _unpriced(key, item, "network", path, f"{zones} gateways", gap)
+        return _unpriced(key, item, "network", path, f"{zones} gateways", pricer.nat_gap())
     address = pricer.prices.service("public_ipv4_address_hour", pricer.region)
     if address is None:
         gap = Gap(f"no public IPv4 address price for {pricer.region} in railyard's table", "add it to blueprints/catalog/service_prices.yaml")

@@ -119,7 +119,8 @@ def block_line(holders: Sequence[Pool], path: Path, pricer: Pricer) -> CostLine:
     price = pricer.capacity_block_rate(quoted_as, pool.instance_type)
     if price is None:
         gap = Gap(
-            f"no Capacity Block price for {pool.instance_type} in {pricer.region} in railyard's table (AWS prices a block when it offers it)",
+            f"no Capacity Block rate published for it: {pricer.prices.capacity_block_page()} gives no per-instance rate "
+            f"for {pool.instance_type} in {pricer.region} (AWS prices a block when it offers it)",
             f"declare what AWS quoted: {field}.usd_per_instance_hour or {field}.total_usd",
         )
         counted = f"{count} in the {_container(pool)}"

@@ -1,8 +1,9 @@
 """Where each of a blueprint's prices comes from: what it declares under `cost:`, else railyard's tables, else a named gap.
 
-A gap is never zero and never vague: it says why the price is missing (AWS doesn't sell the type On-Demand
-in the region, per its DescribeInstanceTypeOfferings as moto ships it; or railyard's table doesn't cover it)
-and the hint names the `cost:` field that would give it, in that field's unit.
+A gap is never zero and never vague: it says why the price is missing, as a fact of the world (AWS doesn't sell the
+type On-Demand in the region, per its DescribeInstanceTypeOfferings as moto ships it; the source of the region's rows
+has no rate for it; or no source railyard may ship prices it there, as of the day that was last searched for), and the
+hint names the `cost:` field that would give it, in that field's unit.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from blueprints.records import record
 from topology.cluster.node_groups import NodeGroupPlan
 
 DECLARED = "declared"
+# The day railyard last searched for an openly licensed, current copy of AWS's prices for what its tables lack (docs/cost.md,
+# "What railyard does not know": what was examined, with each one's licence, coverage and date).
+SEARCHED = "2026-11-29"
 # The fix `railyard explain` gives for a declared price nothing uses (each finding words it for its entry).
 EXPLAIN = {
     "cost.declared-unused": {
@@ -41,6 +45,14 @@ class Gap:
 def declared(usd: float, unit: str, field: str) -> Price:
     """A price the blueprint gives, with the field it came from as its source."""
     return Price(usd, unit, f"declared in the blueprint (cost.{field})", DECLARED, DECLARED)
+
+
+def unsourced(what: str, region: str) -> str:
+    """Why a price is unknown where no source railyard may ship has it: true of the world, and dated."""
+    return (
+        f"no source prices it: AWS publishes {what} for {region} in its Price List, and no openly licensed, current copy of "
+        f'that could be found to ship with railyard (searched {SEARCHED}; docs/cost.md, "What railyard does not know")'
+    )
 
 
 def rate(price: Price, discount: float = 0.0) -> str:
@@ -66,7 +78,7 @@ class Pricer:
         return self.prices.on_demand(self.region, instance_type)
 
     def on_demand_gap(self, instance_type: str) -> Gap:
-        """Why `instance_type` has no On-Demand rate here: not sold in the region, or not in railyard's table."""
+        """Why `instance_type` has no On-Demand rate here: not sold in the region, not in the region's source, or no source."""
         field = f"cost.instance_usd_per_hour.{instance_type} (USD per instance-hour)"
         offerings = load_offerings()
         if offerings.offered(instance_type, self.region) is False:
@@ -79,8 +91,11 @@ class Pricer:
                 f"AWS sells {instance_type} in {elsewhere}: choose one of those regions, or, if the account has it in "
                 f"{self.region} after all, declare {field}",
             )
-        covered = ", ".join(self.prices.on_demand_regions)
-        return Gap(f"no On-Demand price for {instance_type} in {self.region} (railyard's table covers {covered})", f"declare {field}")
+        source = self.prices.on_demand_source(self.region)
+        if source is not None:
+            return Gap(f"its source lists no rate: {source} has no On-Demand rate for {instance_type} in {self.region}", f"declare {field}")
+        why = unsourced(f"{instance_type}'s On-Demand rate", self.region)
+        return Gap(why, f"declare {field}, or add AWS's EC2 offer file for {self.region} (see 'Refreshing the tables')")
 
     def lustre(self, deployment_type: str, storage_type: str, throughput: int | None) -> Price | None:
         """An FSx for Lustre tier's per GB-month price: declared, else the table's."""
@@ -97,7 +112,7 @@ class Pricer:
         )
         tier = f"{deployment_type} {storage_type}" + (f" {throughput} MB/s/TiB" if throughput else "")
         return Gap(
-            f"no FSx for Lustre price for {tier} in {self.region} in railyard's table",
+            unsourced(f"FSx for Lustre {tier}'s rate", self.region),
             f"add to cost.fsx_lustre: {{{entry}, usd_per_gb_month: <USD per GB-month>}}",
         )
 
@@ -106,6 +121,14 @@ class Pricer:
         if self.cost.ebs_gp3_usd_per_gb_month is not None:
             return declared(self.cost.ebs_gp3_usd_per_gb_month, "GB-month", "ebs_gp3_usd_per_gb_month")
         return self.prices.service("ebs_gp3_storage", self.region)
+
+    def gp3_gap(self) -> Gap:
+        """Why gp3 storage is unpriced in the region, and the field that prices it."""
+        return Gap(unsourced("EBS gp3 storage's rate", self.region), "declare cost.ebs_gp3_usd_per_gb_month (USD per GB-month)")
+
+    def nat_gap(self) -> Gap:
+        """Why a NAT gateway hour is unpriced in the region, and the field that prices it."""
+        return Gap(unsourced("the NAT gateway-hour rate", self.region), "declare cost.nat_gateway_usd_per_hour (USD per gateway-hour)")
 
     def nat_gateway(self) -> Price | None:
         """One NAT gateway per hour: declared, else the table's."""

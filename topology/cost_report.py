@@ -203,9 +203,13 @@ def _in_line_order(items: tuple[LeftOut, ...], lines: tuple[CostLine, ...]) -> t
 
 
 def _short(why: str) -> str:
-    """The first clause of a reason, for a one-line total; the full reason is on the line and in the JSON."""
+    """The first clause of a reason (an unpriced line's with the first clause of why it is unpriced: "no source prices it",
+    "not sold On-Demand in us-east-1"), for a one-line total; the full reason is on the line and in the JSON."""
     if why.startswith("a Capacity Block is paid upfront"):
         return "Capacity Block, paid upfront for its window"
+    head, _, rest = why.partition(": ")
+    if head == "unpriced" and rest:
+        return f"unpriced: {rest.split(':', 1)[0]}"
     return why.split(":", 1)[0]
 
 

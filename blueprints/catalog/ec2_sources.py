@@ -12,7 +12,8 @@ Two kinds of source, both generated from AWS's Price List by someone who fetched
 
 Where both cover a region, the offer file's rows are kept (AWS's own, with its version and publication date), but
 only when every type both price reads the same: a disagreement with Karpenter's rows fails the generator, naming
-the type, the region and both rates.
+the type, the region and both rates. Every region's rows are then held to the second readings of the rates that decide
+most of an accelerator cluster's bill (`blueprints.catalog.on_demand_readings`): a row that disagrees fails the generator.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from blueprints.catalog.offer_files import read_offer_file
+from blueprints.catalog.on_demand_readings import Reading, check_readings, load_readings
 
 HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "sources"
@@ -91,9 +93,10 @@ def _agree(held: dict[str, float], rates: dict[str, float], region: str, holder:
         raise PriceSourceError(f"{newcomer} disagrees with {holder} in {region}: {'; '.join(differing)}")
 
 
-def on_demand_table(wanted: set[str], offers: Path = OFFERS) -> dict[str, Any]:
+def on_demand_table(wanted: set[str], offers: Path = OFFERS, readings: tuple[Reading, ...] | None = None) -> dict[str, Any]:
     """prices.json's `ec2_on_demand`: every source's provenance, which source each region's rows come from, and
-    the rates of `wanted` types per region (an offer file's rows replace Karpenter's for the regions it covers)."""
+    the rates of `wanted` types per region (an offer file's rows replace Karpenter's for the regions it covers), each
+    row held to its second readings (`readings`, else the committed ones)."""
     sources: dict[str, dict[str, Any]] = {}
     region_source: dict[str, str] = {}
     prices: dict[str, dict[str, float]] = {}
@@ -108,6 +111,7 @@ def on_demand_table(wanted: set[str], offers: Path = OFFERS) -> dict[str, Any]:
                 _agree(prices[region], rates, region, region_source[region], name)
             region_source[region] = name
             prices[region] = dict(sorted(rates.items()))
+    check_readings(prices, region_source, load_readings() if readings is None else readings)
     return {
         "unit": UNIT,
         "sources": sources,

@@ -121,6 +121,11 @@ class PriceTable:
         """The regions the EC2 table covers."""
         return tuple(self._on_demand)
 
+    def on_demand_source(self, region: str) -> str | None:
+        """The source of `region`'s On-Demand rows, in a line's words (None: no source covers the region)."""
+        origin = self._ec2_origin.get(region)
+        return None if origin is None else origin[0]
+
     def on_demand(self, region: str, instance_type: str) -> Price | None:
         """An instance type's On-Demand hourly price in `region`."""
         table = self._on_demand.get(region)
@@ -143,6 +148,10 @@ class PriceTable:
     def capacity_block(self, region: str, instance_type: str) -> Price | None:
         """A Capacity Block's price per instance-hour for `instance_type` in `region`."""
         return self._entry("capacity_blocks", region, instance_type=instance_type)
+
+    def capacity_block_page(self) -> str:
+        """The Capacity Block table's source in a few words: AWS's page and the day it was scraped."""
+        return f"AWS's Capacity Block pricing page (as scraped {self._services['capacity_blocks']['date']})"
 
     def control_plane(self, region: str, support: str) -> Price | None:
         """The EKS control plane per cluster-hour: `standard` or `extended` support."""

@@ -84,7 +84,8 @@ def test_an_offer_file_kept_for_a_region_gives_its_rows_their_provenance_and_rep
     east = json.loads(json.dumps(trimmed).replace('"us-west-2"', '"us-east-1"').replace('"12.3400000000"', '"55.0400000000"'))
     east = json.loads(json.dumps(east).replace('"0.1234000000"', '"0.2016000000"'))
     (tmp_path / "us-east-1.json").write_text(json.dumps(east))
-    table = on_demand_table(WANTED | {"g6.48xlarge"}, tmp_path)
+    # The fixture's made-up us-west-2 rate (12.34) is no reading of AWS's: this test holds it to none (readings=()).
+    table = on_demand_table(WANTED | {"g6.48xlarge"}, tmp_path, readings=())
     assert table["region_source"] == {
         "us-east-1": "aws-offer:us-east-1.json",
         "us-gov-east-1": "karpenter:karpenter_pricing_aws_us_gov.go",

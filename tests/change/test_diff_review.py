@@ -255,7 +255,7 @@ def test_shrinking_a_reserved_pool_shows_the_unused_reservation_as_new_and_the_q
     # The P vCPU note is the same check at the same place with a new figure: changed, not new and resolved.
     assert [(finding.code, "needs 2304" in finding.message) for finding in result.new_side.changed] == [("quota.per-account", True)]
     assert result.new_side.resolved == ()
-    # us-west-2 has no prices in railyard's table: the spend row says how many lines it leaves out.
+    # No source railyard may ship prices us-west-2's instances, volumes or gateways: the spend row says how many lines it leaves out.
     (spend,) = [row for row in result.ceilings if row.key == "hourly_at_max_usd"]
     assert spend.label == "whole design: spend at max, USD/h (priced lines; 5 unpriced on the new side, left out)"
 

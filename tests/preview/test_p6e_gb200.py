@@ -21,9 +21,12 @@ def test_the_example_validates_with_no_warning_and_an_unpriced_block():
     # No pool.nvlink-imex: the DRA driver and a ComputeDomain give jobs across the UltraServer's instances IMEX.
     assert [finding.code for finding in checked.findings if finding.severity in ("error", "warning")] == []
     [block] = [line for line in checked.cost.lines if line.key == "pool:nvl72"]
-    # No price in railyard's tables: unknown, with the reason, and left out of the totals, never $0.
-    assert block.hourly_usd is None and block.unknown.startswith("no Capacity Block price for p6e-gb200.36xlarge in us-east-1")
-    assert checked.cost.summary()[0].endswith("; leaves out pool nvl72: p6e-gb200.36xlarge (unpriced)")
+    # AWS's page prices no block of this type per instance: unknown, with the reason, and left out of the totals, never $0.
+    assert block.hourly_usd is None and block.unknown == (
+        "no Capacity Block rate published for it: AWS's Capacity Block pricing page (as scraped 2026-07-22) gives no per-instance rate "
+        "for p6e-gb200.36xlarge in us-east-1 (AWS prices a block when it offers it)"
+    )
+    assert checked.cost.summary()[0].endswith("; leaves out pool nvl72: p6e-gb200.36xlarge (unpriced: no Capacity Block rate published for it)")
     [provider] = checked.design.figures["provider_fabrics"]
     assert provider["pools"] == [
         {"pool": "nvl72", "instance_type": "p6e-gb200.36xlarge", "efa_interfaces": 4, "network_gbps": 3200.0, "network_node_layers": 3}

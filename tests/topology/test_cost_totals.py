@@ -43,16 +43,19 @@ def test_the_month_line_says_it_leaves_out_the_capacity_block_paid_upfront_and_t
     left_out = result.cost.as_json()["left_out"]
     assert [item["key"] for item in left_out["monthly_usd"]] == ["pool:train", "storage:lustre"]
     assert left_out["monthly_usd"][0]["why"] == "a Capacity Block is paid upfront for its window, so it is in the upfront total, not the month"
-    assert left_out["monthly_usd"][1]["why"].startswith("unpriced: no FSx for Lustre price for PERSISTENT_2 SSD 500 MB/s/TiB in us-east-1")
+    assert left_out["monthly_usd"][1]["why"].startswith(
+        "unpriced: no source prices it: AWS publishes FSx for Lustre PERSISTENT_2 SSD 500 MB/s/TiB's rate for us-east-1 in its Price List"
+    )
     assert [item["key"] for item in left_out["hourly_usd"]] == [item["key"] for item in left_out["hourly_at_max_usd"]] == ["storage:lustre"]
     assert left_out["upfront_usd"] == []
     hourly = result.cost.hourly_usd
     assert hourly == pytest.approx(BLOCK_HOURLY + 0.4032 + 12_900 * 0.08 / 730 + 2 * (0.045 + 0.005) + 0.10)
     assert result.cost.monthly_usd == pytest.approx((hourly - BLOCK_HOURLY) * 730)
     assert result.cost.summary() == [
-        f"per hour: ${hourly:,.2f} as planned, ${result.cost.hourly_at_max_usd:,.2f} at max size; leaves out {LUSTRE} (unpriced)",
+        f"per hour: ${hourly:,.2f} as planned, ${result.cost.hourly_at_max_usd:,.2f} at max size; "
+        f"leaves out {LUSTRE} (unpriced: no source prices it)",
         f"a month: ${result.cost.monthly_usd:,.2f} (730 h); leaves out pool train: p5.48xlarge (Capacity Block, paid upfront for its window), "
-        f"{LUSTRE} (unpriced)",
+        f"{LUSTRE} (unpriced: no source prices it)",
         f"upfront: ${BLOCK_HOURLY * 336:,.2f} for Capacity Blocks",
     ]
     main(["validate", str(P5)])
@@ -168,9 +171,14 @@ def test_a_type_aws_does_not_sell_in_the_region_is_refused_and_its_price_gap_say
         "AWS sells trn2.48xlarge in ap-south-2, us-east-2: choose one of those regions, or, if the account has it in us-east-1 "
         "after all, declare cost.instance_usd_per_hour.trn2.48xlarge (USD per instance-hour)"
     )
-    # Sold there but not in railyard's table: the gap is the table's, and it says so.
-    gap = Pricer(result.blueprint, load_prices()).on_demand_gap("p5.48xlarge")
-    assert load_offerings().offered("p5.48xlarge", "us-east-1") is True and gap.why.startswith("no On-Demand price")
+    # A type the offerings data doesn't cover, in a region whose source has no rate for it: the gap names that source.
+    gap = Pricer(result.blueprint, load_prices()).on_demand_gap("p6e-gb200.36xlarge")
+    assert load_offerings().offered("p6e-gb200.36xlarge", "us-east-1") is None
+    assert gap.why == (
+        "its source lists no rate: https://github.com/aws/karpenter-provider-aws @ 1d927085dd81: "
+        "pkg/providers/pricing/zz_generated.pricing_aws.go (generated 2026-07-20T13:44:30Z) has no On-Demand rate for "
+        "p6e-gb200.36xlarge in us-east-1"
+    )
 
 
 def test_offerings_are_motos_per_region_dump_and_regenerate_byte_identically():
