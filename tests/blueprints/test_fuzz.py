@@ -5,7 +5,8 @@ example, replaces or deletes up to three of its values at random paths with
 values of any type and size - a scalar where a list belongs, 10^20 nodes, NaN,
 an empty mapping - and runs `railyard validate` on it through the CLI: it must
 return 0 (clean), 1 (findings) or 2 (unreadable, with a file:line message),
-never raise, within a time bound. The named tests below feed the structural
+never raise. A hang fails the test through pytest-timeout's limit (pytest.ini), naming it; validate's speed is
+bench/'s to measure, not a bound here that a loaded machine breaks. The named tests below feed the structural
 attacks a mutation can't reach: nesting past any real blueprint (which crashed
 libyaml's recursive composer), an alias that contains itself, an alias bomb,
 an oversized file, bytes that aren't UTF-8.
@@ -20,7 +21,6 @@ import io
 import json
 import shutil
 import tempfile
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -42,7 +42,6 @@ EXAMPLES = {
 }
 # No fast example declares quotas; one does here, so mutations reach the section (a 0 once divided by zero).
 EXAMPLES["p5-capacity-block"]["quotas"] = {"L-BD136A63": 450, "L-6D54EA21": 30, "L-417A185B": 12288, "L-83CA0A9D": 5}
-SECONDS_PER_CASE = 10.0
 
 VALUES = st.one_of(
     st.none(),
@@ -79,13 +78,12 @@ def _apply(document, path, value, delete: bool) -> None:
         parent[path[-1]] = value
 
 
-def run_cli(*args: str) -> tuple[int, str, float]:
-    """(exit status, stderr, seconds) of one CLI run in this process; any exception propagates and fails the test."""
+def run_cli(*args: str) -> tuple[int, str]:
+    """(exit status, stderr) of one CLI run in this process; any exception propagates and fails the test."""
     out, err = io.StringIO(), io.StringIO()
-    start = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = main(list(args))
-    return status, err.getvalue(), time.perf_counter() - start
+    return status, err.getvalue()
 
 
 # One folder for the process's cases, each written over the last (a folder made and removed per case was a tenth of a
@@ -94,7 +92,7 @@ _CASES = Path(tempfile.mkdtemp(prefix="railyard-fuzz-"))
 atexit.register(shutil.rmtree, _CASES, True)
 
 
-def validate_text(text: str | bytes) -> tuple[int, str, float]:
+def validate_text(text: str | bytes) -> tuple[int, str]:
     """`railyard validate` of `text` written to a file named blueprint.yaml."""
     path = _CASES / "blueprint.yaml"
     path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
@@ -112,16 +110,14 @@ def test_a_mutated_example_gets_findings_or_a_message_never_a_traceback(name, ed
         if not paths:
             break
         _apply(document, paths[pick % len(paths)], value, delete)
-    status, stderr, seconds = validate_text(dump(document))
+    status, stderr = validate_text(dump(document))
     assert status in (0, 1, 2)
     assert status != 2 or stderr.strip(), "an unreadable input must say why"
-    assert seconds < SECONDS_PER_CASE
 
 
 def _refused(text: str | bytes, says: str) -> str:
-    status, stderr, seconds = validate_text(text)
+    status, stderr = validate_text(text)
     assert status == 2 and says in stderr, stderr
-    assert seconds < SECONDS_PER_CASE
     return stderr
 
 
@@ -162,17 +158,17 @@ def test_bytes_that_are_not_utf8_are_refused():
 def test_an_absurd_file_system_size_is_a_finding_not_a_hang(field, value):
     document = copy.deepcopy(EXAMPLES["p5-capacity-block"])
     document["storage"][0][field] = value
-    status, _, seconds = validate_text(yaml.safe_dump(document))
-    assert status == 1 and seconds < SECONDS_PER_CASE
+    status, _ = validate_text(yaml.safe_dump(document))
+    assert status == 1
 
 
 @pytest.mark.parametrize("code", ["L-BD136A63", "L-6D54EA21", "L-83CA0A9D", "L-417A185B"])
 def test_a_zero_quota_is_a_finding_or_a_plan_never_a_traceback(code):
     document = copy.deepcopy(EXAMPLES["p5-capacity-block"])
     document["quotas"][code] = 0
-    status, _, seconds = validate_text(yaml.safe_dump(document))
+    status, _ = validate_text(yaml.safe_dump(document))
     # The first three are refused (quota.below-minimum); capacity blocks count against no on-demand vCPU quota.
-    assert status == (0 if code == "L-417A185B" else 1) and seconds < SECONDS_PER_CASE
+    assert status == (0 if code == "L-417A185B" else 1)
 
 
 def test_a_cidr_written_as_a_boolean_is_a_finding_not_an_address():

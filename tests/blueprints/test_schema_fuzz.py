@@ -3,7 +3,7 @@
 `railyard schema` is what editors validate against. Every document the schema
 accepts must get past the loader's schema stage (no `schema.*` finding: what
 the models refuse, the schema must refuse too), and `railyard validate` must
-end in exit 0 or 1 with findings, never a traceback, within the time bound.
+end in exit 0 or 1 with findings, never a traceback (a hang fails through pytest-timeout).
 The documents come from `schema_strategy.from_schema` (Hypothesis, three fixed seeds).
 """
 
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from blueprints.loader import load_text
 from railyard.cli import main
 from tests.blueprints.schema_strategy import from_schema
-from tests.blueprints.test_fuzz import SECONDS_PER_CASE, dump, validate_text
+from tests.blueprints.test_fuzz import dump, validate_text
 from tests.properties import examples
 
 
@@ -55,9 +55,8 @@ def _passes_the_schema_stage_and_validates(document: dict) -> None:
         (finding.code, finding.path_text, finding.message) for finding in load_text(text, "b.yaml").findings if finding.code.startswith("schema.")
     ]
     assert refused == []
-    status, stderr, seconds = validate_text(text)
+    status, stderr = validate_text(text)
     assert status in (0, 1), stderr
-    assert seconds < SECONDS_PER_CASE
 
 
 # 300 documents in three shards of 100, each with its own fixed seed (so each draws its own documents, the same on every
