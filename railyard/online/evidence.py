@@ -35,6 +35,7 @@ VOLUMES = "kubectl-get-persistentvolumes.json"
 CLAIMS = "kubectl-get-persistentvolumeclaims.json"
 KUEUE_TOPOLOGIES = "kubectl-get-topologies.json"
 KUEUE_FLAVORS = "kubectl-get-resourceflavors.json"
+COMPUTE_DOMAINS = "kubectl-get-computedomains.json"
 NODEGROUP_PREFIX = "eks-describe-nodegroup-"
 
 # The file name -> the command that prints it (docs/conform.md lists the same table; a test keeps them equal).
@@ -53,6 +54,7 @@ COMMANDS: dict[str, str] = {
     CLAIMS: "kubectl get persistentvolumeclaims -A -o json",
     KUEUE_TOPOLOGIES: "kubectl get topologies.kueue.x-k8s.io -o json",
     KUEUE_FLAVORS: "kubectl get resourceflavors.kueue.x-k8s.io -o json",
+    COMPUTE_DOMAINS: "kubectl get computedomains.resource.nvidia.com -A -o json",
 }
 
 

@@ -384,4 +384,6 @@ GB200 = Sketch(
     daemonsets=(*OPERATOR, EFA_PLUGIN, DRA_PLUGIN, ("kube-system", "eks-node-monitoring-agent", None)),
     topologies={"aws-network-3-clique": (*LAYERS, "nvidia.com/gpu.clique", HOST)},
     flavors=("nvl72-c93c3e31",),
+    # The pool's ComputeDomain in the workload namespace, a job running on the first UltraServer's 18 nodes.
+    compute_domains=(("default", "nvl72-nvlink", "nvl72", 18),),
 )
