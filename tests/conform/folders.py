@@ -273,8 +273,9 @@ def _kubernetes(sketch: Sketch) -> dict[str, dict[str, Any]]:
 
 def _compute_domain(sketch: Sketch, namespace: str, name: str, pool: str, joined: int) -> dict[str, Any]:
     """A ComputeDomain as kubectl prints it once the driver's controller has reconciled it: Ready, with the IMEX daemons
-    of a running job's nodes (the first `joined` of the pool's) each Ready in its node's clique (the status the CRD at
-    v25.12.0 gives; an idle domain has no nodes)."""
+    of a running job's nodes (the first `joined` of the pool's) each Ready in its node's clique. The shape is the EKS
+    user guide's (ml-eks-nvidia-ultraserver @00e3293d: `status.nodes[]` of cliqueID, ipAddress, name, and `status: Ready`)
+    with the per-node `index` and `status` the CRD at v25.12.0 adds; an idle domain has no nodes."""
     group = next(group for group in sketch.groups if group.pool == pool)
     nodes = [
         {
