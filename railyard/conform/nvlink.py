@@ -11,7 +11,9 @@ UltraServer) sends a job's pods to nodes with no NVLink between them. The DRA dr
 templates/kubeletplugin.yaml) is what starts a node's IMEX daemon for a ComputeDomain: a node without it
 Ready can't join one.
 
-Each ComputeDomain railyard emits must exist and report `status.status: Ready`. The CRD at v25.12.0
+The chart's ComputeDomain controller (Deployment `nvidia-dra-driver-gpu-controller`, templates/controller.yaml, one
+replica) makes each domain's IMEX DaemonSet and channel ResourceClaimTemplate and writes its status: it must exist
+with its replica Ready. Each ComputeDomain railyard emits must exist and report `status.status: Ready`. The CRD at v25.12.0
 (crds/resource.nvidia.com_computedomains.yaml) gives `status.status` (Ready, NotReady) and
 `status.nodes[]` (name, ipAddress, cliqueID, index, status: the IMEX daemon's readiness on that node).
 The controller (cmd/compute-domain-controller/computedomain.go, `calculateGlobalStatus`) sets Ready
@@ -26,13 +28,14 @@ from __future__ import annotations
 from blueprints.findings import Finding, error
 from railyard.conform import observed
 from railyard.conform.base import Judge, listed
-from railyard.online.evidence import COMPUTE_DOMAINS, DAEMONSETS, NODES, PODS, TOPOLOGY
+from railyard.online.evidence import COMPUTE_DOMAINS, DAEMONSETS, DEPLOYMENTS, NODES, PODS, TOPOLOGY
 from topology.cluster.labels import NVLINK_CLIQUE_LABEL
 
-CODES = ("conform.clique-missing", "conform.clique-split", "conform.dra-plugin", "conform.compute-domain")
+CODES = ("conform.clique-missing", "conform.clique-split", "conform.dra-plugin", "conform.dra-controller", "conform.compute-domain")
 DRA_NAMESPACE = "nvidia-dra-driver-gpu"
 DRA_KUBELET_PLUGIN = "nvidia-dra-driver-gpu-kubelet-plugin"
-# The chart's controller Deployment (templates/controller.yaml: `<chart name>-controller`), which writes each domain's status.
+# The chart's controller Deployment (templates/controller.yaml: `<chart name>-controller`, `replicas: 1`), which makes each
+# domain's IMEX DaemonSet and channel template and writes its status.
 DRA_CONTROLLER = "nvidia-dra-driver-gpu-controller"
 READY = "Ready"
 
@@ -150,6 +153,35 @@ def check_dra_plugin(judge: Judge) -> list[Finding]:
             nodes=sorted(lacking),
         )
     ]
+
+
+def check_dra_controller(judge: Judge) -> list[Finding]:
+    """Where railyard installs the DRA driver, its ComputeDomain controller Deployment exists with every replica Ready."""
+    layout = judge.expected.plan.kubernetes.compute_domains
+    if layout is None:
+        return []
+    found = judge.not_checked("the DRA driver's ComputeDomain controller", [DEPLOYMENTS], ("kubernetes", "compute_domains"))
+    if found:
+        return found
+    deployments = {
+        (str((item.get("metadata") or {}).get("namespace")), str((item.get("metadata") or {}).get("name"))): item
+        for item in (judge.evidence.get(DEPLOYMENTS) or {}).get("items") or []
+    }
+    controller = deployments.get((DRA_NAMESPACE, DRA_CONTROLLER))
+    pools = sorted(layout.pools)
+    where = f"the DRA driver's ComputeDomain controller Deployment {DRA_NAMESPACE}/{DRA_CONTROLLER}"
+    if controller is None:
+        message = f"{where} is absent: no ComputeDomain of pool(s) {pools} gets its IMEX daemons or channel template"
+        return [
+            error("conform.dra-controller", judge.expected.path(pools[0]), message, "run `pulumi up` on the Kubernetes layer's stack", pools=pools)
+        ]
+    wanted = (controller.get("spec") or {}).get("replicas", 1)
+    ready = (controller.get("status") or {}).get("readyReplicas", 0)  # the API leaves out a count of 0
+    if ready >= wanted:
+        return []
+    message = f"{where} has {ready} of {wanted} replica(s) Ready: new ComputeDomains of pool(s) {pools} are not reconciled and get no status"
+    fix = f"see the controller pod's events and log (`kubectl -n {DRA_NAMESPACE} describe deployment/{DRA_CONTROLLER}`, `kubectl logs`)"
+    return [error("conform.dra-controller", judge.expected.path(pools[0]), message, fix, pools=pools, ready=ready, replicas=wanted)]
 
 
 def check_compute_domains(judge: Judge) -> list[Finding]:

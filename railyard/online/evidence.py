@@ -30,6 +30,7 @@ CLUSTER = "eks-describe-cluster.json"
 FILE_SYSTEMS = "fsx-describe-file-systems.json"
 NODES = "kubectl-get-nodes.json"
 DAEMONSETS = "kubectl-get-daemonsets.json"
+DEPLOYMENTS = "kubectl-get-deployments.json"
 PODS = "kubectl-get-pods.json"
 VOLUMES = "kubectl-get-persistentvolumes.json"
 CLAIMS = "kubectl-get-persistentvolumeclaims.json"
@@ -49,6 +50,7 @@ COMMANDS: dict[str, str] = {
     FILE_SYSTEMS: "aws fsx describe-file-systems --output json",
     NODES: "kubectl get nodes -o json",
     DAEMONSETS: "kubectl get daemonsets -A -o json",
+    DEPLOYMENTS: "kubectl get deployments -A -o json",
     PODS: "kubectl get pods -A -o json",
     VOLUMES: "kubectl get persistentvolumes -o json",
     CLAIMS: "kubectl get persistentvolumeclaims -A -o json",

@@ -76,6 +76,8 @@ class Sketch:
     placed: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # NVIDIA DRA driver ComputeDomains ((namespace, name, pool, nodes joined)): a running job's IMEX daemons on the pool's first nodes.
     compute_domains: tuple[tuple[str, str, str, int], ...] = ()
+    # Deployments beyond CoreDNS, which every EKS cluster runs ((namespace, name)), each with its one replica Ready.
+    deployments: tuple[tuple[str, str], ...] = ()
 
 
 LAYERS = tuple(f"topology.k8s.aws/network-node-layer-{layer}" for layer in (1, 2, 3))

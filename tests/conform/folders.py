@@ -261,6 +261,7 @@ def _kubernetes(sketch: Sketch) -> dict[str, dict[str, Any]]:
     ]
     return {
         "kubectl-get-computedomains.json": {**KUBE_LIST, "items": [_compute_domain(sketch, *domain) for domain in sketch.compute_domains]},
+        "kubectl-get-deployments.json": {**KUBE_LIST, "items": [_deployment(*deployment) for deployment in (COREDNS, *sketch.deployments)]},
         "kubectl-get-nodes.json": {**KUBE_LIST, "items": [_node(group, index) for group, index in nodes]},
         "kubectl-get-daemonsets.json": {**KUBE_LIST, "items": daemonsets},
         "kubectl-get-pods.json": {**KUBE_LIST, "items": pods},
@@ -268,6 +269,22 @@ def _kubernetes(sketch: Sketch) -> dict[str, dict[str, Any]]:
         "kubectl-get-resourceflavors.json": {**KUBE_LIST, "items": flavors},
         "kubectl-get-persistentvolumeclaims.json": {**KUBE_LIST, "items": claims},
         "kubectl-get-persistentvolumes.json": {**KUBE_LIST, "items": volumes},
+    }
+
+
+# The EKS CoreDNS add-on: a Deployment of two replicas in kube-system (EKS user guide, managing-coredns).
+COREDNS = ("kube-system", "coredns", 2)
+
+
+def _deployment(namespace: str, name: str, replicas: int = 1) -> dict[str, Any]:
+    """A Deployment as kubectl prints it, every replica Ready."""
+    status = {"replicas": replicas, "readyReplicas": replicas, "availableReplicas": replicas, "updatedReplicas": replicas}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {"replicas": replicas},
+        "status": status,
     }
 
 

@@ -176,3 +176,55 @@ def test_the_compute_domains_file_missing_is_not_a_pass(tmp_path):
     (finding,) = _errors(judged(GB200, tmp_path, change))
     assert (finding.code, finding.path_text) == ("conform.not-checked", "kubernetes.compute_domains")
     assert finding.certificate == {"check": "the ComputeDomains", "files": ["kubectl-get-computedomains.json"]}
+
+
+CONTROLLER = ("nvidia-dra-driver-gpu", "nvidia-dra-driver-gpu-controller")
+
+
+def _controller(documents: Documents) -> dict:
+    items = documents["kubectl-get-deployments.json"]["items"]
+    return next(item for item in items if (item["metadata"]["namespace"], item["metadata"]["name"]) == CONTROLLER)
+
+
+def test_the_dra_controller_absent_is_named(tmp_path):
+    def change(documents: Documents) -> None:
+        items = documents["kubectl-get-deployments.json"]["items"]
+        items[:] = [item for item in items if item["metadata"]["name"] != CONTROLLER[1]]
+
+    (finding,) = _errors(judged(GB200, tmp_path, change))
+    assert (finding.code, finding.path_text, finding.certificate) == ("conform.dra-controller", "pools[0]", {"pools": ["nvl72"]})
+    assert finding.message == (
+        "the DRA driver's ComputeDomain controller Deployment nvidia-dra-driver-gpu/nvidia-dra-driver-gpu-controller is absent: "
+        "no ComputeDomain of pool(s) ['nvl72'] gets its IMEX daemons or channel template"
+    )
+
+
+def test_the_dra_controller_with_no_ready_replica_is_named(tmp_path):
+    # The API leaves readyReplicas out when it is 0.
+    def change(documents: Documents) -> None:
+        del _controller(documents)["status"]["readyReplicas"]
+
+    (finding,) = _errors(judged(GB200, tmp_path, change))
+    assert finding.code == "conform.dra-controller"
+    assert finding.certificate == {"pools": ["nvl72"], "ready": 0, "replicas": 1}
+    assert finding.message.startswith(
+        "the DRA driver's ComputeDomain controller Deployment nvidia-dra-driver-gpu/nvidia-dra-driver-gpu-controller has 0 of 1 "
+        "replica(s) Ready: new ComputeDomains of pool(s) ['nvl72'] are not reconciled"
+    )
+
+
+def test_the_dra_controller_with_as_many_ready_replicas_as_it_asks_conforms(tmp_path):
+    def change(documents: Documents) -> None:
+        controller = _controller(documents)
+        controller["spec"]["replicas"] = controller["status"]["readyReplicas"] = 2
+
+    assert judged(GB200, tmp_path, change).findings == []
+
+
+def test_the_deployments_file_missing_is_not_a_pass_where_the_driver_is_installed(tmp_path):
+    def change(documents: Documents) -> None:
+        del documents["kubectl-get-deployments.json"]
+
+    (finding,) = _errors(judged(GB200, tmp_path, change))
+    assert (finding.code, finding.path_text) == ("conform.not-checked", "kubernetes.compute_domains")
+    assert finding.certificate == {"check": "the DRA driver's ComputeDomain controller", "files": ["kubectl-get-deployments.json"]}
