@@ -29,6 +29,7 @@ from blueprints.findings import Finding, error
 from railyard.conform import observed
 from railyard.conform.base import Judge, listed
 from railyard.online.evidence import COMPUTE_DOMAINS, DAEMONSETS, DEPLOYMENTS, NODES, PODS, TOPOLOGY
+from topology.cluster.compute_domains import ComputeDomainLayout
 from topology.cluster.labels import NVLINK_CLIQUE_LABEL
 
 CODES = ("conform.clique-missing", "conform.clique-split", "conform.dra-plugin", "conform.dra-controller", "conform.compute-domain")
@@ -118,6 +119,15 @@ def _split(path: tuple[str | int, ...], message: str, **facts: object) -> Findin
     )
 
 
+def _objects(judge: Judge, file: str) -> dict[tuple[str, str], dict]:
+    """The objects of a `kubectl get ... -o json` list in the evidence, by (namespace, name)."""
+    found = {}
+    for item in (judge.evidence.get(file) or {}).get("items") or []:
+        metadata = item.get("metadata") or {}
+        found[(str(metadata.get("namespace")), str(metadata.get("name")))] = item
+    return found
+
+
 def check_dra_plugin(judge: Judge) -> list[Finding]:
     """Where railyard installs the DRA driver, its kubelet plugin DaemonSet exists and is Ready on every Ready node of the NVLink pools."""
     layout = judge.expected.plan.kubernetes.compute_domains
@@ -126,10 +136,7 @@ def check_dra_plugin(judge: Judge) -> list[Finding]:
     found = judge.not_checked("the DRA driver's kubelet plugin", [NODES, DAEMONSETS, PODS], ("kubernetes", "compute_domains"))
     if found:
         return found
-    present = {
-        (str((item.get("metadata") or {}).get("namespace")), str((item.get("metadata") or {}).get("name")))
-        for item in (judge.evidence.get(DAEMONSETS) or {}).get("items") or []
-    }
+    present = set(_objects(judge, DAEMONSETS))
     pools = sorted(layout.pools)
     if (DRA_NAMESPACE, DRA_KUBELET_PLUGIN) not in present:
         message = (
@@ -155,19 +162,20 @@ def check_dra_plugin(judge: Judge) -> list[Finding]:
     ]
 
 
-def check_dra_controller(judge: Judge) -> list[Finding]:
-    """Where railyard installs the DRA driver, its ComputeDomain controller Deployment exists with every replica Ready."""
+def _installed(judge: Judge, check: str, file: str) -> tuple[ComputeDomainLayout | None, list[Finding]]:
+    """The DRA driver's layout (None where railyard doesn't install it), and the error for `file` missing where it does."""
     layout = judge.expected.plan.kubernetes.compute_domains
     if layout is None:
-        return []
-    found = judge.not_checked("the DRA driver's ComputeDomain controller", [DEPLOYMENTS], ("kubernetes", "compute_domains"))
-    if found:
+        return None, []
+    return layout, judge.not_checked(check, [file], ("kubernetes", "compute_domains"))
+
+
+def check_dra_controller(judge: Judge) -> list[Finding]:
+    """Where railyard installs the DRA driver, its ComputeDomain controller Deployment exists with every replica Ready."""
+    layout, found = _installed(judge, "the DRA driver's ComputeDomain controller", DEPLOYMENTS)
+    if layout is None or found:
         return found
-    deployments = {
-        (str((item.get("metadata") or {}).get("namespace")), str((item.get("metadata") or {}).get("name"))): item
-        for item in (judge.evidence.get(DEPLOYMENTS) or {}).get("items") or []
-    }
-    controller = deployments.get((DRA_NAMESPACE, DRA_CONTROLLER))
+    controller = _objects(judge, DEPLOYMENTS).get((DRA_NAMESPACE, DRA_CONTROLLER))
     pools = sorted(layout.pools)
     where = f"the DRA driver's ComputeDomain controller Deployment {DRA_NAMESPACE}/{DRA_CONTROLLER}"
     if controller is None:
@@ -186,16 +194,10 @@ def check_dra_controller(judge: Judge) -> list[Finding]:
 
 def check_compute_domains(judge: Judge) -> list[Finding]:
     """Each ComputeDomain railyard emits exists, and its status (written by the driver's controller) is Ready."""
-    layout = judge.expected.plan.kubernetes.compute_domains
-    if layout is None:
-        return []
-    found = judge.not_checked("the ComputeDomains", [COMPUTE_DOMAINS], ("kubernetes", "compute_domains"))
-    if found:
+    layout, found = _installed(judge, "the ComputeDomains", COMPUTE_DOMAINS)
+    if layout is None or found:
         return found
-    present = {}
-    for item in (judge.evidence.get(COMPUTE_DOMAINS) or {}).get("items") or []:
-        metadata = item.get("metadata") or {}
-        present[(str(metadata.get("namespace")), str(metadata.get("name")))] = item
+    present = _objects(judge, COMPUTE_DOMAINS)
     for domain in layout.domains:
         item = present.get((domain.namespace, domain.name))
         where = f"pool '{domain.pool}': ComputeDomain {domain.namespace}/{domain.name}"

@@ -7,6 +7,8 @@ on all 36. Each drift below is one a real cluster shows, and each gives its own 
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conform.clusters import node_name, pod_name
 from tests.conform.examples import DRA_PLUGIN, GB200
 from tests.conform.folders import find_node
@@ -169,13 +171,17 @@ def test_an_idle_ready_compute_domain_with_no_nodes_conforms(tmp_path):
     assert judged(GB200, tmp_path, change).findings == []
 
 
-def test_the_compute_domains_file_missing_is_not_a_pass(tmp_path):
+@pytest.mark.parametrize(
+    ("file", "check"),
+    [("kubectl-get-computedomains.json", "the ComputeDomains"), ("kubectl-get-deployments.json", "the DRA driver's ComputeDomain controller")],
+)
+def test_a_dra_file_missing_is_not_a_pass_where_the_driver_is_installed(tmp_path, file, check):
     def change(documents: Documents) -> None:
-        del documents["kubectl-get-computedomains.json"]
+        del documents[file]
 
     (finding,) = _errors(judged(GB200, tmp_path, change))
     assert (finding.code, finding.path_text) == ("conform.not-checked", "kubernetes.compute_domains")
-    assert finding.certificate == {"check": "the ComputeDomains", "files": ["kubectl-get-computedomains.json"]}
+    assert finding.certificate == {"check": check, "files": [file]}
 
 
 CONTROLLER = ("nvidia-dra-driver-gpu", "nvidia-dra-driver-gpu-controller")
@@ -219,12 +225,3 @@ def test_the_dra_controller_with_as_many_ready_replicas_as_it_asks_conforms(tmp_
         controller["spec"]["replicas"] = controller["status"]["readyReplicas"] = 2
 
     assert judged(GB200, tmp_path, change).findings == []
-
-
-def test_the_deployments_file_missing_is_not_a_pass_where_the_driver_is_installed(tmp_path):
-    def change(documents: Documents) -> None:
-        del documents["kubectl-get-deployments.json"]
-
-    (finding,) = _errors(judged(GB200, tmp_path, change))
-    assert (finding.code, finding.path_text) == ("conform.not-checked", "kubernetes.compute_domains")
-    assert finding.certificate == {"check": "the DRA driver's ComputeDomain controller", "files": ["kubectl-get-deployments.json"]}
