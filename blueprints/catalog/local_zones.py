@@ -27,6 +27,10 @@ class LocalZone:
     group: str
     parent_region: str
     parent_zone_id: str
+    # The EBS volume types AWS's Local Zones features page lists for the zone; None where the table hasn't read it.
+    ebs_volume_types: tuple[str, ...] | None = None
+    # Whether that page lists NAT gateways in the zone; None where the table hasn't read it.
+    nat_gateway: bool | None = None
 
 
 @record
@@ -55,5 +59,16 @@ class LocalZones:
 def load_local_zones() -> LocalZones:
     """The committed table (read once per process)."""
     data = load_data(TABLE.read_text("utf-8"))
-    zones = tuple(LocalZone(row["name"], row["id"], row["group"], row["parent_region"], row["parent_zone_id"]) for row in data["zones"])
+    zones = tuple(
+        LocalZone(
+            row["name"],
+            row["id"],
+            row["group"],
+            row["parent_region"],
+            row["parent_zone_id"],
+            tuple(row["ebs_volume_types"]) if row.get("ebs_volume_types") is not None else None,
+            row.get("nat_gateway"),
+        )
+        for row in data["zones"]
+    )
     return LocalZones(zones, tuple(data["eks"]["supported"]), data["source"])

@@ -13,6 +13,8 @@ from blueprints.models.capacity import CapacitySource, InstanceTypeName
 GP3_BASELINE_IOPS = 3_000
 GP3_IOPS_PER_GIB = 500
 GP3_MIBPS_PER_IOPS = 0.25
+# The EBS volume type of every node's root volume (the launch template's, and Karpenter's EC2NodeClass's).
+ROOT_VOLUME_TYPE = "gp3"
 
 # EC2 resource ids: the prefix, a hyphen, then 8 or (since 2016-2018) 17 characters (EC2 user guide, "Resource IDs").
 AmiId = Annotated[str, StringConstraints(pattern=r"^ami-([0-9a-f]{8}|[0-9a-f]{17})$"), Field(description="An AMI id, such as ami-0123456789abcdef0.")]

@@ -86,6 +86,17 @@ EXPLAIN: dict[str, dict[str, str]] = {
         "NVLink domain spans instances, so a ComputeDomain's IMEX daemon can't start there",
         "fix": "run `pulumi up` on the Kubernetes layer; read the plugin pod's log on the named nodes (a host nvidia-imex service is a known cause)",
     },
+    "conform.dra-controller": {
+        "meaning": "NVIDIA's DRA driver's ComputeDomain controller Deployment is absent or not Ready: ComputeDomains get no IMEX "
+        "DaemonSet, no channel ResourceClaimTemplate and no status, so no job spanning an NVLink pool's instances can start",
+        "fix": "run `pulumi up` on the Kubernetes layer; read the controller pod's events and log",
+    },
+    "conform.compute-domain": {
+        "meaning": "a ComputeDomain railyard emits for an NVLink pool is absent, has no status (NVIDIA's DRA driver's controller "
+        "never reconciled it), or reports status NotReady: an IMEX daemon on some node is not Ready, so a job spanning the "
+        "pool's instances can't share GPU memory over NVLink",
+        "fix": "run `pulumi up` on the Kubernetes layer; read the driver controller's log, and the IMEX daemon pods' logs on the nodes named",
+    },
     "conform.cluster": {"meaning": "the EKS cluster is not ACTIVE, or runs another Kubernetes version than the blueprint", "fix": "run `pulumi up`"},
     "conform.nodegroup": {
         "meaning": "a managed node group's status, labels, taints, capacity type, size, version or node repair differs from what was compiled",
@@ -128,6 +139,8 @@ CHECKS: tuple[tuple[str, Callable[[Judge], list[Finding]]], ...] = (
     ("node-groups", cluster.check_node_groups),
     ("daemonsets", cluster.check_daemonsets),
     ("dra-plugin", nvlink.check_dra_plugin),
+    ("dra-controller", nvlink.check_dra_controller),
+    ("compute-domains", nvlink.check_compute_domains),
     ("node-gates", cluster.check_gates),
     ("kueue", cluster.check_kueue),
     ("storage", cluster.check_storage),

@@ -11,8 +11,16 @@ UltraServer) sends a job's pods to nodes with no NVLink between them. The DRA dr
 templates/kubeletplugin.yaml) is what starts a node's IMEX daemon for a ComputeDomain: a node without it
 Ready can't join one.
 
-Not judged here: a ComputeDomain's own status (its `status.nodes`), which needs
-`kubectl get computedomains -A -o json` in the evidence folder, a file the recorder doesn't take yet.
+The chart's ComputeDomain controller (Deployment `nvidia-dra-driver-gpu-controller`, templates/controller.yaml, one
+replica) makes each domain's IMEX DaemonSet and channel ResourceClaimTemplate and writes its status: it must exist
+with its replica Ready. Each ComputeDomain railyard emits must exist and report `status.status: Ready`. The CRD at v25.12.0
+(crds/resource.nvidia.com_computedomains.yaml) gives `status.status` (Ready, NotReady) and
+`status.nodes[]` (name, ipAddress, cliqueID, index, status: the IMEX daemon's readiness on that node).
+The controller (cmd/compute-domain-controller/computedomain.go, `calculateGlobalStatus`) sets Ready
+when `status.nodes` holds at least `spec.numNodes` entries and none is NotReady; with railyard's
+`numNodes: 0` an idle domain is Ready (daemonset.go sets it when its IMEX DaemonSet's ready count equals
+`numNodes`). A domain with no status at all is one the controller never reconciled
+(kubernetes-sigs/dra-driver-nvidia-gpu#767 shows one), so no job's pods can be released into it.
 """
 
 from __future__ import annotations
@@ -20,12 +28,17 @@ from __future__ import annotations
 from blueprints.findings import Finding, error
 from railyard.conform import observed
 from railyard.conform.base import Judge, listed
-from railyard.online.evidence import DAEMONSETS, NODES, PODS, TOPOLOGY
+from railyard.online.evidence import COMPUTE_DOMAINS, DAEMONSETS, DEPLOYMENTS, NODES, PODS, TOPOLOGY
+from topology.cluster.compute_domains import ComputeDomainLayout
 from topology.cluster.labels import NVLINK_CLIQUE_LABEL
 
-CODES = ("conform.clique-missing", "conform.clique-split", "conform.dra-plugin")
+CODES = ("conform.clique-missing", "conform.clique-split", "conform.dra-plugin", "conform.dra-controller", "conform.compute-domain")
 DRA_NAMESPACE = "nvidia-dra-driver-gpu"
 DRA_KUBELET_PLUGIN = "nvidia-dra-driver-gpu-kubelet-plugin"
+# The chart's controller Deployment (templates/controller.yaml: `<chart name>-controller`, `replicas: 1`), which makes each
+# domain's IMEX DaemonSet and channel template and writes its status.
+DRA_CONTROLLER = "nvidia-dra-driver-gpu-controller"
+READY = "Ready"
 
 
 def _clique_pools(judge: Judge) -> set[str]:
@@ -106,6 +119,15 @@ def _split(path: tuple[str | int, ...], message: str, **facts: object) -> Findin
     )
 
 
+def _objects(judge: Judge, file: str) -> dict[tuple[str, str], dict]:
+    """The objects of a `kubectl get ... -o json` list in the evidence, by (namespace, name)."""
+    found = {}
+    for item in (judge.evidence.get(file) or {}).get("items") or []:
+        metadata = item.get("metadata") or {}
+        found[(str(metadata.get("namespace")), str(metadata.get("name")))] = item
+    return found
+
+
 def check_dra_plugin(judge: Judge) -> list[Finding]:
     """Where railyard installs the DRA driver, its kubelet plugin DaemonSet exists and is Ready on every Ready node of the NVLink pools."""
     layout = judge.expected.plan.kubernetes.compute_domains
@@ -114,10 +136,7 @@ def check_dra_plugin(judge: Judge) -> list[Finding]:
     found = judge.not_checked("the DRA driver's kubelet plugin", [NODES, DAEMONSETS, PODS], ("kubernetes", "compute_domains"))
     if found:
         return found
-    present = {
-        (str((item.get("metadata") or {}).get("namespace")), str((item.get("metadata") or {}).get("name")))
-        for item in (judge.evidence.get(DAEMONSETS) or {}).get("items") or []
-    }
+    present = set(_objects(judge, DAEMONSETS))
     pools = sorted(layout.pools)
     if (DRA_NAMESPACE, DRA_KUBELET_PLUGIN) not in present:
         message = (
@@ -141,3 +160,79 @@ def check_dra_plugin(judge: Judge) -> list[Finding]:
             nodes=sorted(lacking),
         )
     ]
+
+
+def _installed(judge: Judge, check: str, file: str) -> tuple[ComputeDomainLayout | None, list[Finding]]:
+    """The DRA driver's layout (None where railyard doesn't install it), and the error for `file` missing where it does."""
+    layout = judge.expected.plan.kubernetes.compute_domains
+    if layout is None:
+        return None, []
+    return layout, judge.not_checked(check, [file], ("kubernetes", "compute_domains"))
+
+
+def check_dra_controller(judge: Judge) -> list[Finding]:
+    """Where railyard installs the DRA driver, its ComputeDomain controller Deployment exists with every replica Ready."""
+    layout, found = _installed(judge, "the DRA driver's ComputeDomain controller", DEPLOYMENTS)
+    if layout is None or found:
+        return found
+    controller = _objects(judge, DEPLOYMENTS).get((DRA_NAMESPACE, DRA_CONTROLLER))
+    pools = sorted(layout.pools)
+    where = f"the DRA driver's ComputeDomain controller Deployment {DRA_NAMESPACE}/{DRA_CONTROLLER}"
+    if controller is None:
+        message = f"{where} is absent: no ComputeDomain of pool(s) {pools} gets its IMEX daemons or channel template"
+        return [
+            error("conform.dra-controller", judge.expected.path(pools[0]), message, "run `pulumi up` on the Kubernetes layer's stack", pools=pools)
+        ]
+    wanted = (controller.get("spec") or {}).get("replicas", 1)
+    ready = (controller.get("status") or {}).get("readyReplicas", 0)  # the API leaves out a count of 0
+    if ready >= wanted:
+        return []
+    message = f"{where} has {ready} of {wanted} replica(s) Ready: new ComputeDomains of pool(s) {pools} are not reconciled and get no status"
+    fix = f"see the controller pod's events and log (`kubectl -n {DRA_NAMESPACE} describe deployment/{DRA_CONTROLLER}`, `kubectl logs`)"
+    return [error("conform.dra-controller", judge.expected.path(pools[0]), message, fix, pools=pools, ready=ready, replicas=wanted)]
+
+
+def check_compute_domains(judge: Judge) -> list[Finding]:
+    """Each ComputeDomain railyard emits exists, and its status (written by the driver's controller) is Ready."""
+    layout, found = _installed(judge, "the ComputeDomains", COMPUTE_DOMAINS)
+    if layout is None or found:
+        return found
+    present = _objects(judge, COMPUTE_DOMAINS)
+    for domain in layout.domains:
+        item = present.get((domain.namespace, domain.name))
+        where = f"pool '{domain.pool}': ComputeDomain {domain.namespace}/{domain.name}"
+        if item is None:
+            message = f"{where} is absent: no ResourceClaimTemplate {domain.channel_template} is made, so no job can claim the pool's NVLink"
+            found.append(_domain_error(judge, domain.pool, message, "run `pulumi up` on the Kubernetes layer's stack", domain.name))
+        else:
+            found += _domain_status(judge, domain.pool, where, domain.name, item)
+    return found
+
+
+def _domain_status(judge: Judge, pool: str, where: str, name: str, item: dict) -> list[Finding]:
+    """The error for a ComputeDomain whose status is missing or not Ready, naming the nodes whose IMEX daemon is NotReady."""
+    status = item.get("status")
+    if not isinstance(status, dict) or not status.get("status"):
+        controller = f"{DRA_NAMESPACE}/{DRA_CONTROLLER}"
+        message = f"{where} has no status: the driver's controller ({controller}) never reconciled it, so no job's pods are released into it"
+        fix = f"see the controller's log (`kubectl logs -n {DRA_NAMESPACE} deployment/{DRA_CONTROLLER}`) and that its pod is Ready"
+        return [_domain_error(judge, pool, message, fix, name)]
+    if status["status"] == READY:
+        return []
+    lagging = sorted(str(node.get("name")) for node in status.get("nodes") or [] if node.get("status") != READY)
+    wanted = (item.get("spec") or {}).get("numNodes")
+    if lagging:
+        why = f"the IMEX daemon is not Ready on {len(lagging)} node(s): {listed(lagging)}"
+    else:
+        why = f"{len(status.get('nodes') or [])} node(s) joined of the {wanted} its spec.numNodes asks"
+    message = f"{where} is {status['status']}, not Ready: {why}; a job's pods on those nodes can't share GPU memory over NVLink"
+    fix = (
+        f"read the IMEX daemon pods' logs on those nodes (namespace {DRA_NAMESPACE}, label resource.nvidia.com/computeDomain=<the domain's uid>) "
+        "and `nvidia-smi -q` (Fabric) there; a node whose fabric is degraded can't join"
+    )
+    return [_domain_error(judge, pool, message, fix, name, nodes=lagging)]
+
+
+def _domain_error(judge: Judge, pool: str, message: str, fix: str, name: str, **facts: object) -> Finding:
+    """The finding for one ComputeDomain, at its pool's line."""
+    return error("conform.compute-domain", judge.expected.path(pool), message, fix, pool=pool, compute_domain=name, **facts)

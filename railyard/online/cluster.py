@@ -45,17 +45,20 @@ TOPOLOGY_BATCH = 100
 KUBECTL: dict[str, tuple[str, ...]] = {
     evidence.NODES: ("get", "nodes", "-o", "json"),
     evidence.DAEMONSETS: ("get", "daemonsets", "--all-namespaces", "-o", "json"),
+    evidence.DEPLOYMENTS: ("get", "deployments", "--all-namespaces", "-o", "json"),
     evidence.PODS: ("get", "pods", "--all-namespaces", "-o", "json"),
     evidence.VOLUMES: ("get", "persistentvolumes", "-o", "json"),
     evidence.CLAIMS: ("get", "persistentvolumeclaims", "--all-namespaces", "-o", "json"),
     evidence.KUEUE_TOPOLOGIES: ("get", "topologies.kueue.x-k8s.io", "-o", "json"),
     evidence.KUEUE_FLAVORS: ("get", "resourceflavors.kueue.x-k8s.io", "-o", "json"),
+    evidence.COMPUTE_DOMAINS: ("get", "computedomains.resource.nvidia.com", "--all-namespaces", "-o", "json"),
 }
 # The API group -> resources the reads above need, all get/list only (`cluster_role`).
 RBAC_READS = {
     "": ("nodes", "pods", "persistentvolumes", "persistentvolumeclaims"),
-    "apps": ("daemonsets",),
+    "apps": ("daemonsets", "deployments"),
     "kueue.x-k8s.io": ("topologies", "resourceflavors"),
+    "resource.nvidia.com": ("computedomains",),
 }
 CONFORM_CALLS = (
     ("ec2", "DescribeInstances"),

@@ -30,11 +30,13 @@ CLUSTER = "eks-describe-cluster.json"
 FILE_SYSTEMS = "fsx-describe-file-systems.json"
 NODES = "kubectl-get-nodes.json"
 DAEMONSETS = "kubectl-get-daemonsets.json"
+DEPLOYMENTS = "kubectl-get-deployments.json"
 PODS = "kubectl-get-pods.json"
 VOLUMES = "kubectl-get-persistentvolumes.json"
 CLAIMS = "kubectl-get-persistentvolumeclaims.json"
 KUEUE_TOPOLOGIES = "kubectl-get-topologies.json"
 KUEUE_FLAVORS = "kubectl-get-resourceflavors.json"
+COMPUTE_DOMAINS = "kubectl-get-computedomains.json"
 NODEGROUP_PREFIX = "eks-describe-nodegroup-"
 
 # The file name -> the command that prints it (docs/conform.md lists the same table; a test keeps them equal).
@@ -48,11 +50,13 @@ COMMANDS: dict[str, str] = {
     FILE_SYSTEMS: "aws fsx describe-file-systems --output json",
     NODES: "kubectl get nodes -o json",
     DAEMONSETS: "kubectl get daemonsets -A -o json",
+    DEPLOYMENTS: "kubectl get deployments -A -o json",
     PODS: "kubectl get pods -A -o json",
     VOLUMES: "kubectl get persistentvolumes -o json",
     CLAIMS: "kubectl get persistentvolumeclaims -A -o json",
     KUEUE_TOPOLOGIES: "kubectl get topologies.kueue.x-k8s.io -o json",
     KUEUE_FLAVORS: "kubectl get resourceflavors.kueue.x-k8s.io -o json",
+    COMPUTE_DOMAINS: "kubectl get computedomains.resource.nvidia.com -A -o json",
 }
 
 

@@ -74,6 +74,10 @@ class Sketch:
     repair: bool = True
     # The pools a DaemonSet runs on, by its name, where not every pool.
     placed: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # NVIDIA DRA driver ComputeDomains ((namespace, name, pool, nodes joined)): a running job's IMEX daemons on the pool's first nodes.
+    compute_domains: tuple[tuple[str, str, str, int], ...] = ()
+    # Deployments beyond CoreDNS, which every EKS cluster runs ((namespace, name)), each with its one replica Ready.
+    deployments: tuple[tuple[str, str], ...] = ()
 
 
 LAYERS = tuple(f"topology.k8s.aws/network-node-layer-{layer}" for layer in (1, 2, 3))

@@ -384,4 +384,8 @@ GB200 = Sketch(
     daemonsets=(*OPERATOR, EFA_PLUGIN, DRA_PLUGIN, ("kube-system", "eks-node-monitoring-agent", None)),
     topologies={"aws-network-3-clique": (*LAYERS, "nvidia.com/gpu.clique", HOST)},
     flavors=("nvl72-c93c3e31",),
+    # The pool's ComputeDomain in the workload namespace, a job running on the first UltraServer's 18 nodes.
+    compute_domains=(("default", "nvl72-nvlink", "nvl72", 18),),
+    # The DRA driver chart's ComputeDomain controller (templates/controller.yaml at v25.12.0: `<chart name>-controller`).
+    deployments=(("nvidia-dra-driver-gpu", "nvidia-dra-driver-gpu-controller"),),
 )

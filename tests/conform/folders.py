@@ -14,10 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import botocore.session
+import jsonschema
 from botocore.validate import ParamValidator
 
 from tests.conform.clusters import Group, Sketch, block_of, instance_id, network_nodes, node_name, pod_name, reservation_of, with_system
 
+# A ComputeDomain's status as the CRD of the pinned chart gives it (nvidia-dra-driver-gpu v25.12.0; the file names its source).
+COMPUTE_DOMAIN_STATUS = json.loads((Path(__file__).parent / "computedomain_status_v1beta1.schema.json").read_text(encoding="utf-8"))
 KUBE_LIST = {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}}
 HELM = "meta.helm.sh/release-name"
 # EKS's taint effects as Kubernetes writes them on the node (EKS API reference, Taint).
@@ -78,6 +81,11 @@ def _interface(card: int, device: int, kind: str) -> dict[str, Any]:
     return {"InterfaceType": kind, "Attachment": {"DeviceIndex": device, "NetworkCardIndex": card, "Status": "attached"}, "Status": "in-use"}
 
 
+def clique_of(group: Group, index: int) -> str:
+    """GPU feature discovery's clique of a node: the NVLink fabric's cluster UUID and the clique id, one per UltraServer."""
+    return f"5e0ba8a2-7cf1-4d3b-9a61-0c{int(group.id_prefix, 16):02x}d7e4f0a1.{index // group.ultraserver}"
+
+
 def _node(group: Group, index: int) -> dict[str, Any]:
     labels = {
         **group.labels,
@@ -91,8 +99,7 @@ def _node(group: Group, index: int) -> dict[str, Any]:
     if ACCEPTANCE in labels:  # a node that passed acceptance: the checker relabels it and lifts the gate's taint
         labels[ACCEPTANCE] = "passed"
     if group.ultraserver and "nvidia.com/gpu" in group.devices:
-        # GPU feature discovery's clique: the NVLink fabric's cluster UUID and the clique id, one per UltraServer.
-        labels["nvidia.com/gpu.clique"] = f"5e0ba8a2-7cf1-4d3b-9a61-0c{int(group.id_prefix, 16):02x}d7e4f0a1.{index // group.ultraserver}"
+        labels["nvidia.com/gpu.clique"] = clique_of(group, index)
     elif group.ultraserver:
         labels["neuron.amazonaws.com/ultraserver-server-id-4"] = f"us-{index // 4}"
         labels["neuron.amazonaws.com/ultraserver-server-id-2"] = f"us-{index // 2}"
@@ -253,6 +260,8 @@ def _kubernetes(sketch: Sketch) -> dict[str, dict[str, Any]]:
         {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": f"fsx-{name}"}, "status": {"phase": "Bound"}} for name in sketch.claims
     ]
     return {
+        "kubectl-get-computedomains.json": {**KUBE_LIST, "items": [_compute_domain(sketch, *domain) for domain in sketch.compute_domains]},
+        "kubectl-get-deployments.json": {**KUBE_LIST, "items": [_deployment(*deployment) for deployment in (COREDNS, *sketch.deployments)]},
         "kubectl-get-nodes.json": {**KUBE_LIST, "items": [_node(group, index) for group, index in nodes]},
         "kubectl-get-daemonsets.json": {**KUBE_LIST, "items": daemonsets},
         "kubectl-get-pods.json": {**KUBE_LIST, "items": pods},
@@ -260,6 +269,53 @@ def _kubernetes(sketch: Sketch) -> dict[str, dict[str, Any]]:
         "kubectl-get-resourceflavors.json": {**KUBE_LIST, "items": flavors},
         "kubectl-get-persistentvolumeclaims.json": {**KUBE_LIST, "items": claims},
         "kubectl-get-persistentvolumes.json": {**KUBE_LIST, "items": volumes},
+    }
+
+
+# The EKS CoreDNS add-on: a Deployment of two replicas in kube-system (EKS user guide, managing-coredns).
+COREDNS = ("kube-system", "coredns", 2)
+
+
+def _deployment(namespace: str, name: str, replicas: int = 1) -> dict[str, Any]:
+    """A Deployment as kubectl prints it, every replica Ready."""
+    status = {"replicas": replicas, "readyReplicas": replicas, "availableReplicas": replicas, "updatedReplicas": replicas}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {"replicas": replicas},
+        "status": status,
+    }
+
+
+def _compute_domain(sketch: Sketch, namespace: str, name: str, pool: str, joined: int) -> dict[str, Any]:
+    """A ComputeDomain as kubectl prints it once the driver's controller has reconciled it: Ready, with the IMEX daemons
+    of a running job's nodes (the first `joined` of the pool's) each Ready in its node's clique. The shape is the EKS
+    user guide's (ml-eks-nvidia-ultraserver @00e3293d: `status.nodes[]` of cliqueID, ipAddress, name, and `status: Ready`)
+    with the per-node `index` and `status` the CRD at v25.12.0 adds; an idle domain has no nodes."""
+    group = next(group for group in sketch.groups if group.pool == pool)
+    nodes = [
+        {
+            "cliqueID": clique_of(group, index),
+            "index": index % group.ultraserver,
+            "ipAddress": f"10.0.{index // 250}.{index % 250 + 4}",
+            "name": node_name(group, index),
+            "status": "Ready",
+        }
+        for index in range(joined)
+    ]
+    return {
+        "apiVersion": "resource.nvidia.com/v1beta1",
+        "kind": "ComputeDomain",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "labels": {"railyard.dev/pool": pool},
+            "finalizers": ["resource.nvidia.com/computeDomain"],
+            "uid": f"bb555a3a-a499-4c91-97a7-f07965c6{len(name):04x}",
+        },
+        "spec": {"channel": {"allocationMode": "Single", "resourceClaimTemplate": {"name": f"{name}-channel"}}, "numNodes": 0},
+        "status": {"nodes": nodes, "status": "Ready"} if nodes else {"status": "Ready"},
     }
 
 
@@ -322,5 +378,8 @@ def write_folder(sketch: Sketch, folder: Path, change=None, indent: int | None =
     for name, document in found.items():
         problems = model_errors(name, document)
         assert not problems, f"{name}: {problems}"
+        for item in document.get("items") or [] if name == "kubectl-get-computedomains.json" else []:
+            if "status" in item:
+                jsonschema.validate(item["status"], COMPUTE_DOMAIN_STATUS)
         (folder / name).write_text(json.dumps(document, indent=indent) + "\n", encoding="utf-8")
     return folder

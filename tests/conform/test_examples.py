@@ -47,7 +47,7 @@ def test_every_example_a_team_would_deploy_has_a_conforming_sketch():
 def test_each_examples_conforming_folder_gives_no_finding(blueprint, tmp_path):
     report = judged(EXAMPLES[blueprint], tmp_path)
     assert [finding.as_json() for finding in report.findings] == []
-    assert report.ok and len(report.checks) == 15
+    assert report.ok and len(report.checks) == 17
 
 
 @pytest.mark.timeout(1800)  # 268 s measured on 2 cores under seven agents' load (docs/testing.md); pytest.ini's default is 600 s

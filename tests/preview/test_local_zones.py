@@ -144,3 +144,63 @@ def test_a_pool_off_efa_in_a_local_zone_gets_a_private_subnet_there_routed_throu
     assert group.inputs["subnetIds"] == [local.id]
     [opt_in] = result.of_type("aws:ec2/availabilityZoneGroup:AvailabilityZoneGroup")
     assert opt_in.inputs["groupName"] == "us-east-1-bos-1"
+
+
+def test_the_examples_local_zone_gets_a_note_that_its_gp3_root_volumes_are_unchecked():
+    # The features page that lists a Local Zone's EBS volume types was not read (local_zones.yaml), so no row states them.
+    [finding] = _codes(EXAMPLE.read_text())["pool.local-zone-volume-unknown"]
+    assert (finding.severity, finding.path, finding.certificate) == ("info", ("pools", 0), {"local_zone": "us-east-1-dfw-2a"})
+    assert finding.message == (
+        "pool 'nvl72' is placed in Local Zone us-east-1-dfw-2a, and every node gets a gp3 root volume; gp3 is offered only in "
+        "some Local Zones (awslabs/amazon-eks-ami#1295), and railyard's zone table hasn't read which volume types "
+        "us-east-1-dfw-2a offers"
+    )
+    assert "localzones/features/" in finding.hint and "`ebs_volume_types`" in finding.hint
+
+
+def _with_dallas(tmp_path, monkeypatch, row_extra: str):
+    """The zone table with the Dallas row given `row_extra` (e.g. its volume types), read afresh."""
+    from blueprints.catalog import local_zones
+
+    text = local_zones.TABLE.read_text(encoding="utf-8")
+    row = "parent_region: us-east-1, parent_zone_id: use1-az4}\n"
+    dallas = "  - {name: us-east-1-dfw-2a, id: use1-dfw2-az1, group: us-east-1-dfw-2, " + row
+    table = tmp_path / "local_zones.yaml"
+    table.write_text(replace_once(text, dallas, dallas[: -len("}\n")] + ", " + row_extra + "}\n"), encoding="utf-8")
+    monkeypatch.setattr(local_zones, "TABLE", table)
+    local_zones.load_local_zones.cache_clear()
+    return local_zones
+
+
+def test_a_local_zone_whose_recorded_volume_types_lack_gp3_is_refused_with_the_fix(tmp_path, monkeypatch):
+    local_zones = _with_dallas(tmp_path, monkeypatch, "ebs_volume_types: [gp2, st1], nat_gateway: false")
+    try:
+        dallas = local_zones.load_local_zones().find("us-east-1-dfw-2a")
+        assert (dallas.ebs_volume_types, dallas.nat_gateway) == (("gp2", "st1"), False)
+        codes = _codes(EXAMPLE.read_text())
+    finally:
+        local_zones.load_local_zones.cache_clear()
+    [finding] = codes["pool.local-zone-volume-type"]
+    assert finding.is_error and finding.path == ("pools", 0)
+    assert finding.certificate == {"local_zone": "us-east-1-dfw-2a", "volume_types": ["gp2", "st1"]}
+    assert finding.message == (
+        "pool 'nvl72' is placed in Local Zone us-east-1-dfw-2a, which offers EBS volume types gp2, st1 and not gp3, the type of "
+        "every node's root volume: its node group can't launch there"
+    )
+    assert finding.hint == "place pool 'nvl72' in an Availability Zone, or in a Local Zone that offers gp3"
+    assert "pool.local-zone-volume-unknown" not in codes
+
+
+def test_a_local_zone_recorded_with_gp3_gives_neither_finding(tmp_path, monkeypatch):
+    local_zones = _with_dallas(tmp_path, monkeypatch, "ebs_volume_types: [gp2, gp3]")
+    try:
+        codes = _codes(EXAMPLE.read_text())
+    finally:
+        local_zones.load_local_zones.cache_clear()
+    assert not {"pool.local-zone-volume-type", "pool.local-zone-volume-unknown"} & set(codes)
+
+
+def test_a_pool_in_an_availability_zone_gets_no_volume_type_finding():
+    text = replace_once(EXAMPLE.read_text(), DOMAIN, "      availability_zone: use1-az4\n")
+    assert load_text(text, "gb200.yaml").blueprint is not None
+    assert not {"pool.local-zone-volume-type", "pool.local-zone-volume-unknown"} & set(_codes(text))
