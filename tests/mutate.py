@@ -84,7 +84,13 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/blueprints/test_codes_fired.py",
         "tests/blueprints/test_fsx_steps.py",
     ),
-    "policies/rules": ("tests/policies/test_rules.py",),
+    # The preview cases (previews recorded, `ISOLATION`) and the edge cases on small built stacks.
+    "policies/rules": (
+        "tests/policies/test_rules.py",
+        "tests/policies/test_rule_edges_correctness.py",
+        "tests/policies/test_rule_edges_security.py",
+        "tests/policies/test_rule_edges_governance.py",
+    ),
 }
 
 

@@ -70,7 +70,9 @@ def efa_group(name: str, subnets: list[str] | None, pool: str | None = None, efa
 def test_cor002_counts_subnets_and_names_them_by_resource_or_by_id():
     subnet_a = made(SUBNET, "net-a", {"availabilityZone": "us-east-1a"}, id="subnet-a")
     subnet_b = made(SUBNET, "net-b", {"availabilityZone": "us-east-1b"}, id="subnet-b")
-    assert violated("COR002", efa_group("two", ["subnet-a", "subnet-b"]), efa_group("none", None), efa_group("ids", ["subnet-x", "subnet-y"]), subnet_a, subnet_b) == [
+    assert violated(
+        "COR002", efa_group("two", ["subnet-a", "subnet-b"]), efa_group("none", None), efa_group("ids", ["subnet-x", "subnet-y"]), subnet_a, subnet_b
+    ) == [
         (urn(NODE_GROUP, "ids"), "NodeGroup 'ids': is an EFA node group in 2 subnets ['subnet-x', 'subnet-y']"),
         (urn(NODE_GROUP, "none"), "NodeGroup 'none': is an EFA node group in 0 subnets []"),
         (urn(NODE_GROUP, "two"), "NodeGroup 'two': is an EFA node group in 2 subnets ['net-a', 'net-b']"),
@@ -110,7 +112,9 @@ def pool_group(name: str, pool: str, subnets: list[str]) -> object:
 
 
 def test_cor006_skips_untagged_file_systems_and_goes_on_to_the_next():
-    found = messages("COR006", lustre("quiet", None, ["subnet-a"]), lustre("blank", "  ", ["subnet-a"]), lustre("fs", "train", ["subnet-a"]), *zone_subnets())
+    found = messages(
+        "COR006", lustre("quiet", None, ["subnet-a"]), lustre("blank", "  ", ["subnet-a"]), lustre("fs", "train", ["subnet-a"]), *zone_subnets()
+    )
     assert found == ["LustreFileSystem 'fs': railyard:mounted-by names pool 'train', but no node group has railyard.dev/pool=train"]
 
 
@@ -166,7 +170,8 @@ def test_cor007_passes_exactly_at_the_demand_and_fires_one_past_it():
 def test_cor007_rounds_the_size_it_takes_up_to_whole_capacity_steps():
     # 1,000 MB/s at 200 MB/s/TiB is 5 TiB = 5,120 GiB: three 2,400 GiB steps.
     assert messages("COR007", demanding("1000", storageCapacity=1200, deploymentType="SCRATCH_2")) == [
-        "LustreFileSystem 'fs': delivers 234 MB/s (1200 GiB x 200 MB/s/TiB), below the 1,000 MB/s its pools declare; at 200 MB/s/TiB that takes 7200 GiB"
+        "LustreFileSystem 'fs': delivers 234 MB/s (1200 GiB x 200 MB/s/TiB), below the 1,000 MB/s its pools declare; "
+        "at 200 MB/s/TiB that takes 7200 GiB"
     ]
     # Exactly 2 steps: 937.5 MB/s at 200 MB/s/TiB is 4,800 GiB.
     assert messages("COR007", demanding("937.5", storageCapacity=1200, deploymentType="SCRATCH_1"))[0].endswith("that takes 4800 GiB")
@@ -174,7 +179,8 @@ def test_cor007_rounds_the_size_it_takes_up_to_whole_capacity_steps():
 
 def test_cor007_reads_a_missing_deployment_type_as_scratch_1_and_a_persistent_one_without_throughput_as_zero():
     assert messages("COR007", demanding("300", storageCapacity=1200)) == [
-        "LustreFileSystem 'fs': delivers 234 MB/s (1200 GiB x 200 MB/s/TiB), below the 300 MB/s its pools declare; at 200 MB/s/TiB that takes 2400 GiB"
+        "LustreFileSystem 'fs': delivers 234 MB/s (1200 GiB x 200 MB/s/TiB), below the 300 MB/s its pools declare; "
+        "at 200 MB/s/TiB that takes 2400 GiB"
     ]
     assert messages("COR007", demanding("1", storageCapacity=1200, deploymentType="PERSISTENT_2")) == [
         "LustreFileSystem 'fs': delivers 0 MB/s (1200 GiB x 0 MB/s/TiB), below the 1 MB/s its pools declare"
@@ -357,7 +363,9 @@ def test_cor003_an_efa_off_the_capable_cards_names_them():
 
 def test_cor003_takes_the_types_from_the_node_groups_when_the_template_names_none():
     lt = laid_out(p5_layout()[:-1], None, id="lt-1")
-    groups = [group(f"g{n}", launchTemplate={"id": "lt-1"}, instanceTypes=types) for n, types in enumerate((["x9.unknown", "p5.48xlarge"], ["p5.48xlarge"]))]
+    groups = [
+        group(f"g{n}", launchTemplate={"id": "lt-1"}, instanceTypes=types) for n, types in enumerate((["x9.unknown", "p5.48xlarge"], ["p5.48xlarge"]))
+    ]
     assert cor003(lt, *groups) == [
         "LaunchTemplate 'lt': p5.48xlarge: no EFA on card(s) [31]: nodes would use 31 of 32 EFA devices",
         "LaunchTemplate 'lt': instance type x9.unknown is not in railyard's catalog, so its EFA cards are unknown",

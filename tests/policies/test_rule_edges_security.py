@@ -41,7 +41,9 @@ def test_sec016_an_attachment_of_a_forbidden_aws_managed_policy():
 
 
 def test_sec016_reads_each_managed_arn_of_a_role_by_its_last_segment():
-    role = made(IAM_ROLE, "node", {"managedPolicyArns": ["arn:aws:iam::aws:policy/ReadOnlyAccess", "arn:aws:iam::aws:policy/job/PowerUserAccess", ADMIN_ARN]})
+    role = made(
+        IAM_ROLE, "node", {"managedPolicyArns": ["arn:aws:iam::aws:policy/ReadOnlyAccess", "arn:aws:iam::aws:policy/job/PowerUserAccess", ADMIN_ARN]}
+    )
     assert messages("SEC016", role) == [
         "Role 'node': attaches the AWS managed policy PowerUserAccess",
         "Role 'node': attaches the AWS managed policy AdministratorAccess",
@@ -77,7 +79,9 @@ def test_sec018_a_group_without_a_description_and_its_blank_rules():
 
 def test_sec018_a_described_group_and_standalone_rules():
     assert messages("SEC018", made(SECURITY_GROUP, "sg", {"description": "EFA"})) == []
-    assert messages("SEC018", made(INGRESS_RULE, "in", {"description": "x"}), made(EGRESS_RULE, "out", {})) == ["SecurityGroupEgressRule 'out': description is not set"]
+    assert messages("SEC018", made(INGRESS_RULE, "in", {"description": "x"}), made(EGRESS_RULE, "out", {})) == [
+        "SecurityGroupEgressRule 'out': description is not set"
+    ]
     assert messages("SEC018", made(INGRESS_RULE, "in", {"description": 7})) == ["SecurityGroupIngressRule 'in': description is not set"]
 
 
@@ -149,12 +153,18 @@ def test_sec010_a_single_statement_object_and_a_document_given_as_an_object():
     assert messages("SEC010", made(IAM_POLICY, "p", {"policy": json.dumps({"Statement": ADMIN})})) == [
         "Policy 'p': policy Statement[0] allows action '*' on resource '*'"
     ]
-    assert messages("SEC010", made(IAM_POLICY, "p", {"policy": {"Statement": [ADMIN]}})) == ["Policy 'p': policy Statement[0] allows action '*' on resource '*'"]
+    assert messages("SEC010", made(IAM_POLICY, "p", {"policy": {"Statement": [ADMIN]}})) == [
+        "Policy 'p': policy Statement[0] allows action '*' on resource '*'"
+    ]
     assert messages("SEC010", made(IAM_POLICY, "p", {"policy": json.dumps({"Statement": [{"Effect": "Allow"}]})})) == []
 
 
 def test_sec010_a_document_that_is_not_json_says_where_it_broke():
-    role = made(IAM_ROLE, "r", {"inlinePolicies": [{"name": "empty"}, {"name": "bad", "policy": "{oops"}, {"name": "admin", "policy": policy_document(ADMIN)}]})
+    role = made(
+        IAM_ROLE,
+        "r",
+        {"inlinePolicies": [{"name": "empty"}, {"name": "bad", "policy": "{oops"}, {"name": "admin", "policy": policy_document(ADMIN)}]},
+    )
     assert messages("SEC010", role) == [
         "Role 'r': inlinePolicies[1].policy is not a JSON policy document (Expecting property name enclosed in double quotes at character 1)",
         "Role 'r': inlinePolicies[2].policy Statement[0] allows action '*' on resource '*'",
@@ -190,7 +200,9 @@ def test_sec017_configurations_name_their_bucket_by_id_or_by_name():
 def test_sec017_each_algorithm_it_accepts_and_one_it_does_not():
     for algorithm in ("aws:kms", "aws:kms:dsse", "AES256"):
         assert messages("SEC017", bucket("data", id="b-1"), versioning("v", "b-1"), encryption("e", "b-1", algorithm)) == [], algorithm
-    assert messages("SEC017", bucket("data", id="b-1"), versioning("v", "b-1"), encryption("e", "b-1", "none", "AES512")) == [f"Bucket 'data': {UNENCRYPTED}"]
+    assert messages("SEC017", bucket("data", id="b-1"), versioning("v", "b-1"), encryption("e", "b-1", "none", "AES512")) == [
+        f"Bucket 'data': {UNENCRYPTED}"
+    ]
 
 
 def test_sec017_suspended_versioning_and_a_later_enabled_one():
@@ -221,7 +233,13 @@ def block(name: str, target: str | None) -> object:
 
 
 def test_sec009_a_block_names_its_bucket_by_id_or_by_name():
-    stack = [bucket("a", id="b-1"), bucket("b", bucket_name="b-bucket", kind=BUCKET_V2), bucket("c", id="b-3"), block("pa", "b-1"), block("pb", "b-bucket")]
+    stack = [
+        bucket("a", id="b-1"),
+        bucket("b", bucket_name="b-bucket", kind=BUCKET_V2),
+        bucket("c", id="b-3"),
+        block("pa", "b-1"),
+        block("pb", "b-bucket"),
+    ]
     assert violated("SEC009", *stack) == [(urn(BUCKET, "c"), "Bucket 'c': has no aws.s3.BucketPublicAccessBlock")]
 
 
@@ -233,7 +251,12 @@ def test_sec009_a_nameless_block_covers_no_nameless_bucket():
 
 
 def test_sec019_each_vpc_needs_a_flow_log_that_names_it():
-    stack = [made(VPC, "a", id="vpc-1"), made(VPC, "b", id="vpc-2"), made(FLOW_LOG, "log", {"vpcId": "vpc-1"}), made(FLOW_LOG, "stray", {"vpcId": "vpc-9"})]
+    stack = [
+        made(VPC, "a", id="vpc-1"),
+        made(VPC, "b", id="vpc-2"),
+        made(FLOW_LOG, "log", {"vpcId": "vpc-1"}),
+        made(FLOW_LOG, "stray", {"vpcId": "vpc-9"}),
+    ]
     assert violated("SEC019", *stack) == [(urn(VPC, "b"), "Vpc 'b': has no aws.ec2.FlowLog")]
 
 
@@ -241,7 +264,11 @@ def test_sec020_a_managed_default_group_must_allow_nothing():
     stack = [
         made(VPC, "a", id="vpc-1"),
         made(VPC, "b", id="vpc-2"),
-        made(DEFAULT_SECURITY_GROUP, "default-a", {"vpcId": "vpc-1", "ingress": [{"protocol": "-1"}, {"protocol": "tcp"}], "egress": [{"protocol": "-1"}]}),
+        made(
+            DEFAULT_SECURITY_GROUP,
+            "default-a",
+            {"vpcId": "vpc-1", "ingress": [{"protocol": "-1"}, {"protocol": "tcp"}], "egress": [{"protocol": "-1"}]},
+        ),
     ]
     assert messages("SEC020", *stack) == [
         "DefaultSecurityGroup 'default-a': ingress has 2 rule(s); the default group must allow nothing",
@@ -281,9 +308,9 @@ def test_sec006_private_access_must_be_on_and_public_cidrs_stated_and_allowed():
     assert messages("SEC006", endpoint(endpointPrivateAccess=True, publicAccessCidrs=[]), config=allowed) == [
         "Cluster 'eks': vpcConfig.publicAccessCidrs has 0 item(s); minimum 1"
     ]
-    assert messages("SEC006", endpoint(endpointPublicAccess=True, endpointPrivateAccess=True, publicAccessCidrs=["198.51.100.0/24"]), config=allowed) == [
-        "Cluster 'eks': vpcConfig.publicAccessCidrs has '198.51.100.0/24'; allowed: '203.0.113.0/24'"
-    ]
+    assert messages(
+        "SEC006", endpoint(endpointPublicAccess=True, endpointPrivateAccess=True, publicAccessCidrs=["198.51.100.0/24"]), config=allowed
+    ) == ["Cluster 'eks': vpcConfig.publicAccessCidrs has '198.51.100.0/24'; allowed: '203.0.113.0/24'"]
     assert messages("SEC006", made(CLUSTER, "eks", {})) == ["Cluster 'eks': vpcConfig is not set"]
 
 
