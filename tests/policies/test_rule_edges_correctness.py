@@ -7,6 +7,9 @@ with the exact message (the rule's `. Fix:` ending checked by `built.messages`).
 
 from __future__ import annotations
 
+import pytest
+
+from policies.registry import rule
 from policies.resource_types import (
     EGRESS_RULE,
     INGRESS_RULE,
@@ -17,6 +20,7 @@ from policies.resource_types import (
     SECURITY_GROUP_RULE,
     SUBNET,
 )
+from policies.rule import NotApplicable
 from tests.policies.built import made, messages, report, urn, violated
 
 P5_NEEDS = "AL2023_x86_64_NVIDIA, BOTTLEROCKET_x86_64_NVIDIA, BOTTLEROCKET_x86_64_NVIDIA_FIPS"
@@ -157,6 +161,9 @@ def demanding(demand: str | None, **inputs) -> object:
 def test_cor007_does_not_apply_without_a_declared_demand():
     result = report("COR007", demanding(None, storageCapacity=1200, deploymentType="SCRATCH_2"))
     assert result.violations == [] and result.not_applicable == 1
+    # The reason is what `pulumi preview` shows for a policy that did not apply.
+    with pytest.raises(NotApplicable, match=r"^the file system declares no demand \(no railyard:demand-mbps tag\)$"):
+        rule("COR007").problems(LUSTRE, {"tags": {}}, {})
 
 
 def test_cor007_passes_exactly_at_the_demand_and_fires_one_past_it():

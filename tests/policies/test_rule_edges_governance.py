@@ -132,9 +132,11 @@ def test_gov001_the_allow_list_comes_from_the_config():
 
 
 def node_pool(role: str | None, capacity_types: list[str]) -> object:
+    """A NodePool whose nodes carry `role` (None: no labels; "": no metadata at all)."""
     labels = {"labels": {ROLE: role}} if role else {}
     requirements = [{"key": "karpenter.sh/capacity-type", "operator": "In", "values": capacity_types}]
-    return made(KARPENTER_NODE_POOL, "pool", {"spec": {"template": {"metadata": labels, "spec": {"requirements": requirements}}}})
+    template = {"spec": {"requirements": requirements}} | ({"metadata": labels} if role != "" else {})
+    return made(KARPENTER_NODE_POOL, "pool", {"spec": {"template": template}})
 
 
 def test_gov002_a_spot_node_group_needs_an_allowed_role_label():
@@ -154,6 +156,10 @@ def test_gov002_a_node_pool_that_may_launch_spot_needs_an_allowed_role_on_its_no
         "NodePool 'pool': spec.template.metadata.labels['railyard.dev/role'] is 'training'; allowed: 'dev'"
     ]
     assert messages("GOV002", node_pool(None, ["spot"])) == ["NodePool 'pool': spec.template.metadata.labels is not set"]
+    assert messages("GOV002", node_pool("", ["spot"])) == ["NodePool 'pool': spec.template.metadata is not set"]
+    no_role = node_pool(None, ["spot"])
+    no_role.inputs["spec"]["template"]["metadata"] = {"labels": {"team": "ml"}}
+    assert messages("GOV002", no_role) == ["NodePool 'pool': spec.template.metadata.labels['railyard.dev/role'] is not set"]
     config = {"spot-only-for-allowed-roles": {"spotAllowedRoles": ["training"]}}
     assert messages("GOV002", node_pool("training", ["spot"]), config=config) == []
     result = report("GOV002", node_pool("training", ["on-demand"]))

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from policies.registry import rule
 from policies.resource_types import (
     BUCKET,
     BUCKET_ENCRYPTION,
@@ -26,6 +27,7 @@ from policies.resource_types import (
     SECURITY_GROUP,
     VPC,
 )
+from policies.rule import NotApplicable
 from tests.policies.built import made, messages, report, urn, violated
 
 ADMIN_ARN = "arn:aws:iam::aws:policy/AdministratorAccess"
@@ -124,6 +126,16 @@ def test_sec015_does_not_apply_to_a_document_it_cannot_read():
     ]
 
 
+def test_sec015_says_why_it_does_not_apply():
+    # The reason is what `pulumi preview` shows for a policy that did not apply; the offline runner only counts them.
+    trust = rule("SEC015")
+    with pytest.raises(NotApplicable, match=r"^the trust policy is not JSON$"):
+        trust.problems(IAM_ROLE, {"assumeRolePolicy": "{not json"}, {})
+    with pytest.raises(NotApplicable, match=r"^the trust policy is not known yet$"):
+        trust.problems(IAM_ROLE, {"assumeRolePolicy": 5}, {})
+    assert trust.problems(IAM_ROLE, {"assumeRolePolicy": "{}"}, {}) == []
+
+
 # SEC010: no IAM policy allows every action on every resource
 
 
@@ -157,6 +169,10 @@ def test_sec010_a_single_statement_object_and_a_document_given_as_an_object():
         "Policy 'p': policy Statement[0] allows action '*' on resource '*'"
     ]
     assert messages("SEC010", made(IAM_POLICY, "p", {"policy": json.dumps({"Statement": [{"Effect": "Allow"}]})})) == []
+
+
+def test_sec010_a_json_document_that_is_not_an_object_allows_nothing():
+    assert messages("SEC010", made(IAM_POLICY, "p", {"policy": "[5]"}), made(IAM_POLICY, "q", {"policy": "5"})) == []
 
 
 def test_sec010_a_document_that_is_not_json_says_where_it_broke():
@@ -241,6 +257,12 @@ def test_sec009_a_block_names_its_bucket_by_id_or_by_name():
         block("pb", "b-bucket"),
     ]
     assert violated("SEC009", *stack) == [(urn(BUCKET, "c"), "Bucket 'c': has no aws.s3.BucketPublicAccessBlock")]
+
+
+def test_sec009_holds_v2_buckets_too():
+    assert messages("SEC009", bucket("a", id="b-1", kind=BUCKET_V2), bucket("b", id="b-2", kind=BUCKET_V2), block("pa", "b-1")) == [
+        "BucketV2 'b': has no aws.s3.BucketPublicAccessBlock"
+    ]
 
 
 def test_sec009_a_nameless_block_covers_no_nameless_bucket():
