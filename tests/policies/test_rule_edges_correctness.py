@@ -7,8 +7,11 @@ with the exact message (the rule's `. Fix:` ending checked by `built.messages`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from policies.facts import AcceleratorFacts, InstanceFacts
 from policies.registry import rule
 from policies.resource_types import (
     EGRESS_RULE,
@@ -21,6 +24,7 @@ from policies.resource_types import (
     SUBNET,
 )
 from policies.rule import NotApplicable
+from policies.rules.correctness.ami_type_matches_accelerator import allowed_ami_types
 from tests.policies.built import made, messages, report, urn, violated
 
 P5_NEEDS = "AL2023_x86_64_NVIDIA, BOTTLEROCKET_x86_64_NVIDIA, BOTTLEROCKET_x86_64_NVIDIA_FIPS"
@@ -61,6 +65,17 @@ def test_cor005_leaves_custom_amis_and_launch_templates_with_an_image_alone_but_
     assert messages("COR005", custom, imaged, template, plain, imageless) == [
         f"NodeGroup 'plain': runs p5.48xlarge (8x H100) with amiType AL2023_x86_64_STANDARD; it needs one of {P5_NEEDS}"
     ]
+
+
+def test_cor005_an_ami_type_without_bottlerocket_twins_allows_only_itself():
+    # Every accelerated type of today's catalog has twins; a type from a newer catalog may not.
+    spec = InstanceFacts("x9.48xlarge", "AL2023_x86_64_STANDARD", AcceleratorFacts(1, "X9"), False, 0, ())
+    assert allowed_ami_types(spec) == ("AL2023_x86_64_STANDARD",)
+    assert allowed_ami_types(replace(spec, ami_type="AL2023_ARM_64_NVIDIA")) == (
+        "AL2023_ARM_64_NVIDIA",
+        "BOTTLEROCKET_ARM_64_NVIDIA",
+        "BOTTLEROCKET_ARM_64_NVIDIA_FIPS",
+    )
 
 
 # COR002: an EFA node group has one subnet, shared by its pool
@@ -122,6 +137,10 @@ def test_cor006_skips_untagged_file_systems_and_goes_on_to_the_next():
     assert found == ["LustreFileSystem 'fs': railyard:mounted-by names pool 'train', but no node group has railyard.dev/pool=train"]
 
 
+def test_cor006_a_file_system_without_tags_is_left_alone():
+    assert messages("COR006", made(LUSTRE, "bare", {"subnetIds": ["subnet-a"]}), *zone_subnets()) == []
+
+
 def test_cor006_needs_exactly_one_zone_among_the_stacks_subnets():
     assert messages("COR006", lustre("outside", "train", ["subnet-z"]), lustre("split", "train", ["subnet-a", "subnet-b"]), *zone_subnets()) == [
         "LustreFileSystem 'outside': its subnetIds resolve to 0 zone(s) among this stack's subnets, not 1",
@@ -161,6 +180,8 @@ def demanding(demand: str | None, **inputs) -> object:
 def test_cor007_does_not_apply_without_a_declared_demand():
     result = report("COR007", demanding(None, storageCapacity=1200, deploymentType="SCRATCH_2"))
     assert result.violations == [] and result.not_applicable == 1
+    untagged = report("COR007", made(LUSTRE, "fs", {"storageCapacity": 1200}))
+    assert untagged.violations == [] and untagged.not_applicable == 1
     # The reason is what `pulumi preview` shows for a policy that did not apply.
     with pytest.raises(NotApplicable, match=r"^the file system declares no demand \(no railyard:demand-mbps tag\)$"):
         rule("COR007").problems(LUSTRE, {"tags": {}}, {})

@@ -110,6 +110,10 @@ def test_sec015_a_condition_a_deny_or_named_principals_are_scoped():
     condition = {"StringEquals": {"aws:PrincipalOrgID": "o-1"}}
     assert messages("SEC015", trusting({**ANYONE, "Condition": condition}, {**ANYONE, "Effect": "Deny"}, SERVICE)) == []
     assert messages("SEC015", trusting({**SERVICE, "Principal": {"AWS": ["arn:aws:iam::123456789012:root"]}})) == []
+    # A principal written as one string other than "*", or none at all, is not everyone.
+    assert (
+        messages("SEC015", trusting({**ANYONE, "Principal": "arn:aws:iam::123456789012:root"}, {"Effect": "Allow", "Action": "sts:AssumeRole"})) == []
+    )
 
 
 def test_sec015_a_single_statement_object():
@@ -298,6 +302,13 @@ def test_sec020_a_managed_default_group_must_allow_nothing():
         "Vpc 'b': has no aws.ec2.DefaultSecurityGroup emptying its default security group",
     ]
     assert messages("SEC020", made(VPC, "a", id="vpc-1"), made(DEFAULT_SECURITY_GROUP, "d", {"vpcId": "vpc-1", "ingress": [], "egress": []})) == []
+
+
+def test_sec020_each_default_group_manages_its_own_vpc():
+    stack = [made(VPC, name, id=f"vpc-{name}") for name in "ab"] + [
+        made(DEFAULT_SECURITY_GROUP, f"d{name}", {"vpcId": f"vpc-{name}"}) for name in "ab"
+    ]
+    assert messages("SEC020", *stack) == []
 
 
 # SEC001, SEC006, SEC011: the schema rules whose schema follows the config
