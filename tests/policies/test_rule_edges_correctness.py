@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from pulumi.output import Unknown
 
 from policies.facts import AcceleratorFacts, InstanceFacts
 from policies.registry import rule
@@ -402,3 +403,15 @@ def test_cor003_takes_the_types_from_the_node_groups_when_the_template_names_non
 
 def test_cor003_a_template_no_one_names_a_type_for():
     assert cor003(laid_out(p5_layout(), None)) == ["LaunchTemplate 'lt': has EFA interfaces but neither it nor a node group names the instance type"]
+
+
+def test_cor001_follows_the_templates_dependencies_while_the_group_ids_are_unknown():
+    # A first preview: the interface's security group id is not known yet, but the engine records that the template's
+    # networkInterfaces depend on the group.
+    first_preview = {"networkCardIndex": 0, "deviceIndex": 0, "interfaceType": "efa", "securityGroups": [Unknown()]}
+    lt = made(LAUNCH_TEMPLATE, "lt", {"networkInterfaces": [first_preview]}, networkInterfaces=[urn(SECURITY_GROUP, "efa")])
+    assert cor001(lt, made(SECURITY_GROUP, "efa", {"ingress": [SELF_ALL], "egress": [SELF_ALL]})) == []
+    assert cor001(lt, made(SECURITY_GROUP, "efa", {"ingress": [SELF_ALL]})) == [
+        "LaunchTemplate 'lt': the EFA interfaces on card(s) 0 have security group(s) efa, none of which allows all traffic "
+        "from and to itself (missing: egress)"
+    ]

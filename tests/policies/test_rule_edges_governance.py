@@ -93,6 +93,14 @@ def test_gov005_cannot_hold_the_ceiling_under_it_while_a_group_is_unpriced():
     ]
 
 
+def test_gov005_names_the_first_three_unpriced_groups():
+    unpriced = [group(f"odd{n}", ["x9.unknown"], 1) for n in range(4)]
+    assert [entry.message for entry in report("GOV005", *unpriced).unverified] == [
+        "can't run policy 'cost-ceiling' during preview: no us-east-1 price for node group(s) odd0, odd1, odd2: "
+        "the ceiling can't be held (docs/cost.md)"
+    ]
+
+
 def test_gov005_prices_in_the_one_region_the_stacks_aws_providers_name():
     west = made("pulumi:providers:aws", "west", {"region": "us-west-2"})
     east = made("pulumi:providers:aws", "east", {"region": "us-east-1"})
