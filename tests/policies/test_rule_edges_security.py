@@ -240,6 +240,18 @@ def test_sec017_a_nameless_configuration_covers_no_nameless_bucket():
     ]
 
 
+def test_sec017_v2_buckets_named_by_id_and_each_bucket_by_its_own_configurations():
+    stack = [
+        bucket("a", id="b-1", kind=BUCKET_V2),
+        bucket("b", id="b-2"),
+        versioning("va", "b-1", kind=BUCKET_VERSIONING_V2),
+        versioning("vb", "b-2"),
+        encryption("ea", "b-1", "aws:kms"),
+        encryption("eb", "b-2", "AES256"),
+    ]
+    assert messages("SEC017", *stack) == []
+
+
 def test_sec017_each_bucket_on_its_own():
     stack = [bucket("a", id="b-1"), bucket("b", id="b-2"), versioning("v", "b-1"), encryption("e", "b-2", "aws:kms")]
     assert messages("SEC017", *stack) == [f"Bucket 'a': {UNENCRYPTED}", f"Bucket 'b': {UNVERSIONED}"]
@@ -345,6 +357,9 @@ def test_sec006_private_access_must_be_on_and_public_cidrs_stated_and_allowed():
         "SEC006", endpoint(endpointPublicAccess=True, endpointPrivateAccess=True, publicAccessCidrs=["198.51.100.0/24"]), config=allowed
     ) == ["Cluster 'eks': vpcConfig.publicAccessCidrs has '198.51.100.0/24'; allowed: '203.0.113.0/24'"]
     assert messages("SEC006", made(CLUSTER, "eks", {})) == ["Cluster 'eks': vpcConfig is not set"]
+    assert messages("SEC006", endpoint(publicAccessCidrs=["203.0.113.0/24"]), config=allowed) == [
+        "Cluster 'eks': vpcConfig.endpointPrivateAccess is not set"
+    ]
 
 
 def test_sec006_does_not_apply_to_a_private_endpoint():
@@ -360,5 +375,6 @@ def test_sec011_the_required_log_types_follow_the_config():
     assert messages("SEC011", cluster("api", "audit")) == ["Cluster 'eks': enabledClusterLogTypes is ['api', 'audit'] and lacks 'authenticator'"]
     assert messages("SEC011", cluster()) == ["Cluster 'eks': enabledClusterLogTypes is not set"]
     # None required (the config schema allows an empty list): nothing asked, and no crash (Cerberus refuses an empty `contains`).
-    assert messages("SEC011", cluster(), config={"eks-control-plane-logging": {"requiredClusterLogTypes": []}}) == []
+    for nothing_required in (cluster(), cluster("api"), made(CLUSTER, "eks", {"enabledClusterLogTypes": "api"})):
+        assert messages("SEC011", nothing_required, config={"eks-control-plane-logging": {"requiredClusterLogTypes": []}}) == []
     assert messages("SEC011", cluster("api"), config={"eks-control-plane-logging": {"requiredClusterLogTypes": ["api"]}}) == []

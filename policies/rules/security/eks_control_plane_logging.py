@@ -17,7 +17,7 @@ def cluster_schema(settings):
     `contains`: the rule crashed on `requiredClusterLogTypes: []`, which the pack's config schema accepts)."""
     required = list(settings[CLUSTER_LOG_TYPES.key])
     if not required:
-        return {"enabledClusterLogTypes": {"type": "list"}}
+        return {}
     return {"enabledClusterLogTypes": {"type": "list", "required": True, "contains": required}}
 
 
