@@ -393,11 +393,12 @@ def test_cor003_an_efa_off_the_capable_cards_names_them():
 def test_cor003_takes_the_types_from_the_node_groups_when_the_template_names_none():
     lt = laid_out(p5_layout()[:-1], None, id="lt-1")
     groups = [
-        group(f"g{n}", launchTemplate={"id": "lt-1"}, instanceTypes=types) for n, types in enumerate((["x9.unknown", "p5.48xlarge"], ["p5.48xlarge"]))
+        group(f"g{n}", launchTemplate={"id": "lt-1"}, instanceTypes=types) for n, types in enumerate((["a9.unknown", "p5.48xlarge"], ["p5.48xlarge"]))
     ]
+    # The types in name order: the unknown one first, and the known one after it still judged.
     assert cor003(lt, *groups) == [
+        "LaunchTemplate 'lt': instance type a9.unknown is not in railyard's catalog, so its EFA cards are unknown",
         "LaunchTemplate 'lt': p5.48xlarge: no EFA on card(s) [31]: nodes would use 31 of 32 EFA devices",
-        "LaunchTemplate 'lt': instance type x9.unknown is not in railyard's catalog, so its EFA cards are unknown",
     ]
 
 
