@@ -9,6 +9,8 @@ run writes its module's scores to `build/mutate/<module>.json`; `--table` prints
     python -m tests.mutate acceptance change    # those groups
     python -m tests.mutate acceptance/efa.py    # one module
     python -m tests.mutate --table              # the last scores, as a Markdown table
+    python -m tests.mutate --rerun policies-rules   # a finished run's survivors again, after new tests
+    python -m tests.mutate --rerun policies-rules 'policies.rules.security.vpc_flow_logs.*'   # and an edited module's
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -188,13 +191,12 @@ def scores(folder: Path) -> dict[str, dict[str, int]]:
     return result
 
 
-def run_group(group: str, modules: tuple[str, ...], tests: tuple[str, ...], children: int) -> dict[str, dict[str, int]]:
-    """One mutmut run over a group (or one module of it), its scores written beside the scratch folder."""
+def _mutmut(group: str, modules: tuple[str, ...], tests: tuple[str, ...], arguments: list[str], log_name: str) -> dict[str, dict[str, int]]:
+    """`mutmut run ARGUMENTS` in a group's scratch folder, previews recorded first where its isolation says; its
+    scores written beside the folder."""
     isolation = isolation_of(modules[0])
-    folder = _scratch(group, modules, tests, isolation)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)]
-    with (BUILD / f"{group}.log").open("w") as log:
+    with (BUILD / log_name).open("w") as log:
         if isolation.previews:
             env.update(record_previews(group, tests, log))
         elif isolation.fork:
@@ -202,10 +204,34 @@ def run_group(group: str, modules: tuple[str, ...], tests: tuple[str, ...], chil
             env[recorded.VARIABLE] = f"replay:{BUILD / f'{group}.previews'}"
             shutil.rmtree(BUILD / f"{group}.previews", ignore_errors=True)
         log.flush()
-        subprocess.run(command, cwd=folder, env=env, check=False, stdout=log, stderr=subprocess.STDOUT)
-    found = scores(folder)
+        command = [sys.executable, "-m", "mutmut", "run", *arguments]
+        subprocess.run(command, cwd=BUILD / group, env=env, check=False, stdout=log, stderr=subprocess.STDOUT)
+    found = scores(BUILD / group)
     (BUILD / f"{group}.json").write_text(json.dumps(found, indent=2, sort_keys=True) + "\n")
     return found
+
+
+def run_group(group: str, modules: tuple[str, ...], tests: tuple[str, ...], children: int) -> dict[str, dict[str, int]]:
+    """One mutmut run over a group (or one module of it), its scores written beside the scratch folder."""
+    _scratch(group, modules, tests, isolation_of(modules[0]))
+    return _mutmut(group, modules, tests, ["--max-children", str(children)], f"{group}.log")
+
+
+def rerun_survivors(group: str, children: int, patterns: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
+    """A run's surviving mutants tested again in its scratch folder, against its test files as they are now, with
+    the mutants `patterns` name (mutmut's names, `*` for any part: those of a module whose source changed since).
+
+    For checking new tests against the survivors without testing every mutant again: mutmut collects its stats for
+    the new tests only and keeps every other verdict. The run's test files stay those of its first run (listing
+    other files would make mutmut start over), so new tests go in the files it was run with. A module edited since
+    gets new mutants, which mutmut tests only when `patterns` names them.
+    """
+    settings = tomllib.loads((BUILD / group / "pyproject.toml").read_text())["tool"]["mutmut"]
+    modules, tests = tuple(settings["source_paths"]), tuple(settings["pytest_add_cli_args_test_selection"])
+    names = [*survivors(group), *patterns]
+    if not names:
+        return scores(BUILD / group)
+    return _mutmut(group, modules, tests, ["--max-children", str(children), *names], f"{group}.rerun.log")
 
 
 def survivors(group: str) -> list[str]:
@@ -253,11 +279,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--children", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--table", action="store_true", help="print the last scores and run nothing")
     parser.add_argument("--survivors", metavar="GROUP", help="list a group's surviving mutants and run nothing")
+    parser.add_argument("--rerun", metavar="GROUP", help="test a finished run's survivors again, against its test files as they are now")
     args = parser.parse_args(argv)
     if args.survivors:
         print("\n".join(survivors(args.survivors)))
         return 0
-    if not args.table:
+    if args.rerun:
+        rerun_survivors(args.rerun, args.children, tuple(args.names))
+    elif not args.table:
         for group, modules, tests in _selection(args.names):
             run_group(group, modules, tests, args.children)
     print(table())
