@@ -9,6 +9,8 @@ run writes its module's scores to `build/mutate/<module>.json`; `--table` prints
     python -m tests.mutate acceptance change    # those groups
     python -m tests.mutate acceptance/efa.py    # one module
     python -m tests.mutate --table              # the last scores, as a Markdown table
+    python -m tests.mutate --rerun policies-rules   # a finished run's survivors again, after new tests
+    python -m tests.mutate --rerun policies-rules 'policies.rules.security.vpc_flow_logs.*'   # and an edited module's
 """
 
 from __future__ import annotations
@@ -19,9 +21,14 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from mutmut.stats import status_by_exit_code
+
+from tests import recorded
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "mutate"
@@ -80,7 +87,41 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/blueprints/test_codes_fired.py",
         "tests/blueprints/test_fsx_steps.py",
     ),
-    "policies/rules": ("tests/policies/test_rules.py",),
+    # The preview cases (previews recorded, `ISOLATION`) and the edge cases on small built stacks.
+    "policies/rules": (
+        "tests/policies/test_rules.py",
+        "tests/policies/test_rule_edges_correctness.py",
+        "tests/policies/test_rule_edges_security.py",
+        "tests/policies/test_rule_edges_governance.py",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """How a group's mutants are run: the process each is forked from, and where the tests' previews come from.
+
+    `fork`: mutmut's "fork", each mutant forked straight from mutmut's main process after its stats pass (imports,
+    fixtures and module caches warm: a mutant in a fraction of a second); otherwise "forkserver", each forked from a
+    server that has only collected the tests, so each re-runs its fixtures. Fork is wrong where a test reads a value
+    cached in that process that the mutated module computed (the mutant would never run), and it hangs where that
+    process ran a mocked preview (Pulumi's executor threads and gRPC don't survive a fork).
+    `previews`: the tests' previews are recorded by one run of them in the checkout before mutmut starts, and only
+    read back under mutmut (`tests/recorded.py`), so no process of mutmut's starts Pulumi; right only where the
+    mutated modules take no part in compiling a preview. A forked group always reads previews back: one whose tests
+    record none fails its clean run at the first preview instead of hanging.
+    """
+
+    fork: bool = False
+    previews: bool = False
+
+
+DEFAULT = Isolation()
+# A module's isolation, where it differs from DEFAULT: the longest prefix of its path listed here (like TESTS).
+ISOLATION: dict[str, Isolation] = {
+    # The rules police a preview's resources and take no part in making them (no module of railyard/ or components/
+    # calls one), and they cache nothing: a recorded preview is the one every mutant's tests would compute.
+    "policies/rules": Isolation(fork=True, previews=True),
 }
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 
@@ -90,7 +131,7 @@ def _tree() -> list[Path]:
     return [path for path in ROOT.iterdir() if path.name not in LEFT_OUT and not path.name.startswith((".", "__pycache__"))]
 
 
-def _config(modules: tuple[str, ...], tests: tuple[str, ...]) -> str:
+def _config(modules: tuple[str, ...], tests: tuple[str, ...], isolation: Isolation = DEFAULT) -> str:
     """The pyproject.toml of a group's scratch folder: only mutmut's section."""
     copied = sorted(path.name for path in _tree())
     lines = [
@@ -100,22 +141,39 @@ def _config(modules: tuple[str, ...], tests: tuple[str, ...]) -> str:
         f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:xdist"]',
         "use_git_change_detection = false",
-        # Pulumi's mocks run over gRPC, which a fork of a process that has run them deadlocks in: each mutant is forked from
-        # a server that has only collected the tests.
-        'process_isolation = "forkserver"',
+        f'process_isolation = "{"fork" if isolation.fork else "forkserver"}"',
     ]
     return "\n".join(lines) + "\n"
 
 
-def _scratch(group: str, modules: tuple[str, ...], tests: tuple[str, ...]) -> Path:
+def _scratch(group: str, modules: tuple[str, ...], tests: tuple[str, ...], isolation: Isolation = DEFAULT) -> Path:
     """A fresh folder for one group's run: links to the tree (mutmut copies through them) and mutmut's settings."""
     folder = BUILD / group
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     for path in _tree():
         (folder / path.name).symlink_to(path)
-    (folder / "pyproject.toml").write_text(_config(modules, tests))
+    (folder / "pyproject.toml").write_text(_config(modules, tests, isolation))
     return folder
+
+
+def isolation_of(module: str) -> Isolation:
+    """How a module's mutants are run (ISOLATION's longest matching prefix; DEFAULT when none matches)."""
+    prefix = max((key for key in ISOLATION if module.startswith(key)), key=len, default=None)
+    return DEFAULT if prefix is None else ISOLATION[prefix]
+
+
+def record_previews(group: str, tests: tuple[str, ...], log: TextIO) -> dict[str, str]:
+    """The environment under which mutmut's runs read previews back, after one run of `tests` in the checkout
+    recorded them (`tests/recorded.py`); the recording run's output goes to `log`. A failing run stops the group."""
+    folder = BUILD / f"{group}.previews"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist", *tests]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", recorded.VARIABLE: f"record:{folder}"}
+    if subprocess.run(command, cwd=ROOT, env=env, check=False, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
+        raise SystemExit(f"{group}: the tests failed while recording their previews; see {log.name}")
+    return {recorded.VARIABLE: f"replay:{folder}"}
 
 
 def scores(folder: Path) -> dict[str, dict[str, int]]:
@@ -133,16 +191,47 @@ def scores(folder: Path) -> dict[str, dict[str, int]]:
     return result
 
 
-def run_group(group: str, modules: tuple[str, ...], tests: tuple[str, ...], children: int) -> dict[str, dict[str, int]]:
-    """One mutmut run over a group (or one module of it), its scores written beside the scratch folder."""
-    folder = _scratch(group, modules, tests)
+def _mutmut(group: str, modules: tuple[str, ...], tests: tuple[str, ...], arguments: list[str], log_name: str) -> dict[str, dict[str, int]]:
+    """`mutmut run ARGUMENTS` in a group's scratch folder, previews recorded first where its isolation says; its
+    scores written beside the folder."""
+    isolation = isolation_of(modules[0])
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)]
-    with (BUILD / f"{group}.log").open("w") as log:
-        subprocess.run(command, cwd=folder, env=env, check=False, stdout=log, stderr=subprocess.STDOUT)
-    found = scores(folder)
+    with (BUILD / log_name).open("w") as log:
+        if isolation.previews:
+            env.update(record_previews(group, tests, log))
+        elif isolation.fork:
+            # Nothing recorded: a preview in mutmut's main process fails the clean run rather than hang its forks.
+            env[recorded.VARIABLE] = f"replay:{BUILD / f'{group}.previews'}"
+            shutil.rmtree(BUILD / f"{group}.previews", ignore_errors=True)
+        log.flush()
+        command = [sys.executable, "-m", "mutmut", "run", *arguments]
+        subprocess.run(command, cwd=BUILD / group, env=env, check=False, stdout=log, stderr=subprocess.STDOUT)
+    found = scores(BUILD / group)
     (BUILD / f"{group}.json").write_text(json.dumps(found, indent=2, sort_keys=True) + "\n")
     return found
+
+
+def run_group(group: str, modules: tuple[str, ...], tests: tuple[str, ...], children: int) -> dict[str, dict[str, int]]:
+    """One mutmut run over a group (or one module of it), its scores written beside the scratch folder."""
+    _scratch(group, modules, tests, isolation_of(modules[0]))
+    return _mutmut(group, modules, tests, ["--max-children", str(children)], f"{group}.log")
+
+
+def rerun_survivors(group: str, children: int, patterns: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
+    """A run's surviving mutants tested again in its scratch folder, against its test files as they are now, with
+    the mutants `patterns` name (mutmut's names, `*` for any part: those of a module whose source changed since).
+
+    For checking new tests against the survivors without testing every mutant again: mutmut collects its stats for
+    the new tests only and keeps every other verdict. The run's test files stay those of its first run (listing
+    other files would make mutmut start over), so new tests go in the files it was run with. A module edited since
+    gets new mutants, which mutmut tests only when `patterns` names them.
+    """
+    settings = tomllib.loads((BUILD / group / "pyproject.toml").read_text())["tool"]["mutmut"]
+    modules, tests = tuple(settings["source_paths"]), tuple(settings["pytest_add_cli_args_test_selection"])
+    names = [*survivors(group), *patterns]
+    if not names:
+        return scores(BUILD / group)
+    return _mutmut(group, modules, tests, ["--max-children", str(children), *names], f"{group}.rerun.log")
 
 
 def survivors(group: str) -> list[str]:
@@ -190,11 +279,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--children", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--table", action="store_true", help="print the last scores and run nothing")
     parser.add_argument("--survivors", metavar="GROUP", help="list a group's surviving mutants and run nothing")
+    parser.add_argument("--rerun", metavar="GROUP", help="test a finished run's survivors again, against its test files as they are now")
     args = parser.parse_args(argv)
     if args.survivors:
         print("\n".join(survivors(args.survivors)))
         return 0
-    if not args.table:
+    if args.rerun:
+        rerun_survivors(args.rerun, args.children, tuple(args.names))
+    elif not args.table:
         for group, modules, tests in _selection(args.names):
             run_group(group, modules, tests, args.children)
     print(table())

@@ -13,9 +13,12 @@ from policies.rule import SchemaRule
 
 
 def cluster_schema(settings):
-    """Every required log type is enabled."""
+    """Every required log type is enabled; with none required, the rule asks for nothing (Cerberus refuses an empty
+    `contains`: the rule crashed on `requiredClusterLogTypes: []`, which the pack's config schema accepts)."""
     required = list(settings[CLUSTER_LOG_TYPES.key])
-    return {"enabledClusterLogTypes": {"type": "list", "required": bool(required), "contains": required}}
+    if not required:
+        return {}
+    return {"enabledClusterLogTypes": {"type": "list", "required": True, "contains": required}}
 
 
 RULE = SchemaRule(

@@ -29,16 +29,15 @@ from policies.stack import Stack, items, known, value
 ALGORITHMS = ("aws:kms", "aws:kms:dsse", "AES256")
 
 
-def _covered(stack: Stack, types: tuple[str, ...], buckets: list, accepts) -> dict[str, Any]:
-    """Bucket URN -> the first configuration resource of `types` that names it and that `accepts`."""
-    found: dict[str, Any] = {}
+def _covered(stack: Stack, types: tuple[str, ...], buckets: list, accepts) -> set[str]:
+    """The URNs of the buckets that a configuration resource of `types` names and `accepts`."""
+    found: set[str] = set()
     for configuration in stack.of_type(*types):
         name = known(configuration.props, "bucket")
         owners = {bucket.urn for bucket in stack.linked(configuration, "bucket", BUCKET, BUCKET_V2)}
         owners |= {bucket.urn for bucket in buckets if name is not None and known(bucket.props, "bucket") == name}
         if accepts(configuration.props):
-            for urn in owners:
-                found.setdefault(urn, configuration)
+            found |= owners
     return found
 
 
