@@ -233,6 +233,8 @@ def test_a_bucket_name_is_the_tiers_own_or_the_cluster_and_tier_cut_to_63() -> N
     assert bucket_name("c" * 60, S3Bucket(kind="s3", name="data")) == "c" * 60 + "-da"
     assert bucket_name("c" * 62, S3Bucket(kind="s3", name="data")) == "c" * 62
     assert bucket_name("c" * 61 + ".", S3Bucket(kind="s3", name="data")) == "c" * 61
+    # Only "-" and "." are stripped from the cut's end: any other last character stays.
+    assert bucket_name("c" * 61 + "X", S3Bucket(kind="s3", name="data")) == "c" * 61 + "X"
 
 
 def test_the_base_blueprint_has_no_name_findings() -> None:
