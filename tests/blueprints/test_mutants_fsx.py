@@ -204,3 +204,62 @@ def test_a_storage_class_is_held_to_the_throughput_values() -> None:
 
 def test_other_tier_kinds_have_no_fsx_rules() -> None:
     assert list(fsx.check(S3Bucket(kind="s3", name="data"), PATH, None)) == []
+
+
+def _links(*paths: str, bucket_prefixes: tuple[str, ...] = ()) -> list[tuple[str, tuple[Any, ...], str, str]]:
+    prefixes = bucket_prefixes or tuple(f"p{index}/" for index in range(len(paths)))
+    links = [{"bucket": "b", "prefix": prefix, "file_system_path": path} for path, prefix in zip(paths, prefixes, strict=True)]
+    return _run(P2, data_repositories=links)
+
+
+OVERLAP_HINT = "give each association its own top-level directory"
+
+
+def test_nine_repositories_are_refused_at_the_ninth_with_the_limit() -> None:
+    found = [item for item in _links(*(f"/d{index}" for index in range(9))) if item[0] == "fsx.too-many-repositories"]
+    assert found == [
+        (
+            "fsx.too-many-repositories",
+            (*PATH, "data_repositories", 8),
+            "'lus' links 9 S3 locations; FSx allows at most 8 data repository associations on a file system",
+            "link at most 8 (one prefix can hold several datasets), or split the tier",
+        )
+    ]
+
+
+def test_a_path_under_another_given_with_a_trailing_slash_overlaps() -> None:
+    assert _links("/a/", "/a/b") == [
+        (
+            "fsx.repository-path",
+            (*PATH, "data_repositories", 1, "file_system_path"),
+            "file_system_path /a/b overlaps /a; associations may not nest",
+            OVERLAP_HINT,
+        )
+    ]
+
+
+def test_a_path_under_the_root_names_the_root() -> None:
+    assert _links("/", "/data") == [
+        (
+            "fsx.repository-path",
+            (*PATH, "data_repositories", 1, "file_system_path"),
+            "file_system_path /data overlaps /; associations may not nest",
+            OVERLAP_HINT,
+        )
+    ]
+
+
+def test_paths_that_share_only_a_prefix_of_letters_do_not_overlap() -> None:
+    """/dataX is beside /data, not inside it: only '/' ends a directory."""
+    assert _links("/dataX", "/data") == []
+    assert _links("/data", "/dataX/") == []
+
+
+def test_a_path_ending_in_a_capital_is_named_whole() -> None:
+    assert [item[2] for item in _links("/dataX", "/dataX/y")] == ["file_system_path /dataX/y overlaps /dataX; associations may not nest"]
+
+
+def test_one_bucket_prefix_linked_twice() -> None:
+    assert _links("/a", "/b", bucket_prefixes=("p/", "p/")) == [
+        ("fsx.repository-path", (*PATH, "data_repositories", 1, "bucket"), "bucket 'b' prefix 'p/' is linked twice", "link each bucket prefix once")
+    ]
