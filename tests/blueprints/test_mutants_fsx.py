@@ -263,3 +263,26 @@ def test_one_bucket_prefix_linked_twice() -> None:
     assert _links("/a", "/b", bucket_prefixes=("p/", "p/")) == [
         ("fsx.repository-path", (*PATH, "data_repositories", 1, "bucket"), "bucket 'b' prefix 'p/' is linked twice", "link each bucket prefix once")
     ]
+
+
+@pytest.mark.parametrize(
+    ("tier", "capacity", "rule", "nearest"),
+    [
+        ({**P2, "deployment_type": "SCRATCH_1", "throughput_mbps_per_tib": None}, 3000, "1200, 2400, then 2400 + multiples of 3600 GiB", 6000),
+        ({**P1, "storage_type": "HDD", "throughput_mbps_per_tib": 40}, 2000, "multiples of 1800 GiB", 3600),
+        ({**P1, "storage_type": "HDD", "throughput_mbps_per_tib": 12}, 7000, "multiples of 6000 GiB", 12000),
+    ],
+)
+def test_an_illegal_size_offers_the_next_size_of_its_own_type_storage_and_throughput(
+    tier: dict[str, Any], capacity: int, rule: str, nearest: int
+) -> None:
+    """Each of deployment type, storage type and throughput picks the step: the offered size follows all three."""
+    found = [item for item in _run(tier, capacity_gib=capacity) if item[0] == "fsx.capacity-step"]
+    assert found == [
+        (
+            "fsx.capacity-step",
+            (*PATH, "capacity_gib"),
+            f"capacity_gib {capacity} is not a legal {tier['deployment_type']} {tier.get('storage_type', 'SSD')} size ({rule})",
+            f"use {nearest}, the next legal size",
+        )
+    ]
