@@ -239,3 +239,10 @@ def test_a_bucket_name_is_the_tiers_own_or_the_cluster_and_tier_cut_to_63() -> N
 
 def test_the_base_blueprint_has_no_name_findings() -> None:
     assert [finding.code for finding in load(BASE).findings if finding.code.startswith("names.")] == []
+
+
+def test_an_fsx_tier_listed_after_an_s3_tier_is_held_to_the_mounted_by_limit() -> None:
+    """The S3 tier is skipped, not the end of the check: the FSx tier after it is still judged."""
+    text = _mounters("ggggg").replace("  - kind: s3\n    name: data\n", "")
+    text = text.replace("storage:\n  - kind: fsx_lustre", "storage:\n  - kind: s3\n    name: data\n  - kind: fsx_lustre")
+    assert [finding.path for finding in _found(text, "names.mounted-by-too-long")] == [("storage", 1, "name")]
