@@ -204,3 +204,11 @@ def test_a_storage_class_no_pool_lists_is_a_warning() -> None:
     assert (finding.severity, finding.path) == ("warning", ("storage", 1, "name"))
     assert finding.message == "no pool lists FSx StorageClass 'fast', so the FSx CSI node plugin runs on no node that could mount its volumes"
     assert finding.hint == "add `- tier: fast` to the storage of the pools whose pods claim from it"
+
+
+def test_an_aws_efa_fabric_has_no_appliances_or_host_ports_to_name_twice() -> None:
+    """AWS's own EFA network states no appliances or host ports: the duplicate check passes over it."""
+    fabric = "  - name: efa\n    kind: rail_optimized_clos\n    link_gbps: 100\n    switch_radix: 64\n    nics_per_accelerator: 4\n"
+    result = load(mutate(fabric, "  - name: efa\n    kind: aws_efa\n"))
+    assert result.blueprint is not None
+    assert [finding.code for finding in result.findings if finding.code == "names.duplicate"] == []
