@@ -212,3 +212,15 @@ def test_an_aws_efa_fabric_has_no_appliances_or_host_ports_to_name_twice() -> No
     result = load(mutate(fabric, "  - name: efa\n    kind: aws_efa\n"))
     assert result.blueprint is not None
     assert [finding.code for finding in result.findings if finding.code == "names.duplicate"] == []
+
+
+def test_a_zone_named_twice_is_named_at_the_second_zone() -> None:
+    text = mutate("    - name: zb\n", "    - name: za\n")
+    assert _found(text, "names.duplicate") == [
+        (
+            "names.duplicate",
+            ("failure_domains", "zones", 1, "name"),
+            "failure domain name 'za' is used twice",
+            "zones and blocks share one namespace; rename one",
+        )
+    ]
