@@ -170,3 +170,119 @@ def test_a_spare_on_its_own_reservation_of_the_same_id_but_another_kind_is_not_c
         "      instance_type: p5.48xlarge\n      instance_count: 2\n"
     )
     assert [item[1] for item in _found(_with(_spare(share=False, capacity=reservation)), "pool.standby-capacity")] == []
+
+
+# --- the survivors of the first standby run ---------------------------------------------------------------------------
+
+TRAIN_BLOCK = BLOCK.format(id="cr-0123456789abcdef0", count=8)
+
+
+def _train_on(capacity: str) -> str:
+    """BASE with train's Capacity Block replaced by `capacity` (a YAML block at the pool's indentation)."""
+    return mutate(TRAIN_BLOCK, capacity)
+
+
+def _reservation(kind: str = "capacity_reservation", rid: str = "cr-0aaaaaaaaaaaaaaa1", count: int | None = 8, group: str | None = None) -> str:
+    lines = ["    capacity:", f"      kind: {kind}"]
+    lines += [f"      reservation_id: {rid}"] if kind == "capacity_reservation" else [f"      reservation_ids: [{rid}]"]
+    lines += ["      zone: us-east-1a", "      instance_type: p5.48xlarge"]
+    lines += [f"      instance_count: {count}"] if count is not None else []
+    lines += [f"      placement_group: {group}"] if group else []
+    return "\n".join(lines) + "\n"
+
+
+def test_a_spare_of_itself_with_no_other_pool_says_none_runs_jobs() -> None:
+    text = mutate(
+        "  - name: serve\n    instance_type: inf2.48xlarge\n", "  - name: xserve\n    instance_type: inf2.48xlarge\n    standby_for: xserve\n"
+    )
+    text = text.replace("  - name: train\n", "  - name: train\n    standby_for: train\n", 1)
+    found = _found(text, "pool.standby-target")
+    assert [item[3] for item in found] == ["name a pool that runs jobs: none", "name a pool that runs jobs: none"]
+
+
+def test_a_spare_after_a_spare_with_a_bad_target_is_still_judged() -> None:
+    text = _with(_spare(name="lost", target="trian", share=False) + _spare(name="other", instance="p5e.48xlarge", share=False))
+    assert [item[2].split(" ")[0:3] for item in _found(text, "pool.standby-target")] == [
+        ["standby_for", "'trian'", "is"],
+        ["pool", "'other'", "(p5e.48xlarge)"],
+    ]
+
+
+def test_a_spare_in_two_zones_its_pool_lacks_names_both_and_certifies_them() -> None:
+    zc = "    - name: zc\n      availability_zone: us-east-1c\nfabrics:\n"
+    text = mutate("fabrics:\n", zc).replace("[us-east-1a, us-east-1b]", "[us-east-1a, us-east-1b, us-east-1c]")
+    text = text.replace(
+        "storage:\n  - kind: fsx_lustre", _spare(domains="[za, zb, zc]", capacity=SAME_BLOCK.format(count=8)) + "storage:\n  - kind: fsx_lustre"
+    )
+    [finding] = [finding for finding in load(text).findings if finding.code == "pool.standby-zone"]
+    assert finding.message.startswith("spare pool 'spare' is placed in zone 'zb' (us-east-1b), 'zc' (us-east-1c), where 'train' has no nodes")
+    assert finding.certificate == {"zones": ["zb", "zc"]}
+
+
+def test_a_spare_in_another_block_certifies_the_blocks() -> None:
+    block = "          racks: 4\n          hosts_per_rack: 4\n"
+    text = _with(_spare(domains="[za]", capacity=SAME_BLOCK.format(count=10)))
+    text = text.replace(f"        - name: za-b1\n{block}", f"        - name: za-b1\n{block}        - name: za-b2\n{block}")
+    text = text.replace("      domains: [za]\n    fabric: efa\n    storage:", "      domains: [za-b1]\n    fabric: efa\n    storage:")
+    [finding] = [finding for finding in load(text).findings if finding.code == "pool.standby-block"]
+    assert finding.certificate == {"blocks": ["za-b2"]}
+
+
+def test_a_sharing_spare_of_an_on_demand_pool_has_no_capacity_conflict() -> None:
+    text = _with(_spare(target="serve", instance="inf2.48xlarge", fabric=None, domains="[za, zb]"))
+    assert _all_standby(text) == []
+
+
+def test_a_sharing_spare_of_a_reservation_outside_a_placement_group_has_no_capacity_conflict() -> None:
+    text = _with(_spare()).replace(TRAIN_BLOCK, _reservation())
+    assert _found(text, "pool.standby-capacity") == []
+
+
+def test_a_sharing_spare_off_its_pools_placement_group_is_refused() -> None:
+    text = _with(_spare(capacity=_reservation(rid="cr-0bbbbbbbbbbbbbbb2", count=2, group="pg-b"))).replace(TRAIN_BLOCK, _reservation(group="pg-a"))
+    assert _found(text, "pool.standby-capacity") == [
+        (
+            "error",
+            ("pools", 2, "capacity"),
+            "spare pool 'spare' can't share the placement of 'train', whose reservation cr-0aaaaaaaaaaaaaaa1 was made in cluster "
+            "placement group pg-a: any matching instance launched into that group uses the reservation, so a spare there on other "
+            "capacity would take the instances reserved for the pool",
+            "reserve the spare's capacity in placement group pg-a (placement_group: pg-a), or set placement.share_with_served: false "
+            "to place the spare apart",
+        )
+    ]
+
+
+def test_a_sharing_spare_reserved_in_its_pools_placement_group_fits() -> None:
+    text = _with(_spare(capacity=_reservation(rid="cr-0bbbbbbbbbbbbbbb2", count=2, group="pg-a"))).replace(TRAIN_BLOCK, _reservation(group="pg-a"))
+    assert _found(text, "pool.standby-capacity") == []
+
+
+def test_a_spare_of_a_reservation_group_of_capacity_blocks_names_the_group() -> None:
+    group = _reservation(kind="reservation_group", rid="cr-0cccccccccccccc03").replace("      zone:", "      capacity_blocks: true\n      zone:")
+    text = _with(_spare()).replace(TRAIN_BLOCK, group)
+    [item] = _found(text, "pool.standby-capacity")
+    assert item[2].startswith(
+        "spare pool 'spare' can't share the placement of 'train', whose nodes come from reservation group of Capacity Blocks cr-0cccccccccccccc03"
+    )
+    assert item[3].startswith(
+        "put the spare on the same reservation group of Capacity Blocks (capacity kind reservation_group, cr-0cccccccccccccc03)"
+    )
+
+
+def test_a_spare_of_a_reservation_group_of_on_demand_reservations_outside_a_group_fits() -> None:
+    text = _with(_spare()).replace(TRAIN_BLOCK, _reservation(kind="reservation_group", rid="cr-0cccccccccccccc03"))
+    assert _found(text, "pool.standby-capacity") == []
+
+
+def test_a_spare_on_its_pools_reservation_counts_the_pools_count_when_it_states_none() -> None:
+    group = _reservation(kind="reservation_group", rid="cr-0cccccccccccccc03", count=9)
+    spare = _reservation(kind="reservation_group", rid="cr-0cccccccccccccc03", count=None)
+    [finding] = [
+        finding
+        for finding in load(_with(_spare(share=False, capacity=spare)).replace(TRAIN_BLOCK, group)).findings
+        if finding.code == "pool.standby-capacity"
+    ]
+    assert finding.path == ("pools", 2, "nodes")
+    assert finding.message.endswith("which holds 9 instances: 1 of their nodes would find no reserved instance")
+    assert finding.certificate == {"held": 9, "wanted": 10}
