@@ -148,3 +148,15 @@ def test_a_tor_clos_fabric_on_racked_blocks_and_another_fabric_on_unracked_ones_
 def test_a_pool_in_unknown_domains_is_left_to_the_references_rule() -> None:
     text = mutate("      domains: [za, zb]\n", "      domains: [zq]\n")
     assert [finding.code for finding in load(text).findings if finding.code.startswith("placement.")] == []
+
+
+def test_an_unracked_block_after_a_racked_one_in_the_zone_is_noted_and_certified() -> None:
+    text = mutate(ZB_BLOCK, ZB_BLOCK + "        - name: zb-b2\n")
+    [finding] = [finding for finding in load(text).findings if finding.code == "placement.racks-unstated"]
+    assert finding.path == ("failure_domains", "zones", 1, "blocks", 1)
+    assert finding.certificate == {"unknown": ["rack and feed power", "a rack's or a feed's blast radius", "hosts per rack"]}
+
+
+def test_a_pool_after_one_in_unknown_domains_is_still_judged() -> None:
+    text = mutate("      domains: [za]\n", "      domains: [zq]\n").replace(SERVE, "    nodes: {min: 1, max: 33}\n")
+    assert [item[1] for item in _found(text, "placement.over-capacity")] == [("pools", 1, "nodes")]
