@@ -160,3 +160,29 @@ def test_an_unracked_block_after_a_racked_one_in_the_zone_is_noted_and_certified
 def test_a_pool_after_one_in_unknown_domains_is_still_judged() -> None:
     text = mutate("      domains: [za]\n", "      domains: [zq]\n").replace(SERVE, "    nodes: {min: 1, max: 33}\n")
     assert [item[1] for item in _found(text, "placement.over-capacity")] == [("pools", 1, "nodes")]
+
+
+def test_an_over_capacity_finding_certifies_the_slots() -> None:
+    [finding] = [finding for finding in load(mutate(SERVE, "    nodes: {min: 1, max: 33}\n")).findings if finding.code == "placement.over-capacity"]
+    assert finding.certificate == {"slots": 32}
+
+
+ZA_BLOCK = "      blocks:\n        - name: za-b1\n          racks: 4\n          hosts_per_rack: 4\n"
+
+
+def test_spreading_racks_over_two_unracked_sites_names_both() -> None:
+    text = mutate(ZB_BLOCK, "").replace(ZA_BLOCK, "").replace("      spread: zones\n", "      spread: racks\n")
+    [item] = [item for item in _found(text, "placement.cannot-spread") if item[1] == ("pools", 1, "placement", "spread")]
+    assert item[2] == "pool 'serve' must spread across racks, but zone 'za' (no blocks), zone 'zb' (no blocks) states no racks to spread over"
+
+
+def test_spreading_racks_over_an_unracked_block_names_the_block() -> None:
+    text = mutate(ZA_BLOCK, "      blocks:\n        - name: za-b1\n").replace("      spread: zones\n", "      spread: racks\n")
+    [item] = _found(text, "placement.cannot-spread")
+    assert item[2] == "pool 'serve' must spread across racks, but block 'za-b1' states no racks to spread over"
+
+
+def test_a_pool_after_one_that_cannot_spread_over_racks_is_still_judged() -> None:
+    text = mutate(ZA_BLOCK, "").replace("      domains: [za]\n", "      domains: [za]\n      spread: racks\n")
+    text = text.replace("      domains: [za, zb]\n      spread: zones\n", "      domains: [zb]\n      spread: zones\n")
+    assert [item[1] for item in _found(text, "placement.cannot-spread")] == [("pools", 0, "placement", "spread"), ("pools", 1, "placement", "spread")]
