@@ -186,3 +186,20 @@ def test_a_pool_after_one_that_cannot_spread_over_racks_is_still_judged() -> Non
     text = mutate(ZA_BLOCK, "").replace("      domains: [za]\n", "      domains: [za]\n      spread: racks\n")
     text = text.replace("      domains: [za, zb]\n      spread: zones\n", "      domains: [zb]\n      spread: zones\n")
     assert [item[1] for item in _found(text, "placement.cannot-spread")] == [("pools", 0, "placement", "spread"), ("pools", 1, "placement", "spread")]
+
+
+def test_a_tor_clos_fabric_over_two_unracked_sites_names_both() -> None:
+    text = (
+        mutate(TOR, "    kind: tor_clos\n")
+        .replace(ZB_BLOCK, "")
+        .replace(ZA_BLOCK, "")
+        .replace("domains: [za]\n    fabric: efa", "domains: [za, zb]\n    fabric: efa")
+    )
+    [item] = _found(text, "placement.tor-needs-racks")
+    assert item[2].endswith("which puts a leaf in every rack, but zone 'za' (no blocks), zone 'zb' (no blocks) states no racks")
+
+
+def test_a_tor_clos_fabric_over_an_unracked_block_names_the_block() -> None:
+    text = mutate(TOR, "    kind: tor_clos\n").replace(ZA_BLOCK, "      blocks:\n        - name: za-b1\n")
+    [item] = _found(text, "placement.tor-needs-racks")
+    assert item[2].endswith("which puts a leaf in every rack, but block 'za-b1' states no racks")
