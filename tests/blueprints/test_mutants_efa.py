@@ -57,3 +57,13 @@ def test_an_inference_pool_on_efa_over_two_zones_and_a_training_pool_in_one_pass
 
 def test_a_training_pool_over_two_zones_off_efa_is_not_this_rules() -> None:
     assert _found(mutate(SERVE, SERVE.replace("inference", "training")), "efa.multi-zone") == []
+
+
+def test_a_pool_after_one_off_the_fabric_is_still_judged() -> None:
+    """serve (pools[1]) joins no fabric; a training pool after it, on EFA over two zones, is refused all the same."""
+    late = (
+        "  - name: late\n    instance_type: p5.48xlarge\n    role: training\n    nodes: 2\n"
+        "    placement:\n      domains: [za, zb]\n    fabric: efa\nstorage:\n  - kind: fsx_lustre"
+    )
+    text = mutate("storage:\n  - kind: fsx_lustre", late)
+    assert [path for path, _, _ in _found(text, "efa.multi-zone")] == [("pools", 2, "placement", "domains")]
