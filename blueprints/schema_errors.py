@@ -181,6 +181,19 @@ def _missing(path: Path, root: type[BaseModel], data: Any) -> Finding:
     )
 
 
+def _not_finite(path: Path, value: Any, root: type[BaseModel], data: Any) -> Finding:
+    """YAML's `.inf` or `.nan` where a quantity belongs: out of every range, with what the field measures."""
+    parent = model_at(root, data, path[:-1])
+    field = parent.model_fields.get(str(path[-1])) if parent else None
+    described = f" ({field.description.rstrip('.')})" if field and field.description else ""
+    return error(
+        "schema.out-of-range",
+        path,
+        f"{_show(value)} is out of range: {format_path(path)} must be a finite number",
+        f"write a finite number here{described}; .inf and .nan are YAML's infinity and not-a-number",
+    )
+
+
 def _one(item: ErrorDetails, root: type[BaseModel], data: Any) -> Finding:
     kind = item["type"]
     path, _ = clean_path(tuple(item["loc"]), data, missing_leaf=kind == "missing")
@@ -223,6 +236,8 @@ def _one(item: ErrorDetails, root: type[BaseModel], data: Any) -> Finding:
     if kind == "value_error":
         # A field validator's own words (a CIDR or a time written the wrong way): they already name the value and the fix.
         return error("schema.invalid-value", path, str(ctx.get("error", item["msg"])), "see `railyard schema` for what is allowed here")
+    if kind == "finite_number":
+        return _not_finite(path, value, root, data)
     if kind in _TYPE_WORDS:
         got = type(value).__name__ if value is not None else "nothing"
         return error("schema.wrong-type", path, f"{_show(value)} is a {got}; expected {_TYPE_WORDS[kind]}", f"write {_TYPE_WORDS[kind]} here")

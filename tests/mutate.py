@@ -37,6 +37,37 @@ BUILD = ROOT / "build" / "mutate"
 LEFT_OUT = {".git", ".venv", "build", "dist", "mutants", "pyproject.toml"}
 
 # The modules where verdicts are made, by group (`python -m tests.mutate GROUP`), each mutated in a run of its own.
+# blueprints/rules/: every rule module (the registry, __init__.py, only runs them), the most verdict logic first.
+GROUPS_RULES = (
+    "fsx",
+    "names",
+    "references",
+    "standby",
+    "offerings",
+    "regions",
+    "fabric_ports",
+    "mounts",
+    "existing",
+    "kubernetes_version",
+    "placement",
+    "capacity",
+    "endpoint",
+    "custom_ami",
+    "context",
+    "vpc_blocks",
+    "scale_up",
+    "lustre_efa",
+    "unbought",
+    "compute_domains",
+    "fabric_nics",
+    "reservation_use",
+    "local_zones",
+    "karpenter",
+    "efa",
+    "instance",
+    "system_nodes",
+    "quota_values",
+)
 GROUPS: dict[str, tuple[str, ...]] = {
     "acceptance": tuple(
         f"acceptance/{name}.py"
@@ -50,10 +81,22 @@ GROUPS: dict[str, tuple[str, ...]] = {
     ),
     "cost": ("topology/cost.py",),
     "subnets": ("topology/cluster/subnets.py", "topology/cluster/addresses.py"),
-    "blueprint-rules": tuple(
-        f"blueprints/rules/{name}.py" for name in ("fsx", "capacity", "efa", "endpoint", "fabric_ports", "placement", "standby")
-    ),
+    # Every rule module (the registry, __init__.py, only runs them), the ones with the most verdict logic first.
+    "blueprint-rules": tuple(f"blueprints/rules/{name}.py" for name in GROUPS_RULES),
     "policy-rules": ("policies/rules",),
+}
+# The blueprint rules run on every blueprint a test loads, so a mutant of any rule runs every such test the group lists:
+# the group lists the broad cases (every code, every malformed line) and each module's own file of edge tests,
+# tests/blueprints/test_mutants_<rule>.py, which load blueprint text built there (no example validated once and kept,
+# no preview).
+RULE_TESTS = ("tests/blueprints/test_malformed.py", "tests/blueprints/test_codes_fired.py")
+RULE_EXTRA = {
+    "fsx": ("tests/blueprints/test_fsx_edges.py", "tests/blueprints/test_fsx_steps.py"),
+    "offerings": ("tests/blueprints/test_offerings_rule.py",),
+    "placement": ("tests/blueprints/test_group_maxima.py",),
+    "system_nodes": ("tests/blueprints/test_group_maxima.py",),
+    "quota_values": ("tests/blueprints/test_quota_values.py",),
+    "kubernetes_version": ("tests/blueprints/test_version_skew.py",),
 }
 # The tests that exercise a module: the longest prefix of its path listed here. mutmut then runs, for each mutant,
 # only those of them that called the function it changed.
@@ -80,13 +123,8 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/topology/cluster/test_addresses.py",
         "tests/topology/cluster/test_subnet_verdicts.py",
     ),
-    "blueprints/rules/": ("tests/blueprints/test_malformed.py", "tests/blueprints/test_codes_fired.py"),
-    "blueprints/rules/fsx.py": (
-        "tests/blueprints/test_fsx_edges.py",
-        "tests/blueprints/test_malformed.py",
-        "tests/blueprints/test_codes_fired.py",
-        "tests/blueprints/test_fsx_steps.py",
-    ),
+    "blueprints/rules/": RULE_TESTS,
+    **{f"blueprints/rules/{name}.py": (*RULE_TESTS, *RULE_EXTRA.get(name, ()), f"tests/blueprints/test_mutants_{name}.py") for name in GROUPS_RULES},
     # The preview cases (previews recorded, `ISOLATION`) and the edge cases on small built stacks.
     "policies/rules": (
         "tests/policies/test_rules.py",
@@ -122,6 +160,9 @@ ISOLATION: dict[str, Isolation] = {
     # The rules police a preview's resources and take no part in making them (no module of railyard/ or components/
     # calls one), and they cache nothing: a recorded preview is the one every mutant's tests would compute.
     "policies/rules": Isolation(fork=True, previews=True),
+    # The blueprint rules' tests load blueprint text they build (tests/blueprints/base.py): no preview, and no example
+    # validated once and cached in mutmut's main process, so every mutant's tests run the mutated rule.
+    "blueprints/rules/": Isolation(fork=True),
 }
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 

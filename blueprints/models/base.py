@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 
 
 class Model(BaseModel):
-    """Base of every blueprint model: strict, frozen, documented."""
+    """Base of every blueprint model: strict, frozen, documented, and finite: YAML's `.inf` and `.nan` are floats,
+    which no quantity of a blueprint can be (pydantic would take them and every bound but `le`/`lt` passes `.inf`)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, validate_default=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, validate_default=True, defer_build=True, allow_inf_nan=False)
 
 
 def no_items() -> list[Any]:

@@ -13,9 +13,25 @@ from collections.abc import Iterable
 from blueprints.findings import Finding, Path, error, info
 from blueprints.models.domains import Block, Zone
 from blueprints.models.fabrics import TorClos
+from blueprints.models.pools import Pool
 from blueprints.rules.context import Context
 
-CODES = ("placement.over-capacity", "placement.cannot-spread", "placement.racks-unstated", "placement.tor-needs-racks")
+CODES = (
+    "placement.over-capacity",
+    "placement.cannot-spread",
+    "placement.racks-unstated",
+    "placement.tor-needs-racks",
+    "placement.max-below-domains",
+)
+EXPLAIN = {
+    "placement.max-below-domains": {
+        "meaning": "a pool's most nodes (nodes, or nodes.max) are fewer than the failure domains it is placed in",
+        "why": "each listed domain becomes a node group of its own, and EKS holds every node group's max to at least 1 "
+        "(botocore's eks model: NodegroupScalingConfig maxSize, min 1): the groups together could grow past the pool's "
+        "max, which the cost, quota and power checks take as the ceiling",
+        "fix": "raise the pool's max to at least the number of domains, or list fewer domains",
+    },
+}
 _SPREAD_UNIT = {"zones": "zone", "blocks": "block", "racks": "rack"}
 UNRACKED_UNKNOWN = ("rack and feed power", "a rack's or a feed's blast radius", "hosts per rack")
 
@@ -42,6 +58,23 @@ def _unracked_notes(ctx: Context) -> Iterable[Finding]:
             )
 
 
+def _max_below_domains(ctx: Context, pi: int, pool: Pool) -> Iterable[Finding]:
+    """An error when a pool's most nodes are fewer than the failure domains it lists: each domain is a node group of its
+    own, whose maximum EKS holds to at least 1 (botocore's eks model: NodegroupScalingConfig maxSize, min 1), so the
+    groups together could grow past the pool's max. railyard refuses rather than leave a domain out of the placement."""
+    domains = [name for name in dict.fromkeys(pool.placement.domains) if name in ctx.zones or name in ctx.blocks]
+    if pool.max_nodes >= len(domains):
+        return
+    yield error(
+        "placement.max-below-domains",
+        ("pools", pi, "nodes"),
+        f"pool '{pool.name}' may have at most {pool.max_nodes} node{'s' if pool.max_nodes != 1 else ''}, but it is placed in "
+        f"{len(domains)} failure domains ({', '.join(domains)}): each gets a node group of its own, whose max EKS holds to at "
+        f"least 1, so together they could grow to {len(domains)} nodes",
+        f"raise the pool's max to at least {len(domains)}, or place it in at most {pool.max_nodes} of those domains",
+    )
+
+
 def check(ctx: Context) -> Iterable[Finding]:
     """Each pool's nodes fit its domains' host slots; `spread` has at least two units to spread over; racks where needed."""
     yield from _unracked_notes(ctx)
@@ -49,6 +82,7 @@ def check(ctx: Context) -> Iterable[Finding]:
         blocks = ctx.pool_blocks(pool)
         if not blocks:
             continue  # unknown domains are reported by the references rule
+        yield from _max_below_domains(ctx, pi, pool)
         unracked = [(zone, block) for zone, block in blocks if not block.racked]
         _, domain_hosts = ctx.scale_up_domain(pool)  # a block holds whole scale-up domains
         slots = sum((block.host_slots or 0) // domain_hosts * domain_hosts for _, block in blocks)
