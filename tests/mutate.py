@@ -56,23 +56,25 @@ TESTS: dict[str, tuple[str, ...]] = {
     "acceptance/efa.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
     "acceptance/nvidia.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
     "railyard/conform/": ("tests/conform",),
+    # Unit tests that judge a few nodes built in memory (tests/conform/judges.py): milliseconds a test, where the files
+    # above write and judge a 64-node folder and validate an example for every test.
+    "railyard/conform/nodes.py": ("tests/conform/test_mutants_nodes.py",),
     "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
     # Not test_diff.py, test_day2*.py nor test_codes_fired.py: they preview examples under Pulumi's mocks, whose gRPC server
     # hangs in mutmut's forked workers (seen: a worker waiting in epoll for 27 minutes).
     "railyard/change/": ("tests/change/test_verdict_edges.py",),
     "railyard/change/replace_table.py": ("tests/change/test_replace_table.py", "tests/change/test_verdict_edges.py"),
-    "topology/cost.py": (
-        "tests/topology/test_cost.py",
-        "tests/topology/test_cost_at.py",
-        "tests/topology/test_cost_fsx.py",
-        "tests/topology/test_cost_totals.py",
-        "tests/topology/test_cost_edges.py",
-    ),
+    # Every line compared whole against a price table of round prices made in the test (test_cost.py previews an example, 9 s
+    # a mutant; the others validate examples against the shipped table).
+    "topology/cost.py": ("tests/topology/test_mutants_cost.py",),
     "topology/cluster/": (
         "tests/topology/cluster/test_subnets.py",
         "tests/topology/cluster/test_addresses.py",
         "tests/topology/cluster/test_subnet_verdicts.py",
     ),
+    # Demands, blocks and pod settings built in the test, every range and count worked out by hand (the files above plan examples).
+    "topology/cluster/subnets.py": ("tests/topology/cluster/test_mutants_subnets.py",),
+    "topology/cluster/addresses.py": ("tests/topology/cluster/test_mutants_addresses.py",),
     "blueprints/rules/": ("tests/blueprints/test_malformed.py", "tests/blueprints/test_codes_fired.py"),
     "blueprints/rules/fsx.py": (
         "tests/blueprints/test_fsx_edges.py",
