@@ -59,6 +59,10 @@ TESTS: dict[str, tuple[str, ...]] = {
     # Unit tests that judge a few nodes built in memory (tests/conform/judges.py): milliseconds a test, where the files
     # above write and judge a 64-node folder and validate an example for every test.
     "railyard/conform/nodes.py": ("tests/conform/test_mutants_nodes.py",),
+    "railyard/conform/fabric.py": ("tests/conform/test_mutants_fabric.py",),
+    "railyard/conform/cluster.py": ("tests/conform/test_mutants_cluster.py",),
+    "railyard/conform/expected.py": ("tests/conform/test_mutants_expected.py",),
+    "railyard/conform/observed.py": ("tests/conform/test_mutants_observed.py",),
     "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
     # Not test_diff.py, test_day2*.py nor test_codes_fired.py: they preview examples under Pulumi's mocks, whose gRPC server
     # hangs in mutmut's forked workers (seen: a worker waiting in epoll for 27 minutes).

@@ -108,3 +108,14 @@ def judge(expected: Expectation, documents: dict[str, dict[str, Any]]) -> Judge:
 def fleet(instances: list[dict[str, Any]], nodes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The two documents most checks read: DescribeInstances' and the node list's."""
     return {INSTANCES: {"Reservations": [{"Instances": instances}]}, NODES: {"items": nodes}}
+
+
+def topology(*placed: tuple[str, list[str], str | None]) -> dict[str, Any]:
+    """DescribeInstanceTopology's answer: (instance id, network nodes top layer first, CapacityBlockId or None) each."""
+    instances = []
+    for instance_id, network_nodes, block in placed:
+        item: dict[str, Any] = {"InstanceId": instance_id, "NetworkNodes": network_nodes}
+        if block is not None:
+            item["CapacityBlockId"] = block
+        instances.append(item)
+    return {"Instances": instances}

@@ -414,3 +414,23 @@ def test_a_node_with_no_gpu_key_reads_as_0_and_each_wrong_resource_is_its_own_fi
 
 def test_a_node_not_ready_is_not_judged_on_its_devices():
     assert _allocatable(node("n-0", "i-0", TRAIN, ready=False, allocatable={})) == []
+
+
+def test_a_group_whose_reservation_is_pending_does_not_stop_the_next_group_being_counted():
+    pending = resized(TRAIN, desired_size=3, max_size=3)
+    later = resized(TRAIN, name="later-use1a", desired_size=2, max_size=2, reservation_id="cr-0b1b2c3d4e5f60718")
+    listed = [node("n-0", "i-0", later)]
+    documents = {**fleet([instance("i-0", later)], listed), **_reservations((BLOCK, "payment-pending"), ("cr-0b1b2c3d4e5f60718", "active"))}
+    found = nodes.check_counts(judge(with_groups(P5, pending, later), documents))
+    assert [(finding.severity, finding.message) for finding in found] == [
+        ("info", f"{WHERE}: its reservation {BLOCK} is payment-pending, so its node count was not judged"),
+        ("error", "pool 'train' (node group later-use1a, us-east-1a) has 1 Ready nodes, the design plans 2"),
+    ]
+
+
+def test_an_instance_with_its_planned_interfaces_does_not_stop_the_next_being_judged():
+    good = [interface(0, "interface"), interface(0, "efa", 1), interface(1, "efa-only"), interface(2, "efa-only")]
+    short = [interface(0, "interface"), interface(0, "efa", 1), interface(1, "efa-only")]
+    documents = fleet([instance("i-0", EFA_GROUP, interfaces=good), instance("i-1", EFA_GROUP, interfaces=short)], [])
+    (found,) = nodes.check_efa(judge(with_groups(P5, EFA_GROUP), documents))
+    assert found.message == f"instance i-1 of {WHERE} has 2 EFA interfaces, the launch template gives 3; missing on network cards 2 (efa-only)"
