@@ -19,9 +19,13 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from mutmut.stats import status_by_exit_code
+
+from tests import recorded
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "mutate"
@@ -88,6 +92,34 @@ TESTS: dict[str, tuple[str, ...]] = {
     ),
     "policies/rules": ("tests/policies/test_rules.py",),
 }
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """How a group's mutants are run: the process each is forked from, and where the tests' previews come from.
+
+    `fork`: mutmut's "fork", each mutant forked straight from mutmut's main process after its stats pass (imports,
+    fixtures and module caches warm: a mutant in a fraction of a second); otherwise "forkserver", each forked from a
+    server that has only collected the tests, so each re-runs its fixtures. Fork is wrong where a test reads a value
+    cached in that process that the mutated module computed (the mutant would never run), and it hangs where that
+    process ran a mocked preview (Pulumi's executor threads and gRPC don't survive a fork).
+    `previews`: the tests' previews are recorded by one run of them in the checkout before mutmut starts, and only
+    read back under mutmut (`tests/recorded.py`), so no process of mutmut's starts Pulumi; right only where the
+    mutated modules take no part in compiling a preview. A forked group always reads previews back: one whose tests
+    record none fails its clean run at the first preview instead of hanging.
+    """
+
+    fork: bool = False
+    previews: bool = False
+
+
+DEFAULT = Isolation()
+# A module's isolation, where it differs from DEFAULT: the longest prefix of its path listed here (like TESTS).
+ISOLATION: dict[str, Isolation] = {
+    # The rules police a preview's resources and take no part in making them (no module of railyard/ or components/
+    # calls one), and they cache nothing: a recorded preview is the one every mutant's tests would compute.
+    "policies/rules": Isolation(fork=True, previews=True),
+}
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 
 
@@ -96,7 +128,7 @@ def _tree() -> list[Path]:
     return [path for path in ROOT.iterdir() if path.name not in LEFT_OUT and not path.name.startswith((".", "__pycache__"))]
 
 
-def _config(modules: tuple[str, ...], tests: tuple[str, ...]) -> str:
+def _config(modules: tuple[str, ...], tests: tuple[str, ...], isolation: Isolation = DEFAULT) -> str:
     """The pyproject.toml of a group's scratch folder: only mutmut's section."""
     copied = sorted(path.name for path in _tree())
     lines = [
@@ -106,22 +138,39 @@ def _config(modules: tuple[str, ...], tests: tuple[str, ...]) -> str:
         f"pytest_add_cli_args_test_selection = {json.dumps(list(tests))}",
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:xdist"]',
         "use_git_change_detection = false",
-        # Pulumi's mocks run over gRPC, which a fork of a process that has run them deadlocks in: each mutant is forked from
-        # a server that has only collected the tests.
-        'process_isolation = "forkserver"',
+        f'process_isolation = "{"fork" if isolation.fork else "forkserver"}"',
     ]
     return "\n".join(lines) + "\n"
 
 
-def _scratch(group: str, modules: tuple[str, ...], tests: tuple[str, ...]) -> Path:
+def _scratch(group: str, modules: tuple[str, ...], tests: tuple[str, ...], isolation: Isolation = DEFAULT) -> Path:
     """A fresh folder for one group's run: links to the tree (mutmut copies through them) and mutmut's settings."""
     folder = BUILD / group
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     for path in _tree():
         (folder / path.name).symlink_to(path)
-    (folder / "pyproject.toml").write_text(_config(modules, tests))
+    (folder / "pyproject.toml").write_text(_config(modules, tests, isolation))
     return folder
+
+
+def isolation_of(module: str) -> Isolation:
+    """How a module's mutants are run (ISOLATION's longest matching prefix; DEFAULT when none matches)."""
+    prefix = max((key for key in ISOLATION if module.startswith(key)), key=len, default=None)
+    return DEFAULT if prefix is None else ISOLATION[prefix]
+
+
+def record_previews(group: str, tests: tuple[str, ...], log: TextIO) -> dict[str, str]:
+    """The environment under which mutmut's runs read previews back, after one run of `tests` in the checkout
+    recorded them (`tests/recorded.py`); the recording run's output goes to `log`. A failing run stops the group."""
+    folder = BUILD / f"{group}.previews"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist", *tests]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", recorded.VARIABLE: f"record:{folder}"}
+    if subprocess.run(command, cwd=ROOT, env=env, check=False, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
+        raise SystemExit(f"{group}: the tests failed while recording their previews; see {log.name}")
+    return {recorded.VARIABLE: f"replay:{folder}"}
 
 
 def scores(folder: Path) -> dict[str, dict[str, int]]:
@@ -141,10 +190,18 @@ def scores(folder: Path) -> dict[str, dict[str, int]]:
 
 def run_group(group: str, modules: tuple[str, ...], tests: tuple[str, ...], children: int) -> dict[str, dict[str, int]]:
     """One mutmut run over a group (or one module of it), its scores written beside the scratch folder."""
-    folder = _scratch(group, modules, tests)
+    isolation = isolation_of(modules[0])
+    folder = _scratch(group, modules, tests, isolation)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)]
     with (BUILD / f"{group}.log").open("w") as log:
+        if isolation.previews:
+            env.update(record_previews(group, tests, log))
+        elif isolation.fork:
+            # Nothing recorded: a preview in mutmut's main process fails the clean run rather than hang its forks.
+            env[recorded.VARIABLE] = f"replay:{BUILD / f'{group}.previews'}"
+            shutil.rmtree(BUILD / f"{group}.previews", ignore_errors=True)
+        log.flush()
         subprocess.run(command, cwd=folder, env=env, check=False, stdout=log, stderr=subprocess.STDOUT)
     found = scores(folder)
     (BUILD / f"{group}.json").write_text(json.dumps(found, indent=2, sort_keys=True) + "\n")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from railyard.mocked import run_preview
+from tests.recorded import recorded
 from tests.shared import shared
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,9 +18,11 @@ AT = datetime(2026, 11, 24, tzinfo=UTC)
 
 def previewed(path: str | None = None, stack: str | None = None):
     """The mocked preview of a blueprint file (or of a stack of this project) at AT: once per run for every module
-    and worker (`tests/shared.py`)."""
-    key = hashlib.sha256(repr((path, stack)).encode()).hexdigest()[:16]
-    return shared(f"preview-{key}", lambda: run_preview(path, stack, ROOT, at=AT))
+    and worker (`tests/shared.py`), or recorded and read back where `RAILYARD_PREVIEWS` says (`tests/recorded.py`)."""
+    # Keyed by the path inside the checkout, so a copy of it (mutation testing's) finds what the checkout recorded.
+    named = str(Path(path).resolve().relative_to(ROOT)) if path is not None and Path(path).resolve().is_relative_to(ROOT) else path
+    key = f"preview-{hashlib.sha256(repr((named, stack)).encode()).hexdigest()[:16]}"
+    return shared(key, lambda: recorded(key, lambda: run_preview(path, stack, ROOT, at=AT)))
 
 
 def preview_of(example: str | None = None, stack: str | None = None):
