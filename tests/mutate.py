@@ -119,6 +119,17 @@ ISOLATION: dict[str, Isolation] = {
     # The rules police a preview's resources and take no part in making them (no module of railyard/ or components/
     # calls one), and they cache nothing: a recorded preview is the one every mutant's tests would compute.
     "policies/rules": Isolation(fork=True, previews=True),
+    # Scored against unit tests that build their inputs (no preview, no example validated inside a test) and cache only
+    # what the mutated module does not compute: an example's planned expectation, made when the test module is imported,
+    # which forkserver's collection computes unmutated too (expected.py's expect() is also called inside a test).
+    "railyard/conform/nodes.py": Isolation(fork=True),
+    "railyard/conform/fabric.py": Isolation(fork=True),
+    "railyard/conform/cluster.py": Isolation(fork=True),
+    "railyard/conform/expected.py": Isolation(fork=True),
+    "railyard/conform/observed.py": Isolation(fork=True),
+    "topology/cost.py": Isolation(fork=True),
+    "topology/cluster/subnets.py": Isolation(fork=True),
+    "topology/cluster/addresses.py": Isolation(fork=True),
 }
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 
