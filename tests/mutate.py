@@ -39,7 +39,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         f"acceptance/{name}.py"
         for name in ("nccl", "nccom", "dcgm", "neuron", "burnin", "baseline", "regression", "expectation", "report", "efa", "nvidia")
     ),
-    "conform": tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed")),
+    "conform": tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed", "nvlink", "base")),
     "preflight": ("railyard/preflight.py",),
     "change": tuple(
         f"railyard/change/{name}.py"
@@ -67,6 +67,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/conform/cluster.py": ("tests/conform/test_mutants_cluster.py",),
     "railyard/conform/expected.py": ("tests/conform/test_mutants_expected.py",),
     "railyard/conform/observed.py": ("tests/conform/test_mutants_observed.py",),
+    "railyard/conform/nvlink.py": ("tests/conform/test_mutants_nvlink.py",),
+    "railyard/conform/base.py": ("tests/conform/test_mutants_base.py",),
     "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
     # Not test_diff.py, test_day2*.py nor test_codes_fired.py: they preview examples under Pulumi's mocks, whose gRPC server
     # hangs in mutmut's forked workers (seen: a worker waiting in epoll for 27 minutes).
@@ -127,6 +129,8 @@ ISOLATION: dict[str, Isolation] = {
     "railyard/conform/cluster.py": Isolation(fork=True),
     "railyard/conform/expected.py": Isolation(fork=True),
     "railyard/conform/observed.py": Isolation(fork=True),
+    "railyard/conform/nvlink.py": Isolation(fork=True),
+    "railyard/conform/base.py": Isolation(fork=True),
     "topology/cost.py": Isolation(fork=True),
     "topology/cluster/subnets.py": Isolation(fork=True),
     "topology/cluster/addresses.py": Isolation(fork=True),
