@@ -21,6 +21,7 @@ from tests.blueprints.base import BASE, load
 from tests.yaml_text import replace_once
 from topology.cluster.node_groups import plan_node_groups
 from topology.cost import cost_findings, cost_report
+from topology.cost_prices import Gap, Pricer
 from topology.cost_report import CostLine
 
 CATALOG = load_catalog()
@@ -107,6 +108,11 @@ def _lines(blueprint, groups=None, prices: PriceTable = TABLE, tier: str = "stan
     return {line.key: line for line in report.lines}
 
 
+def _gap(blueprint, prices: PriceTable, instance_type: str) -> Gap:
+    """Why the pricer has no On-Demand rate for `instance_type` (its words are topology/cost_prices.py's): what a line passes on."""
+    return Pricer(blueprint, prices).on_demand_gap(instance_type)
+
+
 def _fields(line: CostLine) -> dict[str, Any]:
     return dataclasses.asdict(line)
 
@@ -188,8 +194,8 @@ def test_a_spot_pool_with_a_discount_but_no_rate_is_unpriced_for_the_rate():
         None,
         None,
         "3-8 spot",
-        unknown="no On-Demand price for inf2.48xlarge in us-east-1 (railyard's table covers us-east-1, eu-west-1)",
-        hint="declare cost.instance_usd_per_hour.inf2.48xlarge (USD per instance-hour)",
+        unknown=_gap(blueprint, prices, "inf2.48xlarge").why,
+        hint=_gap(blueprint, prices, "inf2.48xlarge").hint,
     )
 
 
@@ -205,8 +211,8 @@ def test_an_on_demand_pool_without_a_rate_is_unpriced_never_free():
         None,
         None,
         "3-8 nodes",
-        unknown="no On-Demand price for inf2.48xlarge in us-east-1 (railyard's table covers us-east-1, eu-west-1)",
-        hint="declare cost.instance_usd_per_hour.inf2.48xlarge (USD per instance-hour)",
+        unknown=_gap(blueprint, prices, "inf2.48xlarge").why,
+        hint=_gap(blueprint, prices, "inf2.48xlarge").hint,
     )
 
 
@@ -329,8 +335,8 @@ def test_system_nodes_with_one_type_unpriced_are_unpriced_for_it():
         None,
         None,
         "3 nodes",
-        unknown="no On-Demand price for m7i.2xlarge in us-east-1 (railyard's table covers us-east-1, eu-west-1)",
-        hint="declare cost.instance_usd_per_hour.m7i.2xlarge (USD per instance-hour)",
+        unknown=_gap(_blueprint(), prices, "m7i.2xlarge").why,
+        hint=_gap(_blueprint(), prices, "m7i.2xlarge").hint,
     )
 
 
@@ -404,9 +410,8 @@ def test_a_lustre_tier_without_a_price_is_unpriced_and_the_next_tier_still_price
         None,
         None,
         "2,400 GiB",
-        unknown="no FSx for Lustre price for PERSISTENT_2 SSD 250 MB/s/TiB in us-east-1 in railyard's table",
-        hint="add to cost.fsx_lustre: {deployment_type: PERSISTENT_2, storage_type: SSD, throughput_mbps_per_tib: 250, "
-        "usd_per_gb_month: <USD per GB-month>}",
+        unknown=Pricer(blueprint, prices).lustre_gap("PERSISTENT_2", "SSD", 250).why,
+        hint=Pricer(blueprint, prices).lustre_gap("PERSISTENT_2", "SSD", 250).hint,
     )
     assert _fields(lines["storage:scratch"]) == _expect(
         "storage:scratch",
@@ -561,7 +566,8 @@ def test_system_groups_are_not_a_pools_nodes():
 
 def test_an_unpriced_line_and_an_unknown_upfront_are_each_a_price_unknown_note():
     no_window = _blueprint((WINDOW, ""))
-    report = cost_report(no_window, _groups(no_window), "standard", table(nat_gateway_hour=_service(0.05, "gateway-hour", "nat", ELSEWHERE)), DAY)
+    no_address = table(public_ipv4_address_hour=_service(0.005, "address-hour", "ipv4", ELSEWHERE))
+    report = cost_report(no_window, _groups(no_window), "standard", no_address, DAY)
     found = [finding.as_json() for finding in cost_findings(report)]
     assert found == [
         {
@@ -583,8 +589,8 @@ def test_an_unpriced_line_and_an_unknown_upfront_are_each_a_price_unknown_note()
             "file": None,
             "line": None,
             "column": None,
-            "message": "NAT gateways (2, one per zone): no NAT gateway price for us-east-1 in railyard's table; the cost totals leave it out",
-            "hint": "declare cost.nat_gateway_usd_per_hour (USD per gateway-hour)",
+            "message": "NAT gateways (2, one per zone): no public IPv4 address price for us-east-1 in railyard's table; the cost totals leave it out",
+            "hint": "add it to blueprints/catalog/service_prices.yaml",
         },
     ]
 
