@@ -17,80 +17,15 @@ import pytest
 
 from blueprints.catalog import load_catalog
 from blueprints.catalog.prices import Price, PriceTable
-from tests.blueprints.base import BASE, load
-from tests.yaml_text import replace_once
+from tests.topology.round_prices import ELSEWHERE, HOURS, TABLE, TABLE_SOURCE, priced_blueprint, service, table
 from topology.cluster.node_groups import plan_node_groups
 from topology.cost import cost_findings, cost_report
 from topology.cost_prices import Gap, Pricer
 from topology.cost_report import CostLine
 
 CATALOG = load_catalog()
-TABLE_SOURCE = "example/prices @ 0123456789ab: table.go (generated 2026-07-20T00:00:00Z)"
-HOURS = 800
 LAST_STANDARD_DAY = date(2027, 3, 27)  # Kubernetes 1.35's end of standard support in the pinned EKS calendar
 DAY = date(2026, 12, 1)
-
-
-def _service(usd: float, unit: str, source: str, region: str = "us-east-1", **match: Any) -> dict[str, Any]:
-    return {"usd": usd, "unit": unit, "source": source, "date": "2026-01-01", "region": region, **match}
-
-
-RATES = {"p5.48xlarge": 40.0, "inf2.48xlarge": 12.0, "m7i.xlarge": 0.25, "m7i.2xlarge": 0.5}
-
-
-def table(on_demand: dict[str, float] | None = None, **services: Any) -> PriceTable:
-    """A price table of round prices in us-east-1: `on_demand` replaces the instance rates, a keyword one service's rows (rows
-    of another region: no price here)."""
-    document = {
-        "ec2_on_demand": {
-            "sources": {
-                "t": {
-                    "kind": "Karpenter generated table",
-                    "repository": "example/prices",
-                    "commit": "0123456789abcdef",
-                    "path": "table.go",
-                    "generated_at": "2026-07-20T00:00:00Z",
-                }
-            },
-            "region_source": {"us-east-1": "t", "eu-west-1": "t"},
-            "prices": {"us-east-1": RATES if on_demand is None else on_demand, "eu-west-1": {}},
-            "unit": "instance-hour",
-        },
-        "hours_per_month": HOURS,
-        "services": {
-            "capacity_blocks": {"prices": [_service(30.0, "instance-hour", "blocks", instance_type="p5.48xlarge")]},
-            "eks_control_plane": {
-                "prices": [
-                    _service(0.1, "cluster-hour", "eks", "*", support="standard"),
-                    _service(0.6, "cluster-hour", "eks", "*", support="extended"),
-                ]
-            },
-            "eks_provisioned_control_plane": {
-                "prices": [_service(0.0, "cluster-hour", "tiers", "*", tier="standard"), _service(1.5, "cluster-hour", "tiers", "*", tier="tier-xl")]
-            },
-            "fsx_lustre": {"prices": [_service(0.2, "GB-month", "lustre", deployment_type="PERSISTENT_2", storage_type="SSD", throughput=250)]},
-            "ebs_gp3_storage": _service(0.08, "GB-month", "gp3"),
-            "nat_gateway_hour": _service(0.05, "gateway-hour", "nat"),
-            "public_ipv4_address_hour": _service(0.005, "address-hour", "ipv4", "*"),
-            **services,
-        },
-    }
-    return PriceTable(document)
-
-
-TABLE = table()
-ELSEWHERE = "eu-west-1"
-
-
-def _blueprint(*changes: tuple[str, str], cost: str = ""):
-    text = BASE
-    for old, new in changes:
-        text = replace_once(text, old, new)
-    if cost:
-        text = text.replace("kubernetes:\n", f"cost: {cost}\nkubernetes:\n")
-    result = load(text)
-    assert result.blueprint is not None, result.findings
-    return result.blueprint
 
 
 def _groups(blueprint, **sizes: tuple[int, int]):
@@ -146,7 +81,7 @@ SERVE_PATH = ("pools", 1, "capacity")
 
 
 def _serve(capacity: str, cost: str = "") -> dict[str, Any]:
-    blueprint = _blueprint((SERVE, SERVE + f"    capacity: {capacity}\n"), cost=cost)
+    blueprint = priced_blueprint((SERVE, SERVE + f"    capacity: {capacity}\n"), cost=cost)
     return _fields(_lines(blueprint, _groups(blueprint, **SERVE_SIZES))["pool:serve"])
 
 
@@ -183,7 +118,7 @@ def test_a_spot_pool_without_a_declared_discount_is_unpriced_with_the_field_to_d
 
 
 def test_a_spot_pool_with_a_discount_but_no_rate_is_unpriced_for_the_rate():
-    blueprint = _blueprint((SERVE, SERVE + "    capacity: {kind: spot}\n"), cost="{spot_discount: 0.5}")
+    blueprint = priced_blueprint((SERVE, SERVE + "    capacity: {kind: spot}\n"), cost="{spot_discount: 0.5}")
     prices = table(on_demand={})  # no type has a rate
     line = _fields(_lines(blueprint, _groups(blueprint, **SERVE_SIZES), prices)["pool:serve"])
     assert line == _expect(
@@ -200,7 +135,7 @@ def test_a_spot_pool_with_a_discount_but_no_rate_is_unpriced_for_the_rate():
 
 
 def test_an_on_demand_pool_without_a_rate_is_unpriced_never_free():
-    blueprint = _blueprint()
+    blueprint = priced_blueprint()
     prices = table(on_demand={"p5.48xlarge": 40.0, "m7i.xlarge": 0.25})
     line = _fields(_lines(blueprint, _groups(blueprint, **SERVE_SIZES), prices)["pool:serve"])
     assert line == _expect(
@@ -224,7 +159,7 @@ TRAIN_PATH = ("pools", 0, "capacity")
 
 def _reserved(count: int, desired: int, most: int, cost: str = "") -> dict[str, Any]:
     """The train pool on a capacity reservation of `count` instances, its node group `desired` and at `most`."""
-    blueprint = _blueprint(
+    blueprint = priced_blueprint(
         (BLOCK, "      kind: capacity_reservation\n"), ("      instance_count: 8\n", f"      instance_count: {count}\n"), (WINDOW, ""), cost=cost
     )
     return _fields(_lines(blueprint, _groups(blueprint, **{"train-za": (desired, most)}))["pool:train"])
@@ -258,7 +193,7 @@ def test_a_reservation_smaller_than_the_pool_bills_each_node_past_it_at_the_same
 
 def test_a_reservation_group_of_no_stated_count_is_billed_for_the_pools_most():
     group = "      kind: reservation_group\n      reservation_ids: [cr-0123456789abcdef0]\n"
-    blueprint = _blueprint((BLOCK + "      reservation_id: cr-0123456789abcdef0\n", group), ("      instance_count: 8\n", ""), (WINDOW, ""))
+    blueprint = priced_blueprint((BLOCK + "      reservation_id: cr-0123456789abcdef0\n", group), ("      instance_count: 8\n", ""), (WINDOW, ""))
     line = _fields(_lines(blueprint, _groups(blueprint, **{"train-za": (2, 6)}))["pool:train"])
     assert line == _expect(
         "pool:train",
@@ -273,7 +208,7 @@ def test_a_reservation_group_of_no_stated_count_is_billed_for_the_pools_most():
 
 
 def test_a_capacity_block_is_priced_by_the_blocks_module_at_its_rate_and_window():
-    line = _fields(_lines(_blueprint())["pool:train"])
+    line = _fields(_lines(priced_blueprint())["pool:train"])
     assert line == _expect(
         "pool:train",
         TRAIN_ITEM,
@@ -288,12 +223,12 @@ def test_a_capacity_block_is_priced_by_the_blocks_module_at_its_rate_and_window(
 
 
 def _system(groups, cost: str = "", prices: PriceTable = TABLE) -> dict[str, Any]:
-    return _fields(_lines(_blueprint(cost=cost), groups, prices)["system-nodes"])
+    return _fields(_lines(priced_blueprint(cost=cost), groups, prices)["system-nodes"])
 
 
 def _system_groups(*shapes: tuple[str, int, int]):
     """The planner's groups with its system group replaced by one of each (type, desired, most)."""
-    planned = plan_node_groups(_blueprint(), CATALOG)
+    planned = plan_node_groups(priced_blueprint(), CATALOG)
     (system,) = [group for group in planned if group.system]
     made = [
         dataclasses.replace(system, name=f"system-{index}", instance_type=kind, desired_size=desired, max_size=most)
@@ -335,20 +270,20 @@ def test_system_nodes_with_one_type_unpriced_are_unpriced_for_it():
         None,
         None,
         "3 nodes",
-        unknown=_gap(_blueprint(), prices, "m7i.2xlarge").why,
-        hint=_gap(_blueprint(), prices, "m7i.2xlarge").hint,
+        unknown=_gap(priced_blueprint(), prices, "m7i.2xlarge").why,
+        hint=_gap(priced_blueprint(), prices, "m7i.2xlarge").hint,
     )
 
 
 def test_without_system_groups_or_any_group_there_is_no_system_or_volume_line():
-    blueprint = _blueprint()
+    blueprint = priced_blueprint()
     without = [group for group in plan_node_groups(blueprint, CATALOG) if not group.system]
     assert "system-nodes" not in _lines(blueprint, without) and "root-volumes" in _lines(blueprint, without)
     assert {"system-nodes", "root-volumes"}.isdisjoint(_lines(blueprint, []))
 
 
 def test_root_volumes_cost_every_nodes_gib_at_desired_and_at_most():
-    blueprint = _blueprint()
+    blueprint = priced_blueprint()
     groups = [dataclasses.replace(group, root_volume_gib=100 + index) for index, group in enumerate(_groups(blueprint, **SERVE_SIZES))]
     desired = sum(group.desired_size * group.root_volume_gib for group in groups)
     most = sum(group.max_size * group.root_volume_gib for group in groups)
@@ -367,8 +302,8 @@ def test_root_volumes_cost_every_nodes_gib_at_desired_and_at_most():
 
 
 def test_root_volumes_without_a_gp3_price_are_unpriced_with_the_field_to_declare():
-    prices = table(ebs_gp3_storage=_service(0.08, "GB-month", "gp3", ELSEWHERE))
-    blueprint = _blueprint()
+    prices = table(ebs_gp3_storage=service(0.08, "GB-month", "gp3", ELSEWHERE))
+    blueprint = priced_blueprint()
     groups = _groups(blueprint)
     desired = sum(group.desired_size * group.root_volume_gib for group in groups)
     assert desired > 1000  # printed with a thousands separator
@@ -391,7 +326,7 @@ LUSTRE_ITEM = "storage lustre: FSx for Lustre PERSISTENT_2"
 
 def test_a_lustre_tier_railyard_makes_costs_its_capacity_at_the_tiers_rate_at_its_place():
     # The S3 tier listed first puts the file system at storage[1].
-    blueprint = _blueprint(("storage:\n  - kind: fsx_lustre", "storage:\n  - kind: s3\n    name: first\n  - kind: fsx_lustre"))
+    blueprint = priced_blueprint(("storage:\n  - kind: fsx_lustre", "storage:\n  - kind: s3\n    name: first\n  - kind: fsx_lustre"))
     assert _fields(_lines(blueprint)["storage:lustre"]) == _expect(
         "storage:lustre", LUSTRE_ITEM, "storage", ("storage", 1), 2400 * 0.2 / HOURS, 2400 * 0.2 / HOURS, "2,400 GiB × $0.2/GB-month", "lustre"
     )
@@ -399,8 +334,8 @@ def test_a_lustre_tier_railyard_makes_costs_its_capacity_at_the_tiers_rate_at_it
 
 def test_a_lustre_tier_without_a_price_is_unpriced_and_the_next_tier_still_priced():
     second = "  - kind: fsx_lustre\n    name: scratch\n    deployment_type: SCRATCH_2\n    capacity_gib: 1200\n"
-    blueprint = _blueprint(("  - kind: s3\n", second + "  - kind: s3\n"))
-    prices = table(fsx_lustre={"prices": [_service(0.1, "GB-month", "scratch", deployment_type="SCRATCH_2", storage_type="SSD")]})
+    blueprint = priced_blueprint(("  - kind: s3\n", second + "  - kind: s3\n"))
+    prices = table(fsx_lustre={"prices": [service(0.1, "GB-month", "scratch", deployment_type="SCRATCH_2", storage_type="SSD")]})
     lines = _lines(blueprint, prices=prices)
     assert _fields(lines["storage:lustre"]) == _expect(
         "storage:lustre",
@@ -430,12 +365,12 @@ def test_an_existing_file_system_and_an_s3_tier_cost_nothing_here():
         "    existing:\n      id: fs-0a1b2c3d4e5f60718\n      dns_name: fs-0a1b2c3d4e5f60718.fsx.us-east-1.amazonaws.com\n"
         "      mount_name: abcdefgh\n      security_group_id: sg-0a1b2c3d4e5f60719\n      availability_zone: us-east-1a\n"
     )
-    blueprint = _blueprint(("    metadata: {mode: automatic}\n", existing))
+    blueprint = priced_blueprint(("    metadata: {mode: automatic}\n", existing))
     assert list(_lines(blueprint)) == ["pool:train", "pool:serve", "system-nodes", "root-volumes", "nat-gateways", "control-plane"]
 
 
 def test_nat_gateways_cost_one_gateway_and_one_public_address_per_zone():
-    assert _fields(_lines(_blueprint())["nat-gateways"]) == _expect(
+    assert _fields(_lines(priced_blueprint())["nat-gateways"]) == _expect(
         "nat-gateways",
         "NAT gateways (2, one per zone)",
         "network",
@@ -448,8 +383,8 @@ def test_nat_gateways_cost_one_gateway_and_one_public_address_per_zone():
 
 
 def test_nat_gateways_without_a_gateway_price_or_an_address_price_are_unpriced_for_that_one():
-    no_gateway = table(nat_gateway_hour=_service(0.05, "gateway-hour", "nat", ELSEWHERE))
-    assert _fields(_lines(_blueprint(), prices=no_gateway)["nat-gateways"]) == _expect(
+    no_gateway = table(nat_gateway_hour=service(0.05, "gateway-hour", "nat", ELSEWHERE))
+    assert _fields(_lines(priced_blueprint(), prices=no_gateway)["nat-gateways"]) == _expect(
         "nat-gateways",
         "NAT gateways (2, one per zone)",
         "network",
@@ -460,8 +395,8 @@ def test_nat_gateways_without_a_gateway_price_or_an_address_price_are_unpriced_f
         unknown="no NAT gateway price for us-east-1 in railyard's table",
         hint="declare cost.nat_gateway_usd_per_hour (USD per gateway-hour)",
     )
-    no_address = table(public_ipv4_address_hour=_service(0.005, "address-hour", "ipv4", ELSEWHERE))
-    line = _lines(_blueprint(), prices=no_address)["nat-gateways"]
+    no_address = table(public_ipv4_address_hour=service(0.005, "address-hour", "ipv4", ELSEWHERE))
+    line = _lines(priced_blueprint(), prices=no_address)["nat-gateways"]
     assert (line.hourly_usd, line.basis) == (None, "2 gateways")
     assert (line.unknown, line.hint) == (
         "no public IPv4 address price for us-east-1 in railyard's table",
@@ -470,14 +405,14 @@ def test_nat_gateways_without_a_gateway_price_or_an_address_price_are_unpriced_f
 
 
 def test_a_declared_nat_price_is_used_and_an_existing_vpc_has_no_gateway_line():
-    line = _lines(_blueprint(cost="{nat_gateway_usd_per_hour: 0.1}"))["nat-gateways"]
+    line = _lines(priced_blueprint(cost="{nat_gateway_usd_per_hour: 0.1}"))["nat-gateways"]
     assert line.hourly_usd == pytest.approx(2 * 0.105)
     existing = (
         "  existing_vpc:\n    id: vpc-0123456789abcdef0\n    subnets:\n"
         "      - {id: subnet-0123456789abcdef0, availability_zone: us-east-1a, cidr: 10.0.0.0/20}\n"
         "      - {id: subnet-0123456789abcdef1, availability_zone: us-east-1b, cidr: 10.0.16.0/20}\n"
     )
-    lines = _lines(_blueprint(("  vpc_cidr: 10.0.0.0/16\n", "  vpc_cidr: 10.0.0.0/16\n" + existing)))
+    lines = _lines(priced_blueprint(("  vpc_cidr: 10.0.0.0/16\n", "  vpc_cidr: 10.0.0.0/16\n" + existing)))
     assert "nat-gateways" not in lines and "control-plane" in lines
 
 
@@ -485,7 +420,7 @@ PLANE_PATH = ("kubernetes", "version")
 
 
 def test_the_control_plane_on_its_versions_last_standard_day_costs_standard_support():
-    line = _lines(_blueprint(), today=LAST_STANDARD_DAY)["control-plane"]
+    line = _lines(priced_blueprint(), today=LAST_STANDARD_DAY)["control-plane"]
     assert _fields(line) == _expect(
         "control-plane",
         "EKS control plane (Kubernetes 1.35, standard support, standard)",
@@ -499,7 +434,7 @@ def test_the_control_plane_on_its_versions_last_standard_day_costs_standard_supp
 
 
 def test_the_control_plane_the_day_after_costs_extended_support_and_a_tier_adds_its_price():
-    line = _lines(_blueprint(), today=date(2027, 3, 28), tier="tier-xl")["control-plane"]
+    line = _lines(priced_blueprint(), today=date(2027, 3, 28), tier="tier-xl")["control-plane"]
     assert _fields(line) == _expect(
         "control-plane",
         "EKS control plane (Kubernetes 1.35, extended support, tier-xl)",
@@ -513,7 +448,7 @@ def test_the_control_plane_the_day_after_costs_extended_support_and_a_tier_adds_
 
 
 def test_a_version_the_calendar_does_not_list_costs_standard_support_with_no_date():
-    blueprint = _blueprint()
+    blueprint = priced_blueprint()
     unlisted = blueprint.model_copy(update={"kubernetes": blueprint.kubernetes.model_copy(update={"version": "1.99"})})
     line = _lines(unlisted, _groups(blueprint), today=date(2030, 1, 1))["control-plane"]
     assert (line.item, line.basis, line.hourly_usd) == (
@@ -526,13 +461,13 @@ def test_a_version_the_calendar_does_not_list_costs_standard_support_with_no_dat
 @pytest.mark.parametrize(
     ("prices", "tier", "support"),
     [
-        (table(eks_provisioned_control_plane={"prices": [_service(0.0, "cluster-hour", "tiers", "*", tier="standard")]}), "tier-xl", "standard"),
-        (table(eks_control_plane={"prices": [_service(0.6, "cluster-hour", "eks", "*", support="extended")]}), "standard", "standard"),
+        (table(eks_provisioned_control_plane={"prices": [service(0.0, "cluster-hour", "tiers", "*", tier="standard")]}), "tier-xl", "standard"),
+        (table(eks_control_plane={"prices": [service(0.6, "cluster-hour", "eks", "*", support="extended")]}), "standard", "standard"),
     ],
     ids=["no-tier-price", "no-support-price"],
 )
 def test_a_control_plane_without_its_support_or_tier_price_is_unpriced(prices, tier, support):
-    line = _lines(_blueprint(), prices=prices, tier=tier)["control-plane"]
+    line = _lines(priced_blueprint(), prices=prices, tier=tier)["control-plane"]
     assert _fields(line) == _expect(
         "control-plane",
         f"EKS control plane (Kubernetes 1.35, {support} support, {tier})",
@@ -547,7 +482,7 @@ def test_a_control_plane_without_its_support_or_tier_price_is_unpriced(prices, t
 
 
 def test_the_report_lists_pools_in_order_then_system_volumes_storage_gateways_and_the_control_plane():
-    assert list(_lines(_blueprint())) == [
+    assert list(_lines(priced_blueprint())) == [
         "pool:train",
         "pool:serve",
         "system-nodes",
@@ -559,14 +494,14 @@ def test_the_report_lists_pools_in_order_then_system_volumes_storage_gateways_an
 
 
 def test_system_groups_are_not_a_pools_nodes():
-    blueprint = _blueprint()
+    blueprint = priced_blueprint()
     groups = _groups(blueprint, system=(5, 9), **SERVE_SIZES)
     assert _lines(blueprint, groups)["pool:serve"].hourly_usd == pytest.approx(3 * 12.0)
 
 
 def test_an_unpriced_line_and_an_unknown_upfront_are_each_a_price_unknown_note():
-    no_window = _blueprint((WINDOW, ""))
-    no_address = table(public_ipv4_address_hour=_service(0.005, "address-hour", "ipv4", ELSEWHERE))
+    no_window = priced_blueprint((WINDOW, ""))
+    no_address = table(public_ipv4_address_hour=service(0.005, "address-hour", "ipv4", ELSEWHERE))
     report = cost_report(no_window, _groups(no_window), "standard", no_address, DAY)
     found = [finding.as_json() for finding in cost_findings(report)]
     assert found == [
@@ -596,7 +531,7 @@ def test_an_unpriced_line_and_an_unknown_upfront_are_each_a_price_unknown_note()
 
 
 def test_a_fully_priced_design_has_no_price_note():
-    assert cost_findings(cost_report(_blueprint(), _groups(_blueprint()), "standard", TABLE, DAY)) == []
+    assert cost_findings(cost_report(priced_blueprint(), _groups(priced_blueprint()), "standard", TABLE, DAY)) == []
 
 
 def test_the_table_made_here_prices_as_railyards_tables_do():
