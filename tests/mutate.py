@@ -45,7 +45,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         f"railyard/change/{name}.py"
         for name in ("held_groups", "compare", "replace_table", "capacity", "capacity_blocks", "ceilings", "impact", "subnets", "upgrade")
     ),
-    "cost": ("topology/cost.py",),
+    "cost": ("topology/cost.py", "topology/cost_blocks.py", "topology/cost_prices.py"),
     "subnets": ("topology/cluster/subnets.py", "topology/cluster/addresses.py"),
     "blueprint-rules": tuple(
         f"blueprints/rules/{name}.py" for name in ("fsx", "capacity", "efa", "endpoint", "fabric_ports", "placement", "standby")
@@ -77,6 +77,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     # Every line compared whole against a price table of round prices made in the test (test_cost.py previews an example, 9 s
     # a mutant; the others validate examples against the shipped table).
     "topology/cost.py": ("tests/topology/test_mutants_cost.py",),
+    "topology/cost_blocks.py": ("tests/topology/test_mutants_cost_blocks.py", "tests/topology/test_mutants_cost.py"),
+    "topology/cost_prices.py": ("tests/topology/test_mutants_cost_prices.py", "tests/topology/test_mutants_cost.py"),
     "topology/cluster/": (
         "tests/topology/cluster/test_subnets.py",
         "tests/topology/cluster/test_addresses.py",
@@ -132,6 +134,8 @@ ISOLATION: dict[str, Isolation] = {
     "railyard/conform/nvlink.py": Isolation(fork=True),
     "railyard/conform/base.py": Isolation(fork=True),
     "topology/cost.py": Isolation(fork=True),
+    "topology/cost_blocks.py": Isolation(fork=True),
+    "topology/cost_prices.py": Isolation(fork=True),
     "topology/cluster/subnets.py": Isolation(fork=True),
     "topology/cluster/addresses.py": Isolation(fork=True),
 }
