@@ -290,3 +290,46 @@ def test_a_pinned_subnet_the_plan_moves_to_another_zone_is_an_error_and_one_unmo
             "free range, nothing moved), move the pools to it, then retire the old domain and its pin",
         }
     ]
+
+
+def test_a_lone_subnet_stops_doubling_where_the_next_size_would_pass_the_budget():
+    # A /24 keeps 64 free: 192 to grow into. 40 addresses: 64, then 128; 256 would pass 192 though it would fit.
+    assert _ranges(lay_out_subnets([net("10.0.0.0/24")], [private("a", 40)])) == {"a": "10.0.0.0/25"}
+
+
+def test_pins_taking_more_than_a_quarter_leave_that_much_less_to_grow_into():
+    # A /23 keeps 128 free and its pins take 192: 192 to grow into, so 100 addresses stay at 128 though a /24 is free.
+    pins = {"p1": net("10.0.1.0/25"), "p2": net("10.0.1.128/26")}
+    plans = lay_out_subnets([net("10.0.0.0/23")], [private("p1", 1), private("p2", 1), private("a", 100)], pins)
+    assert _ranges(plans)["a"] == "10.0.0.0/25"
+
+
+def test_a_subnet_grows_to_the_power_of_two_holding_eight_times_its_need_and_awss_5():
+    # 16 addresses: 8 x 16 + 5 = 133, so a /24 (256), not the /25 that 8 x 16 - 5 = 123 would fit in.
+    (plan,) = lay_out_subnets([VPC], [private("a", 16)])
+    assert plan.cidr == "10.0.0.0/24"
+
+
+def test_a_public_subnet_takes_nothing_from_the_budget_the_others_grow_into():
+    # As without it: a grows to 64 and b to 128, the /24's 192 exactly; the public /27 goes in what the budget kept free.
+    demands = [SubnetDemand("public-a", "public", "us-east-1a"), private("a", 11), private("b", 40)]
+    assert _ranges(lay_out_subnets([net("10.0.0.0/24")], demands)) == {"public-a": "10.0.0.192/27", "a": "10.0.0.128/26", "b": "10.0.0.0/25"}
+
+
+def test_when_nothing_fits_the_largest_of_several_grown_subnets_is_halved_first():
+    # A /22 with a pin in each /24: 512 to grow into. a and b (40 each) grow to 256 and 128, but no /24 is free:
+    # a, the largest, goes back to 128, and both fit in the /25s beside the pins.
+    pins = {f"p{index}": net(f"10.0.{index}.64/26") for index in range(4)}
+    demands = [*(private(key, 1) for key in pins), private("a", 40), private("b", 40)]
+    plans = _ranges(lay_out_subnets([net("10.0.0.0/22")], demands, pins))
+    assert (plans["a"], plans["b"]) == ("10.0.0.128/25", "10.0.1.128/25")
+
+
+def test_an_efa_subnet_keeps_its_fabric_and_domain_new_pinned_or_existing():
+    efa = SubnetDemand("efa-ultra-use1a", "efa", "us-east-1a", nodes=4, fabric="ultra", zone="use1a", addresses=200)
+    (new,) = lay_out_subnets([VPC], [efa])
+    assert (new.kind, new.fabric, new.zone, new.nodes, new.addresses) == ("efa", "ultra", "use1a", 4, 200)
+    (pinned,) = lay_out_subnets([VPC], [efa], {efa.key: net("10.0.4.0/24")})
+    assert (pinned.fabric, pinned.zone, pinned.pinned) == ("ultra", "use1a", True)
+    (existing,) = place_in_existing([("subnet-0a", "us-east-1a", net("10.0.0.0/20"))], [efa])
+    assert existing == SubnetPlan("efa-ultra-use1a", "efa", "us-east-1a", "10.0.0.0/20", 4, "ultra", "use1a", 200, None, "subnet-0a")
