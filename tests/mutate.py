@@ -39,7 +39,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         f"acceptance/{name}.py"
         for name in ("nccl", "nccom", "dcgm", "neuron", "burnin", "baseline", "regression", "expectation", "report", "efa", "nvidia")
     ),
-    "conform": tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed", "nvlink", "base")),
+    "conform": tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed", "nvlink", "base", "__init__")),
     "preflight": ("railyard/preflight.py",),
     "change": tuple(
         f"railyard/change/{name}.py"
@@ -69,6 +69,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/conform/observed.py": ("tests/conform/test_mutants_observed.py",),
     "railyard/conform/nvlink.py": ("tests/conform/test_mutants_nvlink.py",),
     "railyard/conform/base.py": ("tests/conform/test_mutants_base.py",),
+    "railyard/conform/__init__.py": ("tests/conform/test_mutants_conform.py",),
     "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
     # Not test_diff.py, test_day2*.py nor test_codes_fired.py: they preview examples under Pulumi's mocks, whose gRPC server
     # hangs in mutmut's forked workers (seen: a worker waiting in epoll for 27 minutes).
@@ -133,6 +134,7 @@ ISOLATION: dict[str, Isolation] = {
     "railyard/conform/observed.py": Isolation(fork=True),
     "railyard/conform/nvlink.py": Isolation(fork=True),
     "railyard/conform/base.py": Isolation(fork=True),
+    "railyard/conform/__init__.py": Isolation(fork=True),
     "topology/cost.py": Isolation(fork=True),
     "topology/cost_blocks.py": Isolation(fork=True),
     "topology/cost_prices.py": Isolation(fork=True),
