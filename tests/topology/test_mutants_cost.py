@@ -537,3 +537,63 @@ def test_a_fully_priced_design_has_no_price_note():
 def test_the_table_made_here_prices_as_railyards_tables_do():
     price = TABLE.on_demand("us-east-1", "p5.48xlarge")
     assert price == Price(40.0, "instance-hour", TABLE_SOURCE, "2026-07-20", "generated")
+
+
+def test_prices_listed_for_the_blueprints_region_only_are_found_there():
+    # railyard's EKS and public IPv4 rows hold for every region ("*"); rows for us-east-1 alone must be found the same.
+    regional = table(
+        eks_control_plane={"prices": [service(0.1, "cluster-hour", "eks", support="standard")]},
+        eks_provisioned_control_plane={"prices": [service(1.5, "cluster-hour", "tiers", tier="tier-xl")]},
+        public_ipv4_address_hour=service(0.005, "address-hour", "ipv4"),
+    )
+    lines = _lines(priced_blueprint(), prices=regional, tier="tier-xl")
+    assert (lines["control-plane"].hourly_usd, lines["nat-gateways"].hourly_usd) == (pytest.approx(1.6), pytest.approx(2 * 0.055))
+
+
+def test_nat_gateways_without_an_address_price_are_a_whole_unpriced_network_line():
+    no_address = table(public_ipv4_address_hour=service(0.005, "address-hour", "ipv4", ELSEWHERE))
+    assert _fields(_lines(priced_blueprint(), prices=no_address)["nat-gateways"]) == _expect(
+        "nat-gateways",
+        "NAT gateways (2, one per zone)",
+        "network",
+        ("cloud", "availability_zones"),
+        None,
+        None,
+        "2 gateways",
+        unknown="no public IPv4 address price for us-east-1 in railyard's table",
+        hint="add it to blueprints/catalog/service_prices.yaml",
+    )
+
+
+SPARE = """  - name: spare
+    instance_type: p5.48xlarge
+    role: training
+    standby_for: train
+    nodes: 2
+    capacity:
+      kind: capacity_block
+      reservation_id: cr-0123456789abcdef0
+    placement:
+      domains: [za]
+    fabric: efa
+"""
+
+
+def test_a_spare_on_its_served_pools_block_costs_nothing_more_and_the_served_pool_pays_once():
+    lines = _lines(priced_blueprint(("pools:\n", "pools:\n" + SPARE)))
+    assert _fields(lines["pool:spare"]) == _expect(
+        "pool:spare",
+        "pool spare: p5.48xlarge",
+        "capacity_block",
+        ("pools", 0, "capacity"),
+        0.0,
+        0.0,
+        "on Capacity Block cr-0123456789abcdef0 with pool train, priced once on pool train's line",
+        upfront_usd=0.0,
+        shared_with="train",
+    )
+    assert (lines["pool:train"].hourly_usd, lines["pool:train"].path, lines["pool:train"].shared_with) == (
+        pytest.approx(8 * 30.0),
+        ("pools", 1, "capacity"),
+        "",
+    )
