@@ -327,3 +327,34 @@ def test_only_the_ultraserver_pools_instances_are_its_domains():
     status = {"CapacityBlockStatuses": [{"CapacityBlockId": BLOCK_A, "InterconnectStatus": "ok"}]}
     documents = {**fleet(instances, []), TOPOLOGY: topology(*placed), BLOCK_STATUS: status}
     assert fabric.check_ultraservers(judge(expected, documents)) == []
+
+
+def test_a_node_the_topology_api_does_not_place_does_not_stop_the_next_node_being_compared():
+    nodes = [
+        node("n-0", "i-0", TRAIN, labels=_labelled(["nn-1", "nn-2", "nn-3"])),
+        node("n-1", "i-1", TRAIN, labels=_labelled(["nn-1", "nn-2", "nn-3"])),
+    ]
+    (found,) = _labels(TRAIN, nodes, [("i-0", [], None), ("i-1", ["nn-1", "nn-2", "nn-9"], None)])
+    assert (found.code, found.severity, found.path) == ("conform.topology-labels", "error", ("pools", 0))
+    assert found.message == f"node n-1 (i-1) of {WHERE} is labelled nn-1, nn-2, nn-3, DescribeInstanceTopology says nn-1, nn-2, nn-9"
+
+
+def test_a_pool_without_a_bound_does_not_stop_the_next_pool_being_judged():
+    other = resized(TRAIN, name="other-use1a", pool="other")  # not a pool of the blueprint: no fabric, no bound
+    placed = [("i-0", ["nn-1", "nn-2", "leaf-a"], None), ("i-1", ["nn-9", "nn-2", "leaf-b"], None), ("o-0", ["x"], None), ("o-1", ["y"], None)]
+    instances = [instance(item[0], TRAIN if item[0].startswith("i") else other) for item in placed]
+    documents = {**fleet(instances, []), TOPOLOGY: topology(*placed)}
+    (found,) = fabric.check_placement(judge(with_groups(P5, other, TRAIN), documents))
+    assert (found.code, found.message) == (
+        "conform.placement",
+        "pool 'train' spans network nodes 2 at layer-1, 1 at layer-2, 2 at layer-3: instances i-0 and i-1 are 7 switches apart, the fabric allows 3",
+    )
+
+
+def test_ultraservers_are_judged_in_the_order_of_their_blocks_whatever_the_instances_ids():
+    members = {BLOCK_B: ["i-0", "i-1", "i-2", "i-3"], BLOCK_A: ["i-4", "i-5", "i-6", "i-7"]}
+    found = _ultraservers(members, {BLOCK_A: None, BLOCK_B: None})
+    assert [(finding.code, finding.severity, finding.certificate["capacity_block"]) for finding in found] == [
+        ("conform.ultraserver", "warning", BLOCK_A),
+        ("conform.ultraserver", "warning", BLOCK_B),
+    ]
