@@ -539,3 +539,43 @@ def test_storage_without_its_files_is_not_checked_and_without_a_lustre_tier_is_n
     ]
     blueprint = P5.blueprint.model_copy(update={"storage": [tier for tier in P5.blueprint.storage if tier.name != "lustre"]})
     assert cluster.check_storage(judge(dataclasses.replace(with_groups(P5, TRAIN), blueprint=blueprint), {})) == []
+
+
+def test_a_missing_answer_after_a_drifted_group_keeps_the_drift():
+    missing = resized(TRAIN, name="gone-use1a")
+    found = _node_groups(with_groups(P5, TRAIN, missing), {nodegroup_file(TRAIN.name): _nodegroup(TRAIN, status="CREATING")})
+    assert [item["code"] for item in found] == ["conform.nodegroup", "conform.not-checked"]
+
+
+def test_a_daemonset_with_no_pod_at_all_lacks_every_node():
+    pods = [_pod(namespace, name, on) for namespace, name, _ in PLACED if name != "fsx-csi-node" for on in ("n-0", "n-1")]
+    (found,) = _daemonsets(pods=pods)
+    assert found["message"] == "DaemonSet kube-system/fsx-csi-node (FSx CSI node plugin) has no Ready pod on 2 node(s) of pool 'train': n-0, n-1"
+
+
+def test_a_daemonset_listed_without_namespace_or_name_is_named_as_listed():
+    items = [_daemonset(*item) for item in PLACED]
+    del items[2]["metadata"]["name"]  # the DCGM exporter, found by its Helm release
+    items.append({"metadata": {"name": "eks-node-monitoring-agent"}})
+    items.append(_daemonset("gpu-operator", "nvidia-dcgm", None))
+    pods = [_pod(namespace, name, on) for namespace, name, _ in PLACED for on in ("n-0", "n-1")]
+    documents = {NODES: {"items": [node("n-0", "i-0", TRAIN), node("n-1", "i-1", TRAIN)]}, DAEMONSETS: {"items": items}, PODS: {"items": pods}}
+    found = _json(cluster.check_daemonsets(judge(with_groups(P5, TRAIN), documents)))
+    assert [item["message"] for item in found] == [
+        "DaemonSet dcgm-exporter/ (DCGM exporter) has no Ready pod on 2 node(s) of pool 'train': n-0, n-1",
+        "the EKS node monitoring agent (kube-system/eks-node-monitoring-agent) runs beside the GPU Operator's DCGM host engine "
+        "(gpu-operator/nvidia-dcgm): the agent can't reach DCGM, reports AcceleratedHardwareReady=False, and node auto repair "
+        "replaces healthy nodes",
+    ]
+    assert found[1]["certificate"]["daemonsets"] == [
+        "kube-system/eks-node-monitoring-agent",
+        "/eks-node-monitoring-agent",
+        "gpu-operator/nvidia-dcgm",
+    ]
+
+
+def test_a_lustre_tier_after_another_kind_of_tier_is_still_judged_at_its_index():
+    tiers = [tier for tier in P5.blueprint.storage if tier.name != "lustre"] + [tier for tier in P5.blueprint.storage if tier.name == "lustre"]
+    blueprint = P5.blueprint.model_copy(update={"storage": tiers})
+    (found,) = _storage([], expected=dataclasses.replace(with_groups(P5, TRAIN), blueprint=blueprint))
+    assert (found["path"], found["message"]) == (f"storage[{len(tiers) - 1}]", "no FSx file system of tier 'lustre' is in the account")
