@@ -21,7 +21,9 @@ ALL_AI_POOLS = ("train", "gpu-inference", "neuron-inference")
 
 
 def test_the_expectation_of_a_plan_names_the_cluster_and_indexes_the_pools():
-    expected = expect(AI.blueprint, load_catalog(), AI.plan)
+    catalog = load_catalog()
+    expected = expect(AI.blueprint, catalog, AI.plan)
+    assert (expected.blueprint, expected.catalog, expected.plan) == (AI.blueprint, catalog, AI.plan)
     assert (expected.cluster, dict(expected.pool_index)) == ("ai-on-eks-prod", {"train": 0, "gpu-inference": 1, "neuron-inference": 2})
     assert [expected.path(pool) for pool in (*ALL_AI_POOLS, "system", "gone")] == [
         ("pools", 0),
@@ -65,12 +67,13 @@ def test_without_the_node_monitoring_agent_and_with_a_plugin_on_no_pool_neither_
     off = addons.model_copy(update={"node_monitoring_agent": addons.node_monitoring_agent.model_copy(update={"enabled": False})})
     blueprint = AI.blueprint.model_copy(update={"kubernetes": AI.blueprint.kubernetes.model_copy(update={"addons": off})})
     layout = AI.plan.kubernetes
-    plugins = tuple(dataclasses.replace(plugin, pools=()) if plugin.kind == "neuron_device_plugin" else plugin for plugin in layout.plugins)
+    # The EFA plugin, placed on no pool, sits between the GPU Operator and the Neuron plugin.
+    plugins = tuple(dataclasses.replace(plugin, pools=()) if plugin.kind == "efa_device_plugin" else plugin for plugin in layout.plugins)
     plan = dataclasses.replace(AI.plan, kubernetes=dataclasses.replace(layout, plugins=plugins))
     labels = [want.label for want in dataclasses.replace(AI, blueprint=blueprint, plan=plan).daemonsets()]
     assert labels == [
         "NVIDIA device plugin (GPU Operator)",
-        "efa device plugin",
+        "neuron device plugin",
         "DCGM exporter (GPU Operator)",
         "neuron-monitor",
         "FSx CSI node plugin",
@@ -133,3 +136,9 @@ def test_a_want_matches_its_namespace_and_the_release_and_name_it_names(want, na
     annotations = {"meta.helm.sh/release-name": release} if release else {}
     assert want.matches(namespace, name, annotations) is matches
     assert want.exact is True
+
+
+def test_a_group_of_a_type_the_catalog_lacks_is_a_broken_plan_not_an_empty_expectation():
+    with pytest.raises(AssertionError) as refused:
+        AI.allocatable(resized(_group(AI, "train"), instance_type="zz9.unknown"))
+    assert str(refused.value) == "a planned node group's type is in the catalog"
