@@ -148,3 +148,20 @@ def test_the_report_is_ok_until_a_finding_is_an_error_and_its_json_says_so():
     }
     report.findings.append(error("x.e", ("pools",), "e"))
     assert not report.ok and report.as_json()["ok"] is False
+
+
+def test_the_report_names_the_stack_judged():
+    report = conform(dataclasses.replace(VALIDATION, stack="prod"), Evidence("empty", {}))
+    assert (report.stack, report.as_json()["stack"]) == ("prod", "prod")
+
+
+def test_a_check_that_meets_a_document_of_another_shape_is_named_in_the_report(monkeypatch):
+    def misread(_judge):
+        raise KeyError("InstanceId")
+
+    monkeypatch.setattr(conform_module, "CHECKS", (("instances", misread),))
+    report = conform(VALIDATION, Evidence("folder", {}))
+    (found,) = report.findings
+    assert report.checks == ["instances"]
+    assert found.message == "could not check instances: a file of folder is not in the shape the AWS CLI or kubectl prints (KeyError: 'InstanceId')"
+    assert (found.certificate, found.line) == ({"check": "instances"}, 39)
