@@ -119,3 +119,22 @@ def topology(*placed: tuple[str, list[str], str | None]) -> dict[str, Any]:
             item["CapacityBlockId"] = block
         instances.append(item)
     return {"Instances": instances}
+
+
+NOT_CHECKED_HINT = "record the folder again with `railyard conform --record DIR` (docs/conform.md lists each file and the command that prints it)"
+
+
+def finding_json(code: str, severity: str, path: str, message: str, hint: str = "", **certificate: Any) -> dict[str, Any]:
+    """A finding as `Finding.as_json` gives it, not yet placed at a line."""
+    found = {"code": code, "severity": severity, "path": path, "file": None, "line": None, "column": None, "message": message, "hint": hint}
+    if certificate:
+        found["certificate"] = certificate
+    return found
+
+
+def not_checked_json(what: str, path: str, *files: str) -> dict[str, Any]:
+    """The `conform.not-checked` error of a check lacking `files` in the folder FOLDER (each missing)."""
+    missing = "; ".join(f"{name} is missing" for name in files)
+    return finding_json(
+        "conform.not-checked", "error", path, f"could not check {what}: {missing} in {FOLDER}", NOT_CHECKED_HINT, check=what, files=list(files)
+    )

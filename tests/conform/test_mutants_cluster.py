@@ -16,30 +16,15 @@ import pytest
 
 from railyard.conform import cluster
 from railyard.online.evidence import CLAIMS, CLUSTER, DAEMONSETS, FILE_SYSTEMS, KUEUE_FLAVORS, KUEUE_TOPOLOGIES, NODES, PODS, VOLUMES, nodegroup_file
-from tests.conform.judges import judge, node, planned, resized, with_groups
+from tests.conform.judges import finding_json, judge, node, not_checked_json, planned, resized, with_groups
 
 P5 = planned("p5-capacity-block.yaml")
 TRAIN = resized(P5.groups[0], desired_size=2, max_size=2)
 WHERE = "pool 'train' (node group train-use1a, us-east-1a)"
-NOT_CHECKED_HINT = "record the folder again with `railyard conform --record DIR` (docs/conform.md lists each file and the command that prints it)"
 
 
 def _json(findings) -> list[dict[str, Any]]:
     return [finding.as_json() for finding in findings]
-
-
-def _finding(code: str, severity: str, path: str, message: str, hint: str = "", **certificate: Any) -> dict[str, Any]:
-    found = {"code": code, "severity": severity, "path": path, "file": None, "line": None, "column": None, "message": message, "hint": hint}
-    if certificate:
-        found["certificate"] = certificate
-    return found
-
-
-def _not_checked(what: str, path: str, *files: str) -> dict[str, Any]:
-    missing = "; ".join(f"{name} is missing" for name in files)
-    return _finding(
-        "conform.not-checked", "error", path, f"could not check {what}: {missing} in evidence", NOT_CHECKED_HINT, check=what, files=list(files)
-    )
 
 
 def _cluster(answer: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -47,14 +32,14 @@ def _cluster(answer: dict[str, Any] | None) -> list[dict[str, Any]]:
     return _json(cluster.check_cluster(judge(with_groups(P5, TRAIN), documents)))
 
 
-def test_an_active_cluster_on_the_blueprints_version_is_no_finding():
+def test_an_active_cluster_on_the_blueprints_version_is_nofinding_json():
     assert _cluster({"cluster": {"status": "ACTIVE", "version": "1.35"}}) == []
 
 
 def test_a_cluster_not_active_and_on_another_version_is_two_errors():
     assert _cluster({"cluster": {"status": "UPDATING", "version": "1.34"}}) == [
-        _finding("conform.cluster", "error", "kubernetes.version", "cluster p5-train-prod is UPDATING, not ACTIVE", observed="UPDATING"),
-        _finding(
+        finding_json("conform.cluster", "error", "kubernetes.version", "cluster p5-train-prod is UPDATING, not ACTIVE", observed="UPDATING"),
+        finding_json(
             "conform.cluster",
             "error",
             "kubernetes.version",
@@ -74,7 +59,7 @@ def test_an_answer_without_its_cluster_is_neither_active_nor_on_a_version():
 
 
 def test_no_cluster_file_is_not_checked_at_the_version():
-    assert _cluster(None) == [_not_checked("the EKS cluster", "kubernetes.version", CLUSTER)]
+    assert _cluster(None) == [not_checked_json("the EKS cluster", "kubernetes.version", CLUSTER)]
 
 
 def _nodegroup(group, **changes: Any) -> dict[str, Any]:
@@ -96,7 +81,7 @@ def _node_groups(expected, documents) -> list[dict[str, Any]]:
     return _json(cluster.check_node_groups(judge(expected, documents)))
 
 
-def test_a_node_group_as_compiled_is_no_finding():
+def test_a_node_group_as_compiled_is_nofinding_json():
     assert _node_groups(with_groups(P5, TRAIN), {nodegroup_file(TRAIN.name): _nodegroup(TRAIN)}) == []
 
 
@@ -123,7 +108,7 @@ def test_each_drifted_field_of_a_node_group_is_its_own_error():
         ("scalingConfig.maxSize", 2, 3),
         ("version", "1.35", "1.34"),
     ]
-    assert found[0] == _finding(
+    assert found[0] == finding_json(
         "conform.nodegroup",
         "error",
         "pools[0]",
@@ -161,7 +146,7 @@ def test_a_karpenter_group_has_no_node_group_and_a_missing_answer_does_not_stop_
     missing = resized(TRAIN, name="gone-use1a")
     expected = with_groups(P5, karpenter, missing, TRAIN)
     found = _node_groups(expected, {nodegroup_file(TRAIN.name): _nodegroup(TRAIN, status="CREATING")})
-    assert found[0] == _not_checked("node group gone-use1a", "pools[0]", nodegroup_file("gone-use1a"))
+    assert found[0] == not_checked_json("node group gone-use1a", "pools[0]", nodegroup_file("gone-use1a"))
     assert [item["message"] for item in found[1:]] == [f"node group train-use1a of {WHERE}: status is 'CREATING', compiled as 'ACTIVE'"]
 
 
@@ -214,7 +199,7 @@ def _daemonsets(placed=PLACED, pods: list[dict[str, Any]] | None = None, nodes: 
     return _json(cluster.check_daemonsets(judge(expected or with_groups(P5, TRAIN), documents)))
 
 
-def test_every_daemonset_ready_on_every_node_of_its_pool_is_no_finding():
+def test_every_daemonset_ready_on_every_node_of_its_pool_is_nofinding_json():
     assert _daemonsets() == []
 
 
@@ -226,7 +211,7 @@ def test_a_node_not_ready_needs_no_pod():
 def test_a_daemonset_absent_from_its_namespace_is_an_error_at_its_pool():
     placed = tuple(item for item in PLACED if item[1] != "nvidia-device-plugin") + (("kube-system", "nvidia-device-plugin", "nvidia-device-plugin"),)
     assert _daemonsets(placed) == [
-        _finding(
+        finding_json(
             "conform.daemonset",
             "error",
             "pools[0]",
@@ -251,7 +236,7 @@ def test_a_daemonset_without_a_ready_pod_on_a_node_names_the_node():
         for on in ("n-0", "n-1")
     ]
     assert _daemonsets(pods=pods) == [
-        _finding(
+        finding_json(
             "conform.daemonset",
             "error",
             "pools[0]",
@@ -270,7 +255,7 @@ def test_a_daemonset_on_a_node_outside_its_pools_is_a_warning_but_the_node_monit
     pods += [_pod("dcgm-exporter", "dcgm-exporter", "sys-0"), _pod("kube-system", "eks-node-monitoring-agent", "sys-0")]
     pods += [_pod("kube-system", "fsx-csi-node", "gone-node")]  # a node the list no longer has
     assert _daemonsets(pods=pods, nodes=nodes) == [
-        _finding(
+        finding_json(
             "conform.daemonset",
             "warning",
             "pools[0]",
@@ -288,7 +273,7 @@ def test_a_daemonset_serving_two_pools_is_placed_at_the_kubernetes_layer_and_nam
     pods = [_pod(namespace, name, "n-0") for namespace, name, _ in PLACED]
     found = _daemonsets(pods=pods, nodes=nodes, expected=with_groups(P5, TRAIN, other))
     assert found == [
-        _finding(
+        finding_json(
             "conform.daemonset",
             "error",
             "pools",
@@ -308,7 +293,7 @@ def test_a_daemonset_serving_two_pools_is_placed_at_the_kubernetes_layer_and_nam
 
 def test_the_node_monitoring_agent_beside_the_gpu_operators_host_engine_is_an_error():
     placed = (*PLACED, ("gpu-operator", "nvidia-dcgm", None))
-    assert _daemonsets(placed)[-1] == _finding(
+    assert _daemonsets(placed)[-1] == finding_json(
         "conform.nma-dcgm-conflict",
         "error",
         "kubernetes.addons.node_monitoring_agent",
@@ -328,7 +313,7 @@ def test_the_host_engine_without_the_agent_is_no_conflict():
 
 def test_daemonsets_without_their_files_say_each_is_missing():
     found = _json(cluster.check_daemonsets(judge(with_groups(P5, TRAIN), {})))
-    assert found == [_not_checked("the DaemonSets", "kubernetes", NODES, DAEMONSETS, PODS)]
+    assert found == [not_checked_json("the DaemonSets", "kubernetes", NODES, DAEMONSETS, PODS)]
 
 
 def _gates(group, nodes: list[dict[str, Any]] | None):
@@ -343,7 +328,7 @@ def test_a_ready_node_still_behind_its_gate_is_an_error_and_others_are_not():
         node("n-2", "i-2", TRAIN, ready=False, taints=("railyard.dev/lnet",)),
     ]
     assert _gates(TRAIN, nodes) == [
-        _finding(
+        finding_json(
             "conform.gate-held",
             "error",
             "pools[0]",
@@ -356,7 +341,7 @@ def test_a_ready_node_still_behind_its_gate_is_an_error_and_others_are_not():
 
 
 def test_gates_need_the_node_list_only_where_a_pool_is_gated():
-    assert _gates(TRAIN, None) == [_not_checked("the node gates", "pools", NODES)]
+    assert _gates(TRAIN, None) == [not_checked_json("the node gates", "pools", NODES)]
     ungated = resized(TRAIN, lustre_efa_interfaces=0)
     assert ungated.gates == ()
     assert _gates(ungated, None) == []
@@ -383,14 +368,14 @@ def _kueue(flavors: list[str], levels: list[str] | None, nodes: list[dict[str, A
 LABELLED = {level: "x" for level in LEVELS}
 
 
-def test_kueues_objects_as_planned_and_every_level_labelled_are_no_finding():
+def test_kueues_objects_as_planned_and_every_level_labelled_are_nofinding_json():
     assert (FLAVOR.topology.name, LEVELS[-1]) == ("aws-network-3", "kubernetes.io/hostname")
     assert _kueue([FLAVOR.name], LEVELS, [node("n-0", "i-0", TRAIN, labels=LABELLED), node("n-1", "i-1", TRAIN, ready=False)]) == []
 
 
 def test_an_absent_flavor_and_topology_are_each_an_error_at_the_pool():
     assert _kueue(["someone-elses"], None, []) == [
-        _finding(
+        finding_json(
             "conform.kueue",
             "error",
             "pools[0]",
@@ -398,7 +383,7 @@ def test_an_absent_flavor_and_topology_are_each_an_error_at_the_pool():
             "run `pulumi up` on the Kubernetes layer's stack",
             flavor=FLAVOR.name,
         ),
-        _finding(
+        finding_json(
             "conform.kueue",
             "error",
             "pools[0]",
@@ -417,7 +402,7 @@ def test_a_topology_with_other_levels_and_a_node_lacking_a_level_label_are_error
         f"Topology aws-network-3 of pool 'train' has levels {LEVELS[:2]}, the plan {LEVELS}",
         f"node n-0 of {WHERE} lacks Topology aws-network-3's level label(s) {LEVELS[1]}, {LEVELS[3]}: Kueue won't place topology-aware jobs on it",
     ]
-    assert found[1] == _finding(
+    assert found[1] == finding_json(
         "conform.kueue",
         "error",
         "pools[0]",
@@ -430,7 +415,7 @@ def test_a_topology_with_other_levels_and_a_node_lacking_a_level_label_are_error
 
 def test_kueue_without_its_files_is_not_checked_and_without_kueue_is_not_asked():
     assert _json(cluster.check_kueue(judge(with_groups(P5, TRAIN), {}))) == [
-        _not_checked("Kueue's Topologies", KUEUE_PATH, NODES, KUEUE_TOPOLOGIES, KUEUE_FLAVORS)
+        not_checked_json("Kueue's Topologies", KUEUE_PATH, NODES, KUEUE_TOPOLOGIES, KUEUE_FLAVORS)
     ]
     without = dataclasses.replace(P5.plan, node_groups=(TRAIN,), kubernetes=dataclasses.replace(P5.plan.kubernetes, kueue=None))
     assert cluster.check_kueue(judge(dataclasses.replace(P5, plan=without), {})) == []
@@ -454,7 +439,7 @@ def _storage(systems: list[dict[str, Any]], volumes=(), claims=(), expected=None
     return _json(cluster.check_storage(judge(expected or with_groups(P5, TRAIN), documents)))
 
 
-def test_the_tiers_file_system_available_and_claims_bound_are_no_finding():
+def test_the_tiers_file_system_available_and_claims_bound_are_nofinding_json():
     volumes = [{"metadata": {"name": "pv-1"}, "status": {"phase": "Bound"}}]
     claims = [{"metadata": {"namespace": "ml", "name": "data"}, "status": {"phase": "Bound"}}]
     assert _storage([{"FileSystemId": "fs-1", "Lifecycle": "AVAILABLE", "Tags": TAGS}], volumes, claims) == []
@@ -471,7 +456,7 @@ def test_the_tiers_file_system_available_and_claims_bound_are_no_finding():
 )
 def test_a_file_system_not_tagged_for_the_tier_is_not_its_and_the_tier_is_absent(tags):
     assert _storage([{"FileSystemId": "fs-1", "Lifecycle": "AVAILABLE", "Tags": tags}]) == [
-        _finding(
+        finding_json(
             "conform.fsx",
             "error",
             "storage[0]",
@@ -484,7 +469,7 @@ def test_a_file_system_not_tagged_for_the_tier_is_not_its_and_the_tier_is_absent
 
 def test_a_file_system_not_available_is_an_error_naming_its_state():
     assert _storage([{"FileSystemId": "fs-1", "Lifecycle": "CREATING", "Tags": TAGS}]) == [
-        _finding(
+        finding_json(
             "conform.fsx",
             "error",
             "storage[0]",
@@ -512,7 +497,7 @@ def test_a_failed_volume_and_a_claim_not_bound_are_errors_at_storage():
         {"metadata": {"namespace": "ml", "name": "ok"}, "status": {"phase": "Bound"}},
     ]
     assert _storage([{"FileSystemId": "fs-1", "Lifecycle": "AVAILABLE", "Tags": TAGS}], volumes, claims) == [
-        _finding(
+        finding_json(
             "conform.fsx",
             "error",
             "storage",
@@ -521,7 +506,7 @@ def test_a_failed_volume_and_a_claim_not_bound_are_errors_at_storage():
             volume="pv-1",
             observed="Failed",
         ),
-        _finding(
+        finding_json(
             "conform.fsx",
             "error",
             "storage",
@@ -535,7 +520,7 @@ def test_a_failed_volume_and_a_claim_not_bound_are_errors_at_storage():
 
 def test_storage_without_its_files_is_not_checked_and_without_a_lustre_tier_is_not_asked():
     assert _json(cluster.check_storage(judge(with_groups(P5, TRAIN), {}))) == [
-        _not_checked("the file systems", "storage", FILE_SYSTEMS, CLAIMS, VOLUMES)
+        not_checked_json("the file systems", "storage", FILE_SYSTEMS, CLAIMS, VOLUMES)
     ]
     blueprint = P5.blueprint.model_copy(update={"storage": [tier for tier in P5.blueprint.storage if tier.name != "lustre"]})
     assert cluster.check_storage(judge(dataclasses.replace(with_groups(P5, TRAIN), blueprint=blueprint), {})) == []

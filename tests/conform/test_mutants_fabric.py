@@ -14,7 +14,17 @@ import pytest
 from railyard.conform import fabric
 from railyard.conform.observed import Placed
 from railyard.online.evidence import BLOCK_STATUS, INSTANCES, NODES, TOPOLOGY
-from tests.conform.judges import fleet, instance, judge, node, planned, resized, topology, with_groups
+from tests.conform.judges import (
+    fleet,
+    instance,
+    judge,
+    node,
+    not_checked_json,
+    planned,
+    resized,
+    topology,
+    with_groups,
+)
 
 P5 = planned("p5-capacity-block.yaml")
 TRAIN = resized(P5.groups[0], desired_size=3, max_size=3)
@@ -22,7 +32,6 @@ TRN = planned("trn2-ultraserver.yaml")
 ULTRA = TRN.groups[0]
 WHERE = "pool 'train' (node group train-use1a, us-east-1a)"
 LAYER = "topology.k8s.aws/network-node-layer-{}"
-NOT_CHECKED_HINT = "record the folder again with `railyard conform --record DIR` (docs/conform.md lists each file and the command that prints it)"
 
 
 def _placed(instance_id: str, *nodes: str, block: str | None = None) -> Placed:
@@ -135,19 +144,7 @@ def test_a_node_not_ready_is_not_judged_on_labels():
 )
 def test_each_check_without_its_files_names_each_one(check, needs, what):
     found = check(judge(with_groups(P5, TRAIN), {}))
-    assert [finding.as_json() for finding in found] == [
-        {
-            "code": "conform.not-checked",
-            "severity": "error",
-            "path": "pools",
-            "file": None,
-            "line": None,
-            "column": None,
-            "message": f"could not check {what}: {needs[0]} is missing; {needs[1]} is missing in evidence",
-            "hint": NOT_CHECKED_HINT,
-            "certificate": {"check": what, "files": needs},
-        }
-    ]
+    assert [finding.as_json() for finding in found] == [not_checked_json(what, "pools", *needs)]
 
 
 def _placement(expected, group, placed: list[tuple[str, list[str], str | None]], stopped: tuple[str, ...] = ()):

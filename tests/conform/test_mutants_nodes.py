@@ -13,7 +13,17 @@ import pytest
 
 from railyard.conform import nodes
 from railyard.online.evidence import INSTANCES, NODES, RESERVATIONS
-from tests.conform.judges import fleet, instance, interface, judge, node, planned, resized, with_groups
+from tests.conform.judges import (
+    fleet,
+    instance,
+    interface,
+    judge,
+    node,
+    not_checked_json,
+    planned,
+    resized,
+    with_groups,
+)
 from topology.cluster.interfaces import PRIMARY, InterfaceSpec
 
 P5 = planned("p5-capacity-block.yaml")
@@ -167,9 +177,6 @@ def test_a_group_with_no_reservation_is_counted_whatever_the_reservations_say():
     assert found.severity == "error"
 
 
-NOT_CHECKED_HINT = "record the folder again with `railyard conform --record DIR` (docs/conform.md lists each file and the command that prints it)"
-
-
 @pytest.mark.parametrize(
     ("check", "needs", "what"),
     [
@@ -183,19 +190,7 @@ NOT_CHECKED_HINT = "record the folder again with `railyard conform --record DIR`
 def test_each_check_without_its_file_says_it_did_not_run(check, needs, what):
     documents = fleet([instance("i-0", TRAIN, instance_type="p5e.48xlarge")], [node("n-0", "i-0", TRAIN)])
     del documents[needs]
-    assert _json(check(judge(with_groups(P5, TRAIN), documents))) == [
-        {
-            "code": "conform.not-checked",
-            "severity": "error",
-            "path": "pools",
-            "file": None,
-            "line": None,
-            "column": None,
-            "message": f"could not check {what}: {needs} is missing in evidence",
-            "hint": NOT_CHECKED_HINT,
-            "certificate": {"check": what, "files": [needs]},
-        }
-    ]
+    assert _json(check(judge(with_groups(P5, TRAIN), documents))) == [not_checked_json(what, "pools", needs)]
 
 
 def _instances(group, **fields: Any):

@@ -9,32 +9,17 @@ from typing import Any
 
 from railyard.conform import nvlink
 from railyard.online.evidence import DAEMONSETS, NODES, PODS, TOPOLOGY
-from tests.conform.judges import judge, node, planned, resized, topology, with_groups
+from tests.conform.judges import finding_json, judge, node, not_checked_json, planned, resized, topology, with_groups
 
 GB200 = planned("p6e-gb200-nvl72.yaml")
 NVL72 = resized(GB200.groups[0], desired_size=4, max_size=4)
 P5 = planned("p5-capacity-block.yaml")
 CLIQUE = "nvidia.com/gpu.clique"
 BLOCK_A, BLOCK_B = "cr-0aaaaaaaaaaaaaaaa", "cr-0bbbbbbbbbbbbbbbb"
-NOT_CHECKED_HINT = "record the folder again with `railyard conform --record DIR` (docs/conform.md lists each file and the command that prints it)"
 SPLIT_HINT = (
     "compare `nvidia-smi -q` (Fabric: ClusterUUID, CliqueId) on the named nodes; an UltraServer whose fabric reports "
     "several cliques is degraded: open a case with AWS for its Capacity Block"
 )
-
-
-def _finding(code: str, path: str, message: str, hint: str, **certificate: Any) -> dict[str, Any]:
-    return {
-        "code": code,
-        "severity": "error",
-        "path": path,
-        "file": None,
-        "line": None,
-        "column": None,
-        "message": message,
-        "hint": hint,
-        "certificate": certificate,
-    }
 
 
 def _cliques(members: list[tuple[str, str | None, str | None, bool]], expected=None):
@@ -54,8 +39,9 @@ def test_every_ready_node_in_one_clique_per_ultraserver_is_no_finding():
 def test_ready_nodes_without_a_clique_are_named():
     found = _cliques([("n-0", "u.1", BLOCK_A, True), ("n-2", None, BLOCK_A, True), ("n-1", "", BLOCK_A, True)])
     assert found == [
-        _finding(
+        finding_json(
             "conform.clique-missing",
+            "error",
             "pools[0]",
             f"pool 'nvl72': 2 Ready node(s) carry no {CLIQUE} label: n-1, n-2; no job bound to an NVLink domain lands there, "
             "and the DRA driver can't place them in an IMEX domain",
@@ -70,8 +56,9 @@ def test_ready_nodes_without_a_clique_are_named():
 def test_an_ultraserver_carrying_two_cliques_is_a_split():
     found = _cliques([("n-0", "u.1", BLOCK_A, True), ("n-1", "u.2", BLOCK_A, True), ("n-2", "u.3", BLOCK_B, True)])
     assert found == [
-        _finding(
+        finding_json(
             "conform.clique-split",
+            "error",
             "pools[0]",
             f"pool 'nvl72': the nodes of UltraServer {BLOCK_A} carry 2 NVLink cliques (u.1, u.2), not one: Kueue and the DRA driver "
             "would put a job's pods on nodes with no NVLink between them",
@@ -111,19 +98,7 @@ def test_only_the_nvlink_pools_nodes_are_judged():
 
 def test_cliques_without_their_files_are_not_checked_and_a_pool_without_nvlink_across_instances_needs_none():
     found = [finding.as_json() for finding in nvlink.check_cliques(judge(with_groups(GB200, NVL72), {}))]
-    assert found == [
-        {
-            "code": "conform.not-checked",
-            "severity": "error",
-            "path": "pools",
-            "file": None,
-            "line": None,
-            "column": None,
-            "message": f"could not check the NVLink cliques: {NODES} is missing; {TOPOLOGY} is missing in evidence",
-            "hint": NOT_CHECKED_HINT,
-            "certificate": {"check": "the NVLink cliques", "files": [NODES, TOPOLOGY]},
-        }
-    ]
+    assert found == [not_checked_json("the NVLink cliques", "pools", NODES, TOPOLOGY)]
     assert nvlink.check_cliques(judge(P5, {})) == []
     assert nvlink.check_dra_plugin(judge(P5, {})) == []
 
@@ -158,8 +133,9 @@ def test_the_dra_plugin_ready_on_every_ready_node_of_the_pool_is_no_finding():
 def test_the_dra_plugin_absent_is_named_for_its_pools():
     found = _dra([("nvidia-dra-driver-gpu", "nvidia-dra-driver-gpu-controller"), ("kube-system", DRA[1])], [])
     assert found == [
-        _finding(
+        finding_json(
             "conform.dra-plugin",
+            "error",
             "pools[0]",
             f"the DRA driver's kubelet plugin DaemonSet {DRA[0]}/{DRA[1]} is absent: pool(s) ['nvl72'] can't join a ComputeDomain",
             "run `pulumi up` on the Kubernetes layer's stack",
@@ -171,8 +147,9 @@ def test_the_dra_plugin_absent_is_named_for_its_pools():
 def test_the_dra_plugin_not_ready_on_a_node_names_it():
     pods = [_pod(DRA, "n-0"), _pod(DRA, "n-1", ready=False), _pod(("kube-system", "other"), "n-1")]
     assert _dra([DRA], pods) == [
-        _finding(
+        finding_json(
             "conform.dra-plugin",
+            "error",
             "pools[0]",
             "the DRA driver's kubelet plugin has no Ready pod on 1 node(s) of pool(s) ['nvl72']: n-1; a job's ComputeDomain claim "
             "can't be prepared there, so its pods stay ContainerCreating",
@@ -186,16 +163,4 @@ def test_the_dra_plugin_not_ready_on_a_node_names_it():
 
 def test_the_dra_plugin_without_its_files_is_not_checked_at_the_compute_domains():
     found = [finding.as_json() for finding in nvlink.check_dra_plugin(judge(with_groups(GB200, NVL72), {NODES: {"items": []}}))]
-    assert found == [
-        {
-            "code": "conform.not-checked",
-            "severity": "error",
-            "path": "kubernetes.compute_domains",
-            "file": None,
-            "line": None,
-            "column": None,
-            "message": f"could not check the DRA driver's kubelet plugin: {DAEMONSETS} is missing; {PODS} is missing in evidence",
-            "hint": NOT_CHECKED_HINT,
-            "certificate": {"check": "the DRA driver's kubelet plugin", "files": [DAEMONSETS, PODS]},
-        }
-    ]
+    assert found == [not_checked_json("the DRA driver's kubelet plugin", "kubernetes.compute_domains", DAEMONSETS, PODS)]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from blueprints.catalog.prices import PriceTable
 from blueprints.models import Blueprint
 from tests.blueprints.base import BASE, load
@@ -76,3 +78,39 @@ def priced_blueprint(*changes: tuple[str, str], cost: str = "") -> Blueprint:
     result = load(text)
     assert result.blueprint is not None, result.findings
     return result.blueprint
+
+
+# A hot spare on the train pool's Capacity Block (BASE's cr-0123456789abcdef0), for the pools: list.
+SPARE = """  - name: spare
+    instance_type: p5.48xlarge
+    role: training
+    standby_for: train
+    nodes: 2
+    capacity:
+      kind: capacity_block
+      reservation_id: cr-0123456789abcdef0
+    placement:
+      domains: [za]
+    fabric: efa
+"""
+
+
+def line_fields(key: str, item: str, kind: str, path, hourly, at_max, basis: str, source: str = "", **more: Any) -> dict[str, Any]:
+    """A line's fields as compared: figures to within rounding, every word exact."""
+    found = {
+        "key": key,
+        "item": item,
+        "kind": kind,
+        "path": path,
+        "hourly_usd": hourly if hourly is None else pytest.approx(hourly),
+        "hourly_at_max_usd": at_max if at_max is None else pytest.approx(at_max),
+        "basis": basis,
+        "source": source,
+        "upfront_usd": None,
+        "unknown": "",
+        "upfront_unknown": "",
+        "hint": "",
+        "shared_with": "",
+    }
+    found.update(more)
+    return found

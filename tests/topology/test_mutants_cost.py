@@ -17,7 +17,7 @@ import pytest
 
 from blueprints.catalog import load_catalog
 from blueprints.catalog.prices import Price, PriceTable
-from tests.topology.round_prices import ELSEWHERE, HOURS, TABLE, TABLE_SOURCE, priced_blueprint, service, table
+from tests.topology.round_prices import ELSEWHERE, HOURS, SPARE, TABLE, TABLE_SOURCE, line_fields, priced_blueprint, service, table
 from topology.cluster.node_groups import plan_node_groups
 from topology.cost import cost_findings, cost_report
 from topology.cost_prices import Gap, Pricer
@@ -52,27 +52,6 @@ def _fields(line: CostLine) -> dict[str, Any]:
     return dataclasses.asdict(line)
 
 
-def _expect(key: str, item: str, kind: str, path, hourly, at_max, basis: str, source: str = "", **more: Any) -> dict[str, Any]:
-    """A line's fields as compared: figures to within rounding, every word exact."""
-    found = {
-        "key": key,
-        "item": item,
-        "kind": kind,
-        "path": path,
-        "hourly_usd": hourly if hourly is None else pytest.approx(hourly),
-        "hourly_at_max_usd": at_max if at_max is None else pytest.approx(at_max),
-        "basis": basis,
-        "source": source,
-        "upfront_usd": None,
-        "unknown": "",
-        "upfront_unknown": "",
-        "hint": "",
-        "shared_with": "",
-    }
-    found.update(more)
-    return found
-
-
 SERVE = "    nodes: {min: 1, max: 4}\n"
 # serve's two node groups resized to 2 + 1 desired and 5 + 3 at most: 3 nodes planned, 8 at most.
 SERVE_SIZES = {"serve-za": (2, 5), "serve-zb": (1, 3)}
@@ -86,25 +65,25 @@ def _serve(capacity: str, cost: str = "") -> dict[str, Any]:
 
 
 def test_an_on_demand_pool_costs_its_planned_nodes_and_its_most_at_the_tables_rate():
-    assert _serve("{kind: on_demand}") == _expect(
+    assert _serve("{kind: on_demand}") == line_fields(
         "pool:serve", SERVE_ITEM, "on_demand", SERVE_PATH, 3 * 12.0, 8 * 12.0, "3 × $12/instance-hour", TABLE_SOURCE
     )
 
 
 def test_an_on_demand_discount_is_taken_off_the_rate_once():
-    assert _serve("{kind: on_demand}", "{on_demand_discount: 0.25}") == _expect(
+    assert _serve("{kind: on_demand}", "{on_demand_discount: 0.25}") == line_fields(
         "pool:serve", SERVE_ITEM, "on_demand", SERVE_PATH, 3 * 9.0, 8 * 9.0, "3 × $12/instance-hour less 25%", TABLE_SOURCE
     )
 
 
 def test_a_spot_pool_costs_on_demand_less_the_declared_spot_discount_and_not_the_on_demand_one():
-    assert _serve("{kind: spot}", "{spot_discount: 0.75, on_demand_discount: 0.5}") == _expect(
+    assert _serve("{kind: spot}", "{spot_discount: 0.75, on_demand_discount: 0.5}") == line_fields(
         "pool:serve", SERVE_ITEM, "spot", SERVE_PATH, 3 * 3.0, 8 * 3.0, "3 × $12/instance-hour less 75% (declared spot discount)", TABLE_SOURCE
     )
 
 
 def test_a_spot_pool_without_a_declared_discount_is_unpriced_with_the_field_to_declare():
-    assert _serve("{kind: spot}") == _expect(
+    assert _serve("{kind: spot}") == line_fields(
         "pool:serve",
         SERVE_ITEM,
         "spot",
@@ -121,7 +100,7 @@ def test_a_spot_pool_with_a_discount_but_no_rate_is_unpriced_for_the_rate():
     blueprint = priced_blueprint((SERVE, SERVE + "    capacity: {kind: spot}\n"), cost="{spot_discount: 0.5}")
     prices = table(on_demand={})  # no type has a rate
     line = _fields(_lines(blueprint, _groups(blueprint, **SERVE_SIZES), prices)["pool:serve"])
-    assert line == _expect(
+    assert line == line_fields(
         "pool:serve",
         SERVE_ITEM,
         "spot",
@@ -138,7 +117,7 @@ def test_an_on_demand_pool_without_a_rate_is_unpriced_never_free():
     blueprint = priced_blueprint()
     prices = table(on_demand={"p5.48xlarge": 40.0, "m7i.xlarge": 0.25})
     line = _fields(_lines(blueprint, _groups(blueprint, **SERVE_SIZES), prices)["pool:serve"])
-    assert line == _expect(
+    assert line == line_fields(
         "pool:serve",
         SERVE_ITEM,
         "on_demand",
@@ -166,7 +145,7 @@ def _reserved(count: int, desired: int, most: int, cost: str = "") -> dict[str, 
 
 
 def test_a_reservation_is_billed_for_every_reserved_instance_when_fewer_run():
-    assert _reserved(6, 2, 4) == _expect(
+    assert _reserved(6, 2, 4) == line_fields(
         "pool:train",
         TRAIN_ITEM,
         "capacity_reservation",
@@ -179,7 +158,7 @@ def test_a_reservation_is_billed_for_every_reserved_instance_when_fewer_run():
 
 
 def test_a_reservation_smaller_than_the_pool_bills_each_node_past_it_at_the_same_rate():
-    assert _reserved(3, 5, 7, "{on_demand_discount: 0.5}") == _expect(
+    assert _reserved(3, 5, 7, "{on_demand_discount: 0.5}") == line_fields(
         "pool:train",
         TRAIN_ITEM,
         "capacity_reservation",
@@ -195,7 +174,7 @@ def test_a_reservation_group_of_no_stated_count_is_billed_for_the_pools_most():
     group = "      kind: reservation_group\n      reservation_ids: [cr-0123456789abcdef0]\n"
     blueprint = priced_blueprint((BLOCK + "      reservation_id: cr-0123456789abcdef0\n", group), ("      instance_count: 8\n", ""), (WINDOW, ""))
     line = _fields(_lines(blueprint, _groups(blueprint, **{"train-za": (2, 6)}))["pool:train"])
-    assert line == _expect(
+    assert line == line_fields(
         "pool:train",
         TRAIN_ITEM,
         "capacity_reservation",
@@ -209,7 +188,7 @@ def test_a_reservation_group_of_no_stated_count_is_billed_for_the_pools_most():
 
 def test_a_capacity_block_is_priced_by_the_blocks_module_at_its_rate_and_window():
     line = _fields(_lines(priced_blueprint())["pool:train"])
-    assert line == _expect(
+    assert line == line_fields(
         "pool:train",
         TRAIN_ITEM,
         "capacity_block",
@@ -241,14 +220,14 @@ SYSTEM_PATH = ("kubernetes", "system_nodes")
 
 
 def test_system_nodes_of_one_type_cost_their_desired_and_most_at_its_rate():
-    assert _system(_system_groups(("m7i.xlarge", 2, 3), ("m7i.xlarge", 1, 4)), "{on_demand_discount: 0.2}") == _expect(
+    assert _system(_system_groups(("m7i.xlarge", 2, 3), ("m7i.xlarge", 1, 4)), "{on_demand_discount: 0.2}") == line_fields(
         "system-nodes", "system nodes: m7i.xlarge", "system", SYSTEM_PATH, 3 * 0.2, 7 * 0.2, "3 × $0.25/instance-hour less 20%", TABLE_SOURCE
     )
 
 
 def test_system_nodes_of_two_types_name_both_and_take_the_first_types_source():
     declared = "{instance_usd_per_hour: {m7i.2xlarge: 2.0}}"
-    assert _system(_system_groups(("m7i.xlarge", 2, 3), ("m7i.2xlarge", 1, 5)), declared) == _expect(
+    assert _system(_system_groups(("m7i.xlarge", 2, 3), ("m7i.2xlarge", 1, 5)), declared) == line_fields(
         "system-nodes",
         "system nodes: m7i.2xlarge, m7i.xlarge",
         "system",
@@ -262,7 +241,7 @@ def test_system_nodes_of_two_types_name_both_and_take_the_first_types_source():
 
 def test_system_nodes_with_one_type_unpriced_are_unpriced_for_it():
     prices = table(on_demand={"p5.48xlarge": 40.0, "inf2.48xlarge": 12.0, "m7i.xlarge": 0.25})
-    assert _system(_system_groups(("m7i.xlarge", 2, 3), ("m7i.2xlarge", 1, 5)), prices=prices) == _expect(
+    assert _system(_system_groups(("m7i.xlarge", 2, 3), ("m7i.2xlarge", 1, 5)), prices=prices) == line_fields(
         "system-nodes",
         "system nodes: m7i.2xlarge, m7i.xlarge",
         "system",
@@ -289,7 +268,7 @@ def test_root_volumes_cost_every_nodes_gib_at_desired_and_at_most():
     most = sum(group.max_size * group.root_volume_gib for group in groups)
     # system 2 of 100 GiB (at most 4), train 8 of 101, serve 2 of 102 and 1 of 103 (at most 5 and 3)
     assert (desired, most) == (2 * 100 + 8 * 101 + 2 * 102 + 103, 4 * 100 + 8 * 101 + 5 * 102 + 3 * 103)
-    assert _fields(_lines(blueprint, groups)["root-volumes"]) == _expect(
+    assert _fields(_lines(blueprint, groups)["root-volumes"]) == line_fields(
         "root-volumes",
         "root volumes (gp3)",
         "storage",
@@ -307,7 +286,7 @@ def test_root_volumes_without_a_gp3_price_are_unpriced_with_the_field_to_declare
     groups = _groups(blueprint)
     desired = sum(group.desired_size * group.root_volume_gib for group in groups)
     assert desired > 1000  # printed with a thousands separator
-    assert _fields(_lines(blueprint, groups, prices)["root-volumes"]) == _expect(
+    assert _fields(_lines(blueprint, groups, prices)["root-volumes"]) == line_fields(
         "root-volumes",
         "root volumes (gp3)",
         "storage",
@@ -327,7 +306,7 @@ LUSTRE_ITEM = "storage lustre: FSx for Lustre PERSISTENT_2"
 def test_a_lustre_tier_railyard_makes_costs_its_capacity_at_the_tiers_rate_at_its_place():
     # The S3 tier listed first puts the file system at storage[1].
     blueprint = priced_blueprint(("storage:\n  - kind: fsx_lustre", "storage:\n  - kind: s3\n    name: first\n  - kind: fsx_lustre"))
-    assert _fields(_lines(blueprint)["storage:lustre"]) == _expect(
+    assert _fields(_lines(blueprint)["storage:lustre"]) == line_fields(
         "storage:lustre", LUSTRE_ITEM, "storage", ("storage", 1), 2400 * 0.2 / HOURS, 2400 * 0.2 / HOURS, "2,400 GiB × $0.2/GB-month", "lustre"
     )
 
@@ -337,7 +316,7 @@ def test_a_lustre_tier_without_a_price_is_unpriced_and_the_next_tier_still_price
     blueprint = priced_blueprint(("  - kind: s3\n", second + "  - kind: s3\n"))
     prices = table(fsx_lustre={"prices": [service(0.1, "GB-month", "scratch", deployment_type="SCRATCH_2", storage_type="SSD")]})
     lines = _lines(blueprint, prices=prices)
-    assert _fields(lines["storage:lustre"]) == _expect(
+    assert _fields(lines["storage:lustre"]) == line_fields(
         "storage:lustre",
         LUSTRE_ITEM,
         "storage",
@@ -348,7 +327,7 @@ def test_a_lustre_tier_without_a_price_is_unpriced_and_the_next_tier_still_price
         unknown=Pricer(blueprint, prices).lustre_gap("PERSISTENT_2", "SSD", 250).why,
         hint=Pricer(blueprint, prices).lustre_gap("PERSISTENT_2", "SSD", 250).hint,
     )
-    assert _fields(lines["storage:scratch"]) == _expect(
+    assert _fields(lines["storage:scratch"]) == line_fields(
         "storage:scratch",
         "storage scratch: FSx for Lustre SCRATCH_2",
         "storage",
@@ -370,7 +349,7 @@ def test_an_existing_file_system_and_an_s3_tier_cost_nothing_here():
 
 
 def test_nat_gateways_cost_one_gateway_and_one_public_address_per_zone():
-    assert _fields(_lines(priced_blueprint())["nat-gateways"]) == _expect(
+    assert _fields(_lines(priced_blueprint())["nat-gateways"]) == line_fields(
         "nat-gateways",
         "NAT gateways (2, one per zone)",
         "network",
@@ -384,7 +363,7 @@ def test_nat_gateways_cost_one_gateway_and_one_public_address_per_zone():
 
 def test_nat_gateways_without_a_gateway_price_or_an_address_price_are_unpriced_for_that_one():
     no_gateway = table(nat_gateway_hour=service(0.05, "gateway-hour", "nat", ELSEWHERE))
-    assert _fields(_lines(priced_blueprint(), prices=no_gateway)["nat-gateways"]) == _expect(
+    assert _fields(_lines(priced_blueprint(), prices=no_gateway)["nat-gateways"]) == line_fields(
         "nat-gateways",
         "NAT gateways (2, one per zone)",
         "network",
@@ -421,7 +400,7 @@ PLANE_PATH = ("kubernetes", "version")
 
 def test_the_control_plane_on_its_versions_last_standard_day_costs_standard_support():
     line = _lines(priced_blueprint(), today=LAST_STANDARD_DAY)["control-plane"]
-    assert _fields(line) == _expect(
+    assert _fields(line) == line_fields(
         "control-plane",
         "EKS control plane (Kubernetes 1.35, standard support, standard)",
         "control_plane",
@@ -435,7 +414,7 @@ def test_the_control_plane_on_its_versions_last_standard_day_costs_standard_supp
 
 def test_the_control_plane_the_day_after_costs_extended_support_and_a_tier_adds_its_price():
     line = _lines(priced_blueprint(), today=date(2027, 3, 28), tier="tier-xl")["control-plane"]
-    assert _fields(line) == _expect(
+    assert _fields(line) == line_fields(
         "control-plane",
         "EKS control plane (Kubernetes 1.35, extended support, tier-xl)",
         "control_plane",
@@ -468,7 +447,7 @@ def test_a_version_the_calendar_does_not_list_costs_standard_support_with_no_dat
 )
 def test_a_control_plane_without_its_support_or_tier_price_is_unpriced(prices, tier, support):
     line = _lines(priced_blueprint(), prices=prices, tier=tier)["control-plane"]
-    assert _fields(line) == _expect(
+    assert _fields(line) == line_fields(
         "control-plane",
         f"EKS control plane (Kubernetes 1.35, {support} support, {tier})",
         "control_plane",
@@ -552,7 +531,7 @@ def test_prices_listed_for_the_blueprints_region_only_are_found_there():
 
 def test_nat_gateways_without_an_address_price_are_a_whole_unpriced_network_line():
     no_address = table(public_ipv4_address_hour=service(0.005, "address-hour", "ipv4", ELSEWHERE))
-    assert _fields(_lines(priced_blueprint(), prices=no_address)["nat-gateways"]) == _expect(
+    assert _fields(_lines(priced_blueprint(), prices=no_address)["nat-gateways"]) == line_fields(
         "nat-gateways",
         "NAT gateways (2, one per zone)",
         "network",
@@ -565,23 +544,9 @@ def test_nat_gateways_without_an_address_price_are_a_whole_unpriced_network_line
     )
 
 
-SPARE = """  - name: spare
-    instance_type: p5.48xlarge
-    role: training
-    standby_for: train
-    nodes: 2
-    capacity:
-      kind: capacity_block
-      reservation_id: cr-0123456789abcdef0
-    placement:
-      domains: [za]
-    fabric: efa
-"""
-
-
 def test_a_spare_on_its_served_pools_block_costs_nothing_more_and_the_served_pool_pays_once():
     lines = _lines(priced_blueprint(("pools:\n", "pools:\n" + SPARE)))
-    assert _fields(lines["pool:spare"]) == _expect(
+    assert _fields(lines["pool:spare"]) == line_fields(
         "pool:spare",
         "pool spare: p5.48xlarge",
         "capacity_block",

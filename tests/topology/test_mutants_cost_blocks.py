@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from blueprints.catalog import load_catalog
-from tests.topology.round_prices import TABLE, priced_blueprint, table
+from tests.topology.round_prices import SPARE, TABLE, line_fields, priced_blueprint, table
 from topology.cluster.node_groups import plan_node_groups
 from topology.cost import cost_report
 from topology.cost_blocks import block_holders, block_identity
@@ -41,23 +41,13 @@ def _lines(blueprint, prices=TABLE) -> dict[str, dict[str, Any]]:
 
 
 def _line(key: str, hourly, basis: str, source: str = "", upfront=None, **more: Any) -> dict[str, Any]:
-    found = {
-        "key": key,
-        "item": f"pool {key.removeprefix('pool:')}: p5.48xlarge",
-        "kind": "capacity_block",
-        "path": PATH,
-        "hourly_usd": None if hourly is None else pytest.approx(hourly),
-        "hourly_at_max_usd": None if hourly is None else pytest.approx(hourly),
-        "basis": basis,
-        "source": source,
-        "upfront_usd": None if upfront is None else pytest.approx(upfront),
-        "unknown": "",
-        "upfront_unknown": "",
-        "hint": "",
-        "shared_with": "",
-    }
-    found.update(more)
-    return found
+    """A block line's fields: the pool's p5.48xlarge at train's path, the same figure planned and at its most."""
+    item = f"pool {key.removeprefix('pool:')}: p5.48xlarge"
+    fields = line_fields(
+        key, item, "capacity_block", PATH, hourly, hourly, basis, source, upfront_usd=None if upfront is None else pytest.approx(upfront)
+    )
+    fields.update(more)
+    return fields
 
 
 def test_a_block_at_the_tables_rate_runs_its_window_and_pays_it_upfront():
@@ -162,18 +152,6 @@ def test_a_reservation_groups_quoted_total_has_no_window_to_spread_over():
     )
 
 
-SPARE = f"""  - name: spare
-    instance_type: p5.48xlarge
-    role: training
-    standby_for: train
-    nodes: 2
-    capacity:
-      kind: capacity_block
-      reservation_id: {BLOCK_ID}
-    placement:
-      domains: [za]
-    fabric: efa
-"""
 FIRST_POOL = "pools:\n"
 
 

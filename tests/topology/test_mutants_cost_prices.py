@@ -14,23 +14,11 @@ import pytest
 from blueprints.catalog import load_catalog
 from blueprints.catalog.offerings import load_offerings
 from blueprints.catalog.prices import Price
-from tests.topology.round_prices import TABLE, TABLE_SOURCE, priced_blueprint
+from tests.topology.round_prices import SPARE, TABLE, TABLE_SOURCE, priced_blueprint
 from topology.cluster.node_groups import plan_node_groups
 from topology.cost_prices import Pricer, declared, declared_findings, rate
 
 BLOCK_ID = "cr-0123456789abcdef0"
-SPARE = f"""  - name: spare
-    instance_type: p5.48xlarge
-    role: training
-    standby_for: train
-    nodes: 2
-    capacity:
-      kind: capacity_block
-      reservation_id: {BLOCK_ID}
-    placement:
-      domains: [za]
-    fabric: efa
-"""
 
 
 def _pricer(cost: str = "", region: str | None = None) -> Pricer:
