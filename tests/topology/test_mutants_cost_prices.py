@@ -14,7 +14,7 @@ import pytest
 from blueprints.catalog import load_catalog
 from blueprints.catalog.offerings import load_offerings
 from blueprints.catalog.prices import Price
-from tests.topology.round_prices import SPARE, TABLE, TABLE_SOURCE, priced_blueprint
+from tests.topology.round_prices import SPARE, TABLE, TABLE_SOURCE, priced_blueprint, service, table
 from topology.cluster.node_groups import plan_node_groups
 from topology.cost_prices import Pricer, declared, declared_findings, rate
 
@@ -222,3 +222,24 @@ def test_a_lustre_price_for_an_existing_file_system_is_unused():
     cost = "{fsx_lustre: [{deployment_type: PERSISTENT_2, storage_type: SSD, throughput_mbps_per_tib: 250, usd_per_gb_month: 0.7}]}"
     (found,) = _unused(("    metadata: {mode: automatic}\n", existing), cost=cost)
     assert found["path"] == "cost.fsx_lustre[0]"
+
+
+def test_a_lustre_tier_is_priced_for_its_own_storage_type():
+    hdd = table(fsx_lustre={"prices": [service(0.04, "GB-month", "hdd", deployment_type="PERSISTENT_1", storage_type="HDD", throughput=12)]})
+    pricer = Pricer(priced_blueprint(), hdd)
+    assert pricer.lustre("PERSISTENT_1", "HDD", 12) == Price(0.04, "GB-month", "hdd", "2026-01-01", "published")
+    assert pricer.lustre("PERSISTENT_1", "SSD", 12) is None
+
+
+def test_a_lustre_gap_without_a_throughput_names_the_tier_and_nothing_after_it():
+    why = _pricer().lustre_gap("SCRATCH_2", "SSD", None).why
+    assert why.split("SCRATCH_2 SSD", 1)[1][:1] in (" ", "'")
+
+
+def test_a_quote_under_the_spare_alone_prices_its_served_pools_block_once():
+    assert _unused(("pools:\n", "pools:\n" + SPARE), cost="{capacity_block_quotes: {spare: {total_usd: 5}}}") == []
+
+
+def test_a_quote_for_a_pool_on_no_block_names_every_block_pool():
+    (found,) = _unused(("pools:\n", "pools:\n" + SPARE), cost="{capacity_block_quotes: {serve: {total_usd: 5}}}")
+    assert found["message"] == "cost.capacity_block_quotes names 'serve', which is not a Capacity Block pool (its Capacity Block pools: spare, train)"
