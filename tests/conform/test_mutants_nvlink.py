@@ -164,3 +164,14 @@ def test_the_dra_plugin_not_ready_on_a_node_names_it():
 def test_the_dra_plugin_without_its_files_is_not_checked_at_the_compute_domains():
     found = [finding.as_json() for finding in nvlink.check_dra_plugin(judge(with_groups(GB200, NVL72), {NODES: {"items": []}}))]
     assert found == [not_checked_json("the DRA driver's kubelet plugin", "kubernetes.compute_domains", DAEMONSETS, PODS)]
+
+
+def test_a_node_not_yet_in_a_block_does_not_stop_the_next_ones_being_compared():
+    found = _cliques([("n-0", "u.9", None, True), ("n-1", "u.1", BLOCK_A, True), ("n-2", "u.2", BLOCK_A, True)])
+    assert [item["code"] for item in found] == ["conform.clique-split"]
+    assert found[0]["certificate"] == {"pool": "nvl72", "capacity_block": BLOCK_A, "cliques": ["u.1", "u.2"]}
+
+
+def test_the_dra_plugin_with_no_pod_at_all_lacks_every_ready_node():
+    (found,) = _dra([DRA], [_pod(("kube-system", "other"), "n-0")])
+    assert found["certificate"] == {"pools": ["nvl72"], "nodes": ["n-0", "n-1"]}
