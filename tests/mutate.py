@@ -73,13 +73,13 @@ GROUPS: dict[str, tuple[str, ...]] = {
         f"acceptance/{name}.py"
         for name in ("nccl", "nccom", "dcgm", "neuron", "burnin", "baseline", "regression", "expectation", "report", "efa", "nvidia")
     ),
-    "conform": tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed")),
+    "conform": tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed", "nvlink", "base", "__init__")),
     "preflight": ("railyard/preflight.py",),
     "change": tuple(
         f"railyard/change/{name}.py"
         for name in ("held_groups", "compare", "replace_table", "capacity", "capacity_blocks", "ceilings", "impact", "subnets", "upgrade")
     ),
-    "cost": ("topology/cost.py",),
+    "cost": ("topology/cost.py", "topology/cost_blocks.py", "topology/cost_prices.py"),
     "subnets": ("topology/cluster/subnets.py", "topology/cluster/addresses.py"),
     # Every rule module (the registry, __init__.py, only runs them), the ones with the most verdict logic first.
     "blueprint-rules": tuple(f"blueprints/rules/{name}.py" for name in GROUPS_RULES),
@@ -106,23 +106,34 @@ TESTS: dict[str, tuple[str, ...]] = {
     "acceptance/efa.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
     "acceptance/nvidia.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
     "railyard/conform/": ("tests/conform",),
+    # Unit tests that judge a few nodes built in memory (tests/conform/judges.py): milliseconds a test, where the files
+    # above write and judge a 64-node folder and validate an example for every test.
+    "railyard/conform/nodes.py": ("tests/conform/test_mutants_nodes.py",),
+    "railyard/conform/fabric.py": ("tests/conform/test_mutants_fabric.py",),
+    "railyard/conform/cluster.py": ("tests/conform/test_mutants_cluster.py",),
+    "railyard/conform/expected.py": ("tests/conform/test_mutants_expected.py",),
+    "railyard/conform/observed.py": ("tests/conform/test_mutants_observed.py",),
+    "railyard/conform/nvlink.py": ("tests/conform/test_mutants_nvlink.py",),
+    "railyard/conform/base.py": ("tests/conform/test_mutants_base.py",),
+    "railyard/conform/__init__.py": ("tests/conform/test_mutants_conform.py",),
     "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
     # Not test_diff.py, test_day2*.py nor test_codes_fired.py: they preview examples under Pulumi's mocks, whose gRPC server
     # hangs in mutmut's forked workers (seen: a worker waiting in epoll for 27 minutes).
     "railyard/change/": ("tests/change/test_verdict_edges.py",),
     "railyard/change/replace_table.py": ("tests/change/test_replace_table.py", "tests/change/test_verdict_edges.py"),
-    "topology/cost.py": (
-        "tests/topology/test_cost.py",
-        "tests/topology/test_cost_at.py",
-        "tests/topology/test_cost_fsx.py",
-        "tests/topology/test_cost_totals.py",
-        "tests/topology/test_cost_edges.py",
-    ),
+    # Every line compared whole against a price table of round prices made in the test (test_cost.py previews an example, 9 s
+    # a mutant; the others validate examples against the shipped table).
+    "topology/cost.py": ("tests/topology/test_mutants_cost.py",),
+    "topology/cost_blocks.py": ("tests/topology/test_mutants_cost_blocks.py", "tests/topology/test_mutants_cost.py"),
+    "topology/cost_prices.py": ("tests/topology/test_mutants_cost_prices.py", "tests/topology/test_mutants_cost.py"),
     "topology/cluster/": (
         "tests/topology/cluster/test_subnets.py",
         "tests/topology/cluster/test_addresses.py",
         "tests/topology/cluster/test_subnet_verdicts.py",
     ),
+    # Demands, blocks and pod settings built in the test, every range and count worked out by hand (the files above plan examples).
+    "topology/cluster/subnets.py": ("tests/topology/cluster/test_mutants_subnets.py",),
+    "topology/cluster/addresses.py": ("tests/topology/cluster/test_mutants_addresses.py",),
     "blueprints/rules/": RULE_TESTS,
     **{f"blueprints/rules/{name}.py": (*RULE_TESTS, *RULE_EXTRA.get(name, ()), f"tests/blueprints/test_mutants_{name}.py") for name in GROUPS_RULES},
     # The preview cases (previews recorded, `ISOLATION`) and the edge cases on small built stacks.
@@ -163,6 +174,22 @@ ISOLATION: dict[str, Isolation] = {
     # The blueprint rules' tests load blueprint text they build (tests/blueprints/base.py): no preview, and no example
     # validated once and cached in mutmut's main process, so every mutant's tests run the mutated rule.
     "blueprints/rules/": Isolation(fork=True),
+    # Scored against unit tests that build their inputs (no preview, no example validated inside a test) and cache only
+    # what the mutated module does not compute: an example's planned expectation, made when the test module is imported,
+    # which forkserver's collection computes unmutated too (expected.py's expect() is also called inside a test).
+    "railyard/conform/nodes.py": Isolation(fork=True),
+    "railyard/conform/fabric.py": Isolation(fork=True),
+    "railyard/conform/cluster.py": Isolation(fork=True),
+    "railyard/conform/expected.py": Isolation(fork=True),
+    "railyard/conform/observed.py": Isolation(fork=True),
+    "railyard/conform/nvlink.py": Isolation(fork=True),
+    "railyard/conform/base.py": Isolation(fork=True),
+    "railyard/conform/__init__.py": Isolation(fork=True),
+    "topology/cost.py": Isolation(fork=True),
+    "topology/cost_blocks.py": Isolation(fork=True),
+    "topology/cost_prices.py": Isolation(fork=True),
+    "topology/cluster/subnets.py": Isolation(fork=True),
+    "topology/cluster/addresses.py": Isolation(fork=True),
 }
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 
