@@ -44,7 +44,7 @@ def table(on_demand: dict[str, float] | None = None, **services: Any) -> PriceTa
         },
         "hours_per_month": HOURS,
         "services": {
-            "capacity_blocks": {"prices": [service(30.0, "instance-hour", "blocks", instance_type="p5.48xlarge")]},
+            "capacity_blocks": {"date": "2026-07-22", "prices": [service(30.0, "instance-hour", "blocks", instance_type="p5.48xlarge")]},
             "eks_control_plane": {
                 "prices": [
                     service(0.1, "cluster-hour", "eks", "*", support="standard"),

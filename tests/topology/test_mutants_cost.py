@@ -20,7 +20,7 @@ from blueprints.catalog.prices import Price, PriceTable
 from tests.topology.round_prices import ELSEWHERE, HOURS, SPARE, TABLE, TABLE_SOURCE, line_fields, priced_blueprint, service, table
 from topology.cluster.node_groups import plan_node_groups
 from topology.cost import cost_findings, cost_report
-from topology.cost_prices import Gap, Pricer
+from topology.cost_prices import Gap, Pricer, unsourced
 from topology.cost_report import CostLine
 
 CATALOG = load_catalog()
@@ -294,7 +294,7 @@ def test_root_volumes_without_a_gp3_price_are_unpriced_with_the_field_to_declare
         None,
         None,
         f"{desired:,} GiB",
-        unknown="no gp3 price for us-east-1 in railyard's table",
+        unknown=unsourced("EBS gp3 storage's rate", "us-east-1"),
         hint="declare cost.ebs_gp3_usd_per_gb_month (USD per GB-month)",
     )
 
@@ -371,14 +371,14 @@ def test_nat_gateways_without_a_gateway_price_or_an_address_price_are_unpriced_f
         None,
         None,
         "2 gateways",
-        unknown="no NAT gateway price for us-east-1 in railyard's table",
+        unknown=unsourced("the NAT gateway-hour rate", "us-east-1"),
         hint="declare cost.nat_gateway_usd_per_hour (USD per gateway-hour)",
     )
     no_address = table(public_ipv4_address_hour=service(0.005, "address-hour", "ipv4", ELSEWHERE))
     line = _lines(priced_blueprint(), prices=no_address)["nat-gateways"]
     assert (line.hourly_usd, line.basis) == (None, "2 gateways")
     assert (line.unknown, line.hint) == (
-        "no public IPv4 address price for us-east-1 in railyard's table",
+        unsourced("the public IPv4 address-hour rate", "us-east-1"),
         "add it to blueprints/catalog/service_prices.yaml",
     )
 
@@ -503,7 +503,7 @@ def test_an_unpriced_line_and_an_unknown_upfront_are_each_a_price_unknown_note()
             "file": None,
             "line": None,
             "column": None,
-            "message": "NAT gateways (2, one per zone): no public IPv4 address price for us-east-1 in railyard's table; the cost totals leave it out",
+            "message": f"NAT gateways (2, one per zone): {unsourced('the public IPv4 address-hour rate', 'us-east-1')}; the cost totals leave it out",
             "hint": "add it to blueprints/catalog/service_prices.yaml",
         },
     ]
@@ -539,7 +539,7 @@ def test_nat_gateways_without_an_address_price_are_a_whole_unpriced_network_line
         None,
         None,
         "2 gateways",
-        unknown="no public IPv4 address price for us-east-1 in railyard's table",
+        unknown=unsourced("the public IPv4 address-hour rate", "us-east-1"),
         hint="add it to blueprints/catalog/service_prices.yaml",
     )
 

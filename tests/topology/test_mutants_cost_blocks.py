@@ -105,7 +105,7 @@ def test_a_block_without_a_window_has_its_upfront_unknown_never_zero():
 
 
 def test_a_block_no_table_prices_is_unpriced_with_the_quote_to_declare():
-    line = _lines(priced_blueprint(), table(capacity_blocks={"prices": []}))["pool:train"]
+    line = _lines(priced_blueprint(), table(capacity_blocks={"date": "2026-07-22", "prices": []}))["pool:train"]
     assert "for p5.48xlarge in us-east-1" in line["unknown"] and line["unknown"].endswith("(AWS prices a block when it offers it)")
     assert line == _line(
         "pool:train",
