@@ -60,7 +60,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     # Not test_diff.py, test_day2*.py nor test_codes_fired.py: they preview examples under Pulumi's mocks, whose gRPC server
     # hangs in mutmut's forked workers (seen: a worker waiting in epoll for 27 minutes).
     "railyard/change/": ("tests/change/test_verdict_edges.py",),
-    "railyard/change/replace_table.py": ("tests/change/test_replace_table.py", "tests/change/test_verdict_edges.py"),
+    "railyard/change/replace_table.py": (
+        "tests/change/test_mutants_replace_table.py",
+        "tests/change/test_mutants_compare.py",
+    ),
+    "railyard/change/compare.py": ("tests/change/test_mutants_compare.py",),
     "topology/cost.py": (
         "tests/topology/test_cost.py",
         "tests/topology/test_cost_at.py",
