@@ -25,15 +25,15 @@ def resource(name: str, token: str, inputs: dict, *, stack: str = "dev", deps: d
     return PreviewResource(f"urn:pulumi:{stack}::proj::{token}::{name}", token, name, "", inputs, f"id-{name}", (), deps or {}, **fields)
 
 
-def change(name: str, token: str, action: str, old: dict | None, new: dict | None, paths: dict[str, str] | None = None, **fields: Any) -> ResourceChange:
+def change(
+    name: str, token: str, action: str, old: dict | None, new: dict | None, paths: dict[str, str] | None = None, **fields: Any
+) -> ResourceChange:
     """A resource change between inputs `old` and `new` (None: that side absent), its changed inputs given as {path: effect}."""
     before = resource(name, token, old, **fields) if old is not None else None
     after = resource(name, token, new, **fields) if new is not None else None
     present = after or before
     assert present is not None
-    inputs = [
-        InputChange(path, (old or {}).get(path), (new or {}).get(path), Effect(effect, path)) for path, effect in (paths or {}).items()
-    ]
+    inputs = [InputChange(path, (old or {}).get(path), (new or {}).get(path), Effect(effect, path)) for path, effect in (paths or {}).items()]
     return ResourceChange(present.urn, token, name, action, before, after, inputs)
 
 

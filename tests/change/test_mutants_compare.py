@@ -46,9 +46,7 @@ TABLE = ReplaceTable(
 
 
 def _res(name: str, token: str, inputs: dict, *, stack: str = "dev", deps: dict | None = None, outputs: dict | None = None) -> PreviewResource:
-    return PreviewResource(
-        f"urn:pulumi:{stack}::proj::{token}::{name}", token, name, "", inputs, f"id-{name}", (), deps or {}, outputs=outputs or {}
-    )
+    return PreviewResource(f"urn:pulumi:{stack}::proj::{token}::{name}", token, name, "", inputs, f"id-{name}", (), deps or {}, outputs=outputs or {})
 
 
 def _changed(resource: PreviewResource, **inputs) -> PreviewResource:
@@ -231,7 +229,8 @@ def test_the_id_is_found_deep_inside_an_input_and_in_a_list_else_the_whole_input
 
 def test_an_update_that_recomputes_outputs_changes_only_the_inputs_holding_one_of_them_compared_as_text():
     template = _res("lt", TEMPLATE, {"description": "a"}, outputs={"latestVersion": 3, "arn": None})
-    group = _res("g", GROUP, {"launchTemplate": {"id": "id-lt", "version": "3"}, "size": 1}, deps={"launchTemplate": [template.urn]})
+    # The version held as a number, the output compared as text: "3" is found in 3.
+    group = _res("g", GROUP, {"launchTemplate": {"id": "id-lt", "version": 3}, "size": 1}, deps={"launchTemplate": [template.urn]})
     changes = compare([template, group], [_changed(template, description="b"), group], TABLE)
     assert [(change.name, change.action) for change in changes] == [("g", "update"), ("lt", "update")]
     assert changes[0].inputs == [
@@ -324,3 +323,22 @@ def test_an_own_change_and_a_flowed_one_add_up_to_the_most_disruptive_action():
     changes = {c.name: c for c in compare([vpc, reader], [_changed(vpc, cidr="2"), _changed(reader, size=2)], TABLE)}
     assert [(i.path, i.cause) for i in changes["g"].inputs] == [("size", ""), ("vpcId", "replace")]
     assert changes["g"].action == "replace"
+
+
+def test_a_recomputed_output_is_found_as_text_inside_a_list_too():
+    template = _res("lt", TEMPLATE, {"description": "a"}, outputs={"latestVersion": 3})
+    group = _res("g", GROUP, {"note": [3, "x"]}, deps={"note": [template.urn]})
+    (change, _) = compare([template, group], [_changed(template, description="b"), group], TABLE)
+    assert [(item.path, item.cause) for item in change.inputs] == [("note", "recomputed")]
+
+
+def test_an_own_change_under_the_input_a_dependency_flows_into_does_not_stop_the_flow():
+    template = _res("lt", TEMPLATE, {"description": "a"}, outputs={"latestVersion": 3})
+    group = _res("g", GROUP, {"launchTemplate": {"id": "id-lt", "version": 3, "name": "a"}}, deps={"launchTemplate": [template.urn]})
+    renamed = _changed(group, launchTemplate={"id": "id-lt", "version": 3, "name": "b"})
+    (change, _) = compare([template, group], [_changed(template, description="b"), renamed], TABLE)
+    assert [(item.path, item.via, item.cause) for item in change.inputs] == [
+        ("launchTemplate.name", "", ""),
+        ("launchTemplate.version", template.urn, "recomputed"),
+    ]
+    assert change.action == "unclassified"

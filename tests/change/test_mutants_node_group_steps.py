@@ -176,7 +176,10 @@ def test_a_new_side_that_did_not_load_counts_no_pool_and_no_hold():
     item = group("train-a", "update", {**TRAIN, "version": "1.31"}, {**TRAIN, "version": "1.30"})
     (finding,) = versions_down([item], side(None))
     assert finding.path == ()
-    assert (held_groups_created([_created()], side(None), RUNNING)[0].path, ami_switches([group("a", "update", {"amiType": "X"}, {})], side(None))[0].path) == ((), ())
+    assert (
+        held_groups_created([_created()], side(None), RUNNING)[0].path,
+        ami_switches([group("a", "update", {"amiType": "X"}, {})], side(None))[0].path,
+    ) == ((), ())
 
 
 def test_versions_not_going_down_say_nothing_and_each_one_going_down_is_refused():

@@ -241,7 +241,12 @@ def test_file_by_file_keeps_an_entry_with_its_own_commit_and_leaves_a_type_no_pa
     part = from_terraform(PROVIDER, "file by file", types, {}, previous)
     assert part["resources"] == {
         "aws:demo/absent:Absent": {"file": "a.go", "revision": "f" * 40, "source_name": "aws_demo_absent"},
-        "aws:demo/gadget:Gadget": {"file": "g.go", "revision": "e" * 40, "revision_date": "2024-04-17, between two tags", "source_name": "aws_demo_gadget"},
+        "aws:demo/gadget:Gadget": {
+            "file": "g.go",
+            "revision": "e" * 40,
+            "revision_date": "2024-04-17, between two tags",
+            "source_name": "aws_demo_gadget",
+        },
     }
     assert list(part["resources"]["aws:demo/gadget:Gadget"]) == ["file", "revision", "revision_date", "source_name"]
     assert part["not_covered"] == ["aws:demo/never:Never"]

@@ -52,7 +52,12 @@ def test_a_move_from_a_pinned_deployed_side_says_to_pin_the_subnet_at_its_range(
 
 def test_a_move_the_new_side_pins_is_a_warning_at_the_pin():
     (finding,) = moved_subnets([_subnet(MOVED)], _side(), _side({"efa-use1a": "10.0.16.0/20"}))
-    assert (finding.code, finding.severity, finding.path, finding.line) == ("change.subnet-moved", "warning", ("cloud", "subnet_cidrs", "efa-use1a"), 1)
+    assert (finding.code, finding.severity, finding.path, finding.line) == (
+        "change.subnet-moved",
+        "warning",
+        ("cloud", "subnet_cidrs", "efa-use1a"),
+        1,
+    )
     assert finding.message.startswith("subnet efa-use1a moves from 10.0.0.0/20 to 10.0.16.0/20: it is replaced")
     assert finding.hint == "the new blueprint pins the new range on purpose"
 
