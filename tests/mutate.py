@@ -99,6 +99,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/change/capacity.py": ("tests/change/test_mutants_capacity_blocks.py",),
     "railyard/change/capacity_blocks.py": ("tests/change/test_mutants_capacity_blocks.py",),
     "railyard/change/bought_blocks.py": ("tests/change/test_mutants_capacity_blocks.py",),
+    "railyard/change/ultraserver_roll.py": ("tests/change/test_mutants_node_group_rolls.py",),
+    "railyard/change/running_pools.py": ("tests/change/test_mutants_node_group_rolls.py",),
+    "railyard/change/protected.py": ("tests/change/test_mutants_node_group_rolls.py",),
     "topology/cost.py": (
         "tests/topology/test_cost.py",
         "tests/topology/test_cost_at.py",
