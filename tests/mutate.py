@@ -102,6 +102,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/change/ultraserver_roll.py": ("tests/change/test_mutants_node_group_rolls.py",),
     "railyard/change/running_pools.py": ("tests/change/test_mutants_node_group_rolls.py",),
     "railyard/change/protected.py": ("tests/change/test_mutants_node_group_rolls.py",),
+    "railyard/change/impact.py": ("tests/change/test_mutants_impact.py",),
     "topology/cost.py": (
         "tests/topology/test_cost.py",
         "tests/topology/test_cost_at.py",

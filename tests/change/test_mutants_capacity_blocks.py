@@ -98,7 +98,10 @@ def _sides(capacity, before: str = "1.31", after: str = "1.31"):
 
 def test_an_upgrade_of_a_block_group_is_warned_with_its_window_the_hold_and_the_drain():
     old, new = _sides(_block(start=START, end=END), "1.31", "1.32")
-    rolled = [_roll({"version": "update"}, name="train-b", nodeGroupName="train-b-ng"), _roll({"launchTemplate": "update"}, nodeGroupName="train-a-ng")]
+    rolled = [
+        _roll({"version": "update"}, name="train-b", nodeGroupName="train-b-ng"),
+        _roll({"launchTemplate": "update"}, nodeGroupName="train-a-ng"),
+    ]
     (finding,) = capacity_block_findings(rolled, old, new)
     assert (finding.code, finding.severity, finding.path, finding.line) == ("change.capacity-block-roll", "warning", ("pools", 1, "capacity"), 1)
     assert finding.message == (
@@ -151,7 +154,10 @@ def test_each_pool_gets_one_warning_in_name_order_and_a_pool_the_new_side_lacks_
         for name, label in (("z-a", "zeta"), ("a-a", "alpha"), ("z-b", "zeta"), ("g-a", "gone"))
     ]
     findings = capacity_block_findings(rolled, old, new)
-    assert [(finding.certificate["pool"], finding.path) for finding in findings] == [("alpha", ("pools", 1, "capacity")), ("zeta", ("pools", 0, "capacity"))]
+    assert [(finding.certificate["pool"], finding.path) for finding in findings] == [
+        ("alpha", ("pools", 1, "capacity")),
+        ("zeta", ("pools", 0, "capacity")),
+    ]
     assert "node groups z-a, z-b roll" in findings[1].message
 
 
@@ -196,7 +202,13 @@ def test_a_bought_blocks_count_edited_is_refused_naming_the_reservation_and_the_
 
 def test_every_fact_edited_is_listed_in_order_with_times_in_utc():
     later = datetime(2026, 12, 2, 11, 30, tzinfo=UTC)
-    edited = {"zone": "us-east-1b", "instance_type": "p5e.48xlarge", "instance_count": 2, "start": later, "end": datetime(2026, 12, 5, 11, 30, tzinfo=UTC)}
+    edited = {
+        "zone": "us-east-1b",
+        "instance_type": "p5e.48xlarge",
+        "instance_count": 2,
+        "start": later,
+        "end": datetime(2026, 12, 5, 11, 30, tzinfo=UTC),
+    }
     (finding,) = _bought(_block(**FACTS), _block(**edited), pool_type="p5e.48xlarge")
     assert (
         "edits it: instance_count 4 -> 2; start 2026-12-01T11:30:00Z -> 2026-12-02T11:30:00Z; end 2026-12-08T11:30:00Z -> "

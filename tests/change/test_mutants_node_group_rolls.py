@@ -83,7 +83,10 @@ def test_a_pool_stated_scaled_to_zero_or_a_side_that_did_not_load_passes():
 
 def test_each_ultraserver_pool_is_refused_in_blueprint_order():
     pools = (pool("z", instance_type=GB200, scaled_to_zero=False), pool("a", instance_type=GB200, scaled_to_zero=False))
-    rolled = [group(name, "update", {"labels": {"railyard.dev/pool": name}}, {"labels": {"railyard.dev/pool": name}}, {"version": "update"}) for name in "az"]
+    rolled = [
+        group(name, "update", {"labels": {"railyard.dev/pool": name}}, {"labels": {"railyard.dev/pool": name}}, {"version": "update"})
+        for name in "az"
+    ]
     assert [finding.path for finding in ultraserver_roll_findings(rolled, side(blueprint(*pools)))] == [("pools", 0), ("pools", 1)]
 
 
