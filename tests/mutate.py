@@ -103,6 +103,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/change/running_pools.py": ("tests/change/test_mutants_node_group_rolls.py",),
     "railyard/change/protected.py": ("tests/change/test_mutants_node_group_rolls.py",),
     "railyard/change/impact.py": ("tests/change/test_mutants_impact.py",),
+    "railyard/change/karpenter_drift.py": ("tests/change/test_mutants_karpenter_drift.py",),
     "topology/cost.py": (
         "tests/topology/test_cost.py",
         "tests/topology/test_cost_at.py",
