@@ -104,6 +104,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/change/protected.py": ("tests/change/test_mutants_node_group_rolls.py",),
     "railyard/change/impact.py": ("tests/change/test_mutants_impact.py",),
     "railyard/change/karpenter_drift.py": ("tests/change/test_mutants_karpenter_drift.py",),
+    "railyard/change/before_after.py": ("tests/change/test_mutants_review.py",),
+    "railyard/change/flavors.py": ("tests/change/test_mutants_review.py",),
+    "railyard/change/findings_change.py": ("tests/change/test_mutants_review.py",),
     "topology/cost.py": (
         "tests/topology/test_cost.py",
         "tests/topology/test_cost_at.py",
