@@ -107,6 +107,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/change/before_after.py": ("tests/change/test_mutants_review.py",),
     "railyard/change/flavors.py": ("tests/change/test_mutants_review.py",),
     "railyard/change/findings_change.py": ("tests/change/test_mutants_review.py",),
+    "railyard/change/cost.py": ("tests/change/test_mutants_cost_and_ceilings.py",),
+    "railyard/change/ceilings.py": ("tests/change/test_mutants_cost_and_ceilings.py",),
     "topology/cost.py": (
         "tests/topology/test_cost.py",
         "tests/topology/test_cost_at.py",
