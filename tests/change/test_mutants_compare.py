@@ -131,6 +131,7 @@ def test_created_and_deleted_resources_have_one_side_and_come_in_urn_order():
     a, b = _res("a", VPC, {"cidr": "1"}), _res("b", VPC, {"cidr": "2"})
     changes = compare([b], [a], TABLE)
     assert [(c.name, c.action, c.old, c.new, c.inputs) for c in changes] == [("a", "create", None, a, []), ("b", "delete", b, None, [])]
+    assert [(c.urn, c.type) for c in changes] == [(a.urn, VPC), (b.urn, VPC)]
 
 
 def test_an_unchanged_resource_is_left_out_and_changes_come_in_urn_order():
@@ -342,3 +343,23 @@ def test_an_own_change_under_the_input_a_dependency_flows_into_does_not_stop_the
         ("launchTemplate.version", template.urn, "recomputed"),
     ]
     assert change.action == "unclassified"
+
+
+def test_a_resource_changed_only_by_a_flow_takes_its_urn_type_and_name():
+    template = _res("lt", TEMPLATE, {"description": "a"}, outputs={"latestVersion": 3})
+    group = _res("g", GROUP, {"launchTemplate": {"version": 3}}, deps={"launchTemplate": [template.urn]})
+    (change, _) = compare([template, group], [_changed(template, description="b"), group], TABLE)
+    assert (change.urn, change.type, change.name, change.action) == (group.urn, GROUP, "g", "update")
+
+
+def test_how_many_more_values_changed_under_one_path_is_kept_on_the_input_change():
+    group = _res("g", GROUP, {"note": [{"port": 1}, {"port": 2}, {"port": 3}]})
+    (change,) = compare([group], [_changed(group, note=[{"port": 7}, {"port": 8}, {"port": 9}])], TABLE)
+    assert [(item.path, item.old, item.new, item.more) for item in change.inputs] == [("note.port", 1, 7, 2)]
+
+
+def test_a_replaced_dependencys_id_is_matched_exactly_not_as_text():
+    vpc = replace(_res("v", VPC, {"cidr": "1"}), id="5")
+    group = _res("g", GROUP, {"vpcId": {"id": "5", "count": 5}}, deps={"vpcId": [vpc.urn]})
+    (change, _) = compare([vpc, group], [_changed(vpc, cidr="2"), group], TABLE)
+    assert [item.path for item in change.inputs] == ["vpcId.id"]
