@@ -49,6 +49,7 @@ def _rules(inputs: dict, default: str = "unknown") -> ResourceRules:
         ({"a": REPLACE, "a.b": UPDATE}, "a.b", Effect(REPLACE, "a")),  # the outermost replacing block wins
         ({"a": UPDATE, "a.b": REPLACE}, "a.b.c", Effect(REPLACE, "a.b")),  # a replacing block found at any depth
         ({"a": UPDATE, "a.b": REPLACE}, "a.c", Effect("unknown", "a.c")),  # a sibling of a listed child: unknown
+        ({"a": UPDATE, "a.b": REPLACE, "a.b.c.d": UPDATE}, "a.b.c", Effect(REPLACE, "a.b")),  # a replacing block beats its listed children
         ({"spec": UPDATE, "specific": REPLACE}, "spec.x", Effect(UPDATE, "spec")),  # `specific` is no child of `spec`
         ({"spec": UPDATE, "spec.mode": CONDITIONAL}, "spec.mode.x", Effect(CONDITIONAL, "spec.mode")),
         ({"spec": CONDITIONAL}, "spec", Effect(CONDITIONAL, "spec")),
@@ -111,6 +112,14 @@ def test_emitted_types_are_the_aws_and_kubernetes_resources_of_every_example_pre
 
     assert emitted_types(tmp_path, preview) == ["aws:ec2/vpc:Vpc", "kubernetes:core/v1:Namespace"]
     assert seen == ["a.yaml", "b.yaml"]
+
+
+def test_emitted_types_preview_with_the_offline_preview_unless_given_one(tmp_path, monkeypatch):
+    import railyard.mocked
+
+    (tmp_path / "a.yaml").write_text("")
+    monkeypatch.setattr(railyard.mocked, "run_preview", lambda path: SimpleNamespace(resources=[SimpleNamespace(type="aws:s3/bucket:Bucket")]))
+    assert emitted_types(tmp_path) == ["aws:s3/bucket:Bucket"]
 
 
 @pytest.mark.parametrize(
@@ -308,6 +317,17 @@ def test_a_schema_follows_item_and_map_types_once_and_ignores_references_it_cann
 
 def test_a_schema_without_types_or_resources_covers_nothing():
     assert from_schema({}, "r", ["aws:d/w:W"])["not_covered"] == ["aws:d/w:W"]
+    # A reference into a schema that has no types is an input of its own and nothing under it.
+    schema = {"resources": {"aws:d/w:W": {"inputProperties": {"p": {"$ref": "#/types/aws:d/P:P"}}}}}
+    assert from_schema(schema, "r", ["aws:d/w:W"])["resources"]["aws:d/w:W"]["inputs"] == {"p": UPDATE}
+
+
+def test_a_schema_keeps_what_updates_recompute_from_the_part_it_replaces_and_names_that_part():
+    schema = {"resources": {"aws:d/w:W": {}, "aws:d/v:V": {}}}
+    previous = {"source": {"described": "the file-by-file part"}, "resources": {"aws:d/w:W": {"recomputed": ["latestVersion"]}}}
+    part = from_schema(schema, "r", ["aws:d/w:W", "aws:d/v:V"], previous)
+    assert (part["resources"]["aws:d/w:W"]["recomputed"], part["resources"]["aws:d/v:V"]["recomputed"]) == (["latestVersion"], [])
+    assert part["source"]["recomputed_from"] == "the file-by-file part"
 
 
 # --- a part from pulumi-kubernetes source ---------------------------------------------------------------------------------
@@ -332,6 +352,8 @@ def test_each_kind_gets_its_force_new_fields_as_wire_paths_and_an_unlisted_kind_
     job = part["resources"]["kubernetes:batch/v1:Job"]
     assert (job["source_name"], job["inputs"]) == ("batch/v1/Job", metadata)
     assert part["source"] == {"kind": "pulumi-kubernetes", "revision": "v4.1", "described": "pulumi/pulumi-kubernetes v4.1: forceNew fields"}
+    # The group is what comes before the version's slash: none for a core-less token.
+    assert from_kubernetes(KUBERNETES, "v4.1", ["kubernetes:v1:Thing"])["resources"]["kubernetes:v1:Thing"]["source_name"] == "/v1/Thing"
     assert part["not_covered"] == []
 
 
