@@ -113,6 +113,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/change/go_source.py": ("tests/change/test_terraform_source.py", "tests/change/test_kubernetes_source.py"),
     "railyard/change/terraform_source.py": ("tests/change/test_terraform_source.py", "tests/change/test_mutants_replace_table.py"),
     "railyard/change/kubernetes_source.py": ("tests/change/test_kubernetes_source.py", "tests/change/test_mutants_replace_table.py"),
+    "railyard/change/sdk_names.py": ("tests/change/test_mutants_sdk_names.py",),
     "topology/cost.py": (
         "tests/topology/test_cost.py",
         "tests/topology/test_cost_at.py",
