@@ -109,6 +109,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/change/findings_change.py": ("tests/change/test_mutants_review.py",),
     "railyard/change/cost.py": ("tests/change/test_mutants_cost_and_ceilings.py",),
     "railyard/change/ceilings.py": ("tests/change/test_mutants_cost_and_ceilings.py",),
+    "railyard/change/render.py": ("tests/change/test_mutants_render.py",),
     # The replace table's generator: its Go readers on the fixture provider trees, the SDK's names through the table's tests.
     "railyard/change/go_source.py": ("tests/change/test_terraform_source.py", "tests/change/test_kubernetes_source.py"),
     "railyard/change/terraform_source.py": ("tests/change/test_terraform_source.py", "tests/change/test_mutants_replace_table.py"),
