@@ -320,6 +320,9 @@ def test_a_schema_without_types_or_resources_covers_nothing():
     # A reference into a schema that has no types is an input of its own and nothing under it.
     schema = {"resources": {"aws:d/w:W": {"inputProperties": {"p": {"$ref": "#/types/aws:d/P:P"}}}}}
     assert from_schema(schema, "r", ["aws:d/w:W"])["resources"]["aws:d/w:W"]["inputs"] == {"p": UPDATE}
+    # A type with no properties adds nothing under the input that reads it.
+    schema["types"] = {"aws:d/P:P": {"type": "object"}}
+    assert from_schema(schema, "r", ["aws:d/w:W"])["resources"]["aws:d/w:W"]["inputs"] == {"p": UPDATE}
 
 
 def test_a_schema_keeps_what_updates_recompute_from_the_part_it_replaces_and_names_that_part():
