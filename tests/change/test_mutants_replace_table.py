@@ -15,6 +15,7 @@ import pytest
 import railyard.change.replace_table as replace_table
 import railyard.change.sdk_names as sdk_names
 from railyard.change.replace_table import (
+    OUTPUT,
     Effect,
     ReplaceTable,
     ResourceRules,
@@ -432,3 +433,28 @@ def test_the_generator_makes_the_aws_part_from_a_schema_or_a_checkout_into_a_new
     args = ["--terraform", str(PROVIDER), "--terraform-files", str(manifest), "--revision", "file by file", "--output", str(output)]
     assert replace_table.main(args) == 0
     assert json.loads(output.read_text())["parts"]["aws"]["resources"][WIDGET]["revision"] == "a" * 40
+
+
+def test_the_generators_help_names_each_option_with_what_it_takes(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "1000")  # no wrapping, wherever the checkout (and so the default output) lies
+    with pytest.raises(SystemExit) as raised:
+        replace_table.main(["--help"])
+    assert raised.value.code == 0
+    assert capsys.readouterr().out == (
+        "usage: python -m railyard.change.replace_table [-h] [--terraform DIR | --schema FILE] [--terraform-files MANIFEST] "
+        "[--revision REVISION] [--kubernetes DIR] [--kubernetes-revision KUBERNETES_REVISION] [--output OUTPUT]\n"
+        "\n"
+        "Which input changes replace a resource: `replace_on_change.json`, generated, never edited by hand.\n"
+        "\n"
+        "options:\n"
+        "  -h, --help            show this help message and exit\n"
+        "  --terraform DIR       the pulumi-aws part from a terraform-provider-aws checkout\n"
+        "  --schema FILE         the pulumi-aws part from a Pulumi package schema (pulumi package get-schema aws@VERSION)\n"
+        "  --terraform-files MANIFEST\n"
+        "                        with --terraform: DIR holds single files; MANIFEST (JSON) names each one's commit\n"
+        "  --revision REVISION   what the pulumi-aws part's source is, for the record (a tag, or a commit and its date)\n"
+        "  --kubernetes DIR      the pulumi-kubernetes part from a pulumi-kubernetes checkout\n"
+        "  --kubernetes-revision KUBERNETES_REVISION\n"
+        "                        what the pulumi-kubernetes checkout is, for the record\n"
+        f"  --output OUTPUT       where to write (default: {OUTPUT}); a part not regenerated is kept from it\n"
+    )
