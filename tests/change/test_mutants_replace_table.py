@@ -408,6 +408,7 @@ def test_the_generator_rewrites_the_part_given_and_keeps_the_others(monkeypatch,
     written = json.loads(output.read_text())
     assert written["parts"]["aws"] == kept
     assert list(written["parts"]["kubernetes"]["resources"]) == ["kubernetes:batch/v1:Job"]  # only the provider's own types
+    assert written["parts"]["kubernetes"]["source"]["revision"] == "v4.1"
     assert output.read_text() == render(written)
     assert capsys.readouterr().out == (
         f"wrote {output} (aws): 0 resource types; not covered: aws:x/y:Z, aws:x/y:Q\n"
@@ -458,3 +459,31 @@ def test_the_generators_help_names_each_option_with_what_it_takes(capsys, monkey
         "                        what the pulumi-kubernetes checkout is, for the record\n"
         f"  --output OUTPUT       where to write (default: {OUTPUT}); a part not regenerated is kept from it\n"
     )
+
+
+def test_the_generator_hands_each_aws_source_the_part_it_replaces(monkeypatch, tmp_path, sdk):
+    monkeypatch.setattr(replace_table, "emitted_types", lambda: [WIDGET, "aws:demo/absent:Absent"])
+    output = tmp_path / "table.json"
+    previous = {
+        "source": {"described": "the part before", "revision": "e" * 40 + " (2024-04-17)"},
+        "resources": {
+            WIDGET: {"recomputed": ["templateVersion"]},
+            "aws:demo/absent:Absent": {"source_name": "aws_demo_absent", "file": "a.go", "revision": "f" * 40},
+        },
+        "not_covered": [],
+    }
+    output.write_text(json.dumps({"parts": {"aws": previous}}))
+    schema = tmp_path / "aws.json"
+    schema.write_text(json.dumps({"resources": {WIDGET: {"inputProperties": {}}}}))
+    assert replace_table.main(["--schema", str(schema), "--revision", "aws@7", "--output", str(output)]) == 0
+    part = json.loads(output.read_text())["parts"]["aws"]
+    assert part["resources"][WIDGET]["recomputed"] == ["templateVersion"]  # kept from the part replaced
+    assert (part["source"]["revision"], part["source"]["recomputed_from"]) == ("aws@7", "the part before")
+    output.write_text(json.dumps({"parts": {"aws": previous}}))
+    manifest = tmp_path / "m.json"
+    manifest.write_text(json.dumps({"internal/service/demo/widget.go": "a" * 40}))
+    args = ["--terraform", str(PROVIDER), "--terraform-files", str(manifest), "--revision", "file by file", "--output", str(output)]
+    assert replace_table.main(args) == 0
+    part = json.loads(output.read_text())["parts"]["aws"]
+    assert part["resources"]["aws:demo/absent:Absent"]["revision"] == "f" * 40  # kept: the tree has no file for it
+    assert part["not_covered"] == []
