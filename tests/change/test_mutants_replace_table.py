@@ -146,6 +146,9 @@ def test_a_manifest_refuses_every_file_with_neither_a_full_commit_nor_a_note_nam
     with pytest.raises(ValueError) as raised:
         read_manifest(manifest)
     assert str(raised.value) == f"{manifest}: give a full 40-character commit (or a note saying why there is none) for a.go, n.go, z.go"
+    # A file with no commit but a note saying why is accepted as it is.
+    manifest.write_text(json.dumps({"h.go": {"commit": None, "note": "the index names no commit"}}))
+    assert read_manifest(manifest) == {"h.go": {"commit": None, "note": "the index names no commit"}}
 
 
 # --- a part from terraform-provider-aws source ----------------------------------------------------------------------------
