@@ -162,8 +162,10 @@ def _camel(path: str) -> str:
 def sdk(monkeypatch):
     """The SDK's lookups for the fixture's types: the widget is known; `template_version` is computed only (no input)."""
     monkeypatch.setattr(sdk_names, "sdk_has", lambda token: token == WIDGET)
-    monkeypatch.setattr(sdk_names, "wire_path", lambda token, path: None if path == "template_version" else _camel(path))
-    monkeypatch.setattr(sdk_names, "resource_output", lambda token, attribute: "templateVersionOut" if attribute == "template_version" else None)
+    monkeypatch.setattr(sdk_names, "wire_path", lambda token, path: None if path == "template_version" or token != WIDGET else _camel(path))
+    monkeypatch.setattr(
+        sdk_names, "resource_output", lambda token, attribute: "templateVersionOut" if (token, attribute) == (WIDGET, "template_version") else None
+    )
 
 
 WIDGET_INPUTS = {
@@ -209,7 +211,7 @@ def test_a_whole_checkout_gives_each_known_type_its_entry_and_names_the_rest_not
 def test_an_output_the_sdk_does_not_name_takes_its_inputs_wire_name_else_its_own(monkeypatch, sdk):
     monkeypatch.setattr(sdk_names, "resource_output", lambda token, attribute: None)
     assert from_terraform(PROVIDER, "r", [WIDGET])["resources"][WIDGET]["recomputed"] == ["template_version"]
-    monkeypatch.setattr(sdk_names, "wire_path", lambda token, path: _camel(path))
+    monkeypatch.setattr(sdk_names, "wire_path", lambda token, path: _camel(path) if token == WIDGET else None)
     entry = from_terraform(PROVIDER, "r", [WIDGET])["resources"][WIDGET]
     assert entry["recomputed"] == ["templateVersion"] and entry["not_inputs"] == []
 
@@ -490,3 +492,12 @@ def test_the_generator_hands_each_aws_source_the_part_it_replaces(monkeypatch, t
     part = json.loads(output.read_text())["parts"]["aws"]
     assert part["resources"]["aws:demo/absent:Absent"]["revision"] == "f" * 40  # kept: the tree has no file for it
     assert part["not_covered"] == []
+
+
+def test_a_kept_entry_without_its_own_commit_takes_the_previous_parts_or_nothing():
+    entry = {"source_name": "aws_demo_gadget", "file": "g.go"}
+    part = from_terraform(PROVIDER, "file by file", ["aws:demo/gadget:Gadget"], {}, {"source": {}, "resources": {"aws:demo/gadget:Gadget": entry}})
+    assert part["resources"]["aws:demo/gadget:Gadget"] == {**entry, "revision": "", "revision_date": ""}
+    dated = {"source": {"revision": "e" * 40 + " (2024-04-17, before vX)"}, "resources": {"aws:demo/gadget:Gadget": entry}}
+    part = from_terraform(PROVIDER, "file by file", ["aws:demo/gadget:Gadget"], {}, dated)
+    assert part["resources"]["aws:demo/gadget:Gadget"]["revision_date"] == "2024-04-17, before vX"
