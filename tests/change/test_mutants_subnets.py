@@ -107,3 +107,19 @@ def test_a_replacement_missing_a_side_is_skipped():
     other = _subnet(MOVED)
     other.new = None
     assert moved_subnets([half, other], _side(), _side()) == []
+
+
+def test_every_subnet_in_the_change_is_judged_whatever_came_before_it():
+    items = [
+        _subnet(MOVED, name="prod-network-a"),  # pinned by the new side: a warning
+        _subnet(MOVED, name="prod-network-b"),  # not pinned: an error
+        _subnet({**OLD, "availabilityZone": "us-east-1b"}, name="prod-network-c"),  # same range, another zone
+        _subnet(MOVED, name="prod-network-d"),
+    ]
+    findings = moved_subnets(items, _side(), _side({"a": "10.0.16.0/20"}))
+    assert [(finding.code, finding.severity, finding.message.split(" ")[1]) for finding in findings] == [
+        ("change.subnet-moved", "warning", "a"),
+        ("change.subnet-moved", "error", "b"),
+        ("change.subnet-zone-moved", "error", "c"),
+        ("change.subnet-moved", "error", "d"),
+    ]
