@@ -501,3 +501,11 @@ def test_a_kept_entry_without_its_own_commit_takes_the_previous_parts_or_nothing
     dated = {"source": {"revision": "e" * 40 + " (2024-04-17, before vX)"}, "resources": {"aws:demo/gadget:Gadget": entry}}
     part = from_terraform(PROVIDER, "file by file", ["aws:demo/gadget:Gadget"], {}, dated)
     assert part["resources"]["aws:demo/gadget:Gadget"]["revision_date"] == "2024-04-17, before vX"
+
+
+def test_the_generator_writes_the_committed_tables_place_unless_told_another(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(replace_table, "emitted_types", lambda: TYPES)
+    monkeypatch.setattr(replace_table, "OUTPUT", tmp_path / "default.json")
+    assert replace_table.main(["--kubernetes", str(KUBERNETES), "--kubernetes-revision", "v4.1"]) == 0
+    assert list(json.loads((tmp_path / "default.json").read_text())["parts"]) == ["kubernetes"]
+    assert capsys.readouterr().out.startswith(f"wrote {tmp_path / 'default.json'} (kubernetes): 1 resource types")
