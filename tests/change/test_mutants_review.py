@@ -174,3 +174,10 @@ def test_the_json_gives_counts_each_findings_status_and_those_resolved():
     )
     assert document["findings"] == [{**kept.as_json(), "status": "unchanged"}, {**added.as_json(), "status": "new"}]
     assert document["resolved_findings"] == [gone.as_json()]
+
+
+def test_a_gpu_quota_that_did_not_split_does_not_hide_a_neuron_split():
+    neuron = "aws.amazon.com/neuron"
+    old = _preview(("a", {GPU: 100, neuron: 64}))
+    new = _preview(("a", {GPU: 100, neuron: 32}), ("b", {neuron: 32}))
+    assert [subject for subject, _, _ in flavor_splits(old, new)] == ["kueue aws.amazon.com/neuron"]
