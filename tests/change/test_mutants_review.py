@@ -154,6 +154,8 @@ def test_each_finding_is_matched_once():
     assert (change.added, change.changed, change.resolved) == ((one,), (), ())
     change = findings_change([one, one], [one])
     assert (change.added, change.resolved) == ((), (one,))
+    change = findings_change([one] * 5, [one] * 5)  # five on each side: each matched once, in the first pass
+    assert (change.added, change.changed, change.resolved) == ((), (), ())
 
 
 def test_a_resolved_note_is_counted_not_listed_and_nothing_reads_none():
