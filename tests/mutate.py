@@ -33,7 +33,11 @@ LEFT_OUT = {".git", ".venv", "build", "dist", "mutants", "pyproject.toml"}
 GROUPS: dict[str, tuple[str, ...]] = {
     "acceptance": tuple(
         f"acceptance/{name}.py"
-        for name in ("nccl", "nccom", "dcgm", "neuron", "burnin", "baseline", "regression", "expectation", "report", "efa", "nvidia")
+        for name in (
+            # Verdicts first (the checks a node is accepted or held by), then what reads their evidence, runs them and publishes them.
+            *("nccl", "nvidia", "efa", "dcgm", "neuron", "nccom", "burnin", "fabric", "kernel_log", "baseline", "regression"),
+            *("smi", "smi_text", "expectation", "report", "run", "evidence", "kube", "replace", "aws", "sigv4", "__main__"),
+        )
     ),
     "conform": tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed")),
     "preflight": ("railyard/preflight.py",),
@@ -52,9 +56,52 @@ GROUPS: dict[str, tuple[str, ...]] = {
 # only those of them that called the function it changed.
 TESTS: dict[str, tuple[str, ...]] = {
     "acceptance/": ("tests/acceptance",),
-    "acceptance/nccl.py": ("tests/acceptance/test_nccl_judge.py", "tests/acceptance/test_verdict_edges.py"),
-    "acceptance/efa.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
-    "acceptance/nvidia.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
+    # acceptance/: each module against the files that import it, and its own tests of the mutants it had (test_mutants_<module>.py).
+    "acceptance/nccl.py": ("tests/acceptance/test_nccl_judge.py", "tests/acceptance/test_verdict_edges.py", "tests/acceptance/test_mutants_nccl.py"),
+    "acceptance/nccom.py": ("tests/acceptance/test_nccom_judge.py", "tests/acceptance/test_mutants_nccom.py"),
+    "acceptance/dcgm.py": ("tests/acceptance/test_checker.py", "tests/acceptance/test_burn_in.py", "tests/acceptance/test_mutants_dcgm.py"),
+    "acceptance/neuron.py": ("tests/acceptance/test_checker.py", "tests/acceptance/test_mutants_neuron.py"),
+    "acceptance/burnin.py": ("tests/acceptance/test_burn_in.py", "tests/acceptance/test_mutants_burnin.py"),
+    "acceptance/baseline.py": ("tests/acceptance/test_baseline.py", "tests/acceptance/test_mutants_baseline.py"),
+    "acceptance/regression.py": ("tests/acceptance/test_baseline.py", "tests/acceptance/test_mutants_regression.py"),
+    "acceptance/expectation.py": (
+        "tests/acceptance/test_checker.py",
+        "tests/acceptance/test_expectations.py",
+        "tests/acceptance/test_mutants_expectation.py",
+    ),
+    "acceptance/report.py": (
+        "tests/acceptance/test_checker.py",
+        "tests/acceptance/test_gpu_and_efa_edges.py",
+        "tests/acceptance/test_mutants_report.py",
+    ),
+    "acceptance/efa.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py", "tests/acceptance/test_mutants_efa.py"),
+    "acceptance/nvidia.py": (
+        "tests/acceptance/test_gpu_and_efa_edges.py",
+        "tests/acceptance/test_checker.py",
+        "tests/acceptance/test_nvidia_text.py",
+        "tests/acceptance/test_mutants_nvidia.py",
+    ),
+    "acceptance/fabric.py": ("tests/acceptance/test_kernel_log_and_fabric.py", "tests/acceptance/test_mutants_fabric.py"),
+    "acceptance/kernel_log.py": ("tests/acceptance/test_kernel_log_and_fabric.py", "tests/acceptance/test_mutants_kernel_log.py"),
+    "acceptance/smi.py": ("tests/acceptance/test_nvidia_text.py", "tests/acceptance/test_checker.py", "tests/acceptance/test_mutants_smi.py"),
+    "acceptance/smi_text.py": ("tests/acceptance/test_nvidia_text.py", "tests/acceptance/test_mutants_smi_text.py"),
+    "acceptance/evidence.py": ("tests/acceptance/test_checker.py", "tests/acceptance/test_burn_in.py", "tests/acceptance/test_mutants_evidence.py"),
+    "acceptance/run.py": (
+        "tests/acceptance/test_checker.py",
+        "tests/acceptance/test_nvidia_text.py",
+        "tests/acceptance/test_kernel_log_and_fabric.py",
+        "tests/acceptance/test_mutants_run.py",
+    ),
+    "acceptance/kube.py": ("tests/acceptance/test_publish.py", "tests/acceptance/test_replace_node.py", "tests/acceptance/test_mutants_kube.py"),
+    "acceptance/aws.py": ("tests/acceptance/test_replace_aws.py", "tests/acceptance/test_mutants_aws.py"),
+    "acceptance/sigv4.py": ("tests/acceptance/test_replace_aws.py", "tests/acceptance/test_mutants_sigv4.py"),
+    "acceptance/replace.py": ("tests/acceptance/test_replace_node.py", "tests/acceptance/test_mutants_replace.py"),
+    "acceptance/__main__.py": (
+        "tests/acceptance/test_checker.py",
+        "tests/acceptance/test_publish.py",
+        "tests/acceptance/test_replace_node.py",
+        "tests/acceptance/test_mutants_main.py",
+    ),
     "railyard/conform/": ("tests/conform",),
     "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
     # Not test_diff.py, test_day2*.py nor test_codes_fired.py: they preview examples under Pulumi's mocks, whose gRPC server
@@ -82,6 +129,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     ),
     "policies/rules": ("tests/policies/test_rules.py",),
 }
+# Modules whose mutants may be forked from the process that ran mutmut's first pass ("fork": warm imports and fixtures,
+# several times faster than "forkserver"). Safe only where the tests start no Pulumi preview (gRPC deadlocks in a fork)
+# and read no result cached from the mutated module (a mutant would never run): tests/acceptance previews nothing, and
+# neither acceptance/ nor its tests cache what acceptance/ computes.
+FORKED = ("acceptance/",)
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 
 
@@ -102,7 +154,7 @@ def _config(modules: tuple[str, ...], tests: tuple[str, ...]) -> str:
         "use_git_change_detection = false",
         # Pulumi's mocks run over gRPC, which a fork of a process that has run them deadlocks in: each mutant is forked from
         # a server that has only collected the tests.
-        'process_isolation = "forkserver"',
+        f'process_isolation = "{"fork" if all(module.startswith(FORKED) for module in modules) else "forkserver"}"',
     ]
     return "\n".join(lines) + "\n"
 
