@@ -1,0 +1,54 @@
+"""The EFA count (acceptance/efa.py) at its edges, where mutation testing found it unheld: the listing written for a
+node without RDMA devices, the sysfs the checker reads in its pod and outside it, the device names shown up to four
+and not at five, comment and malformed lines of the listing, and the check's exact words."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from acceptance import efa
+from acceptance.efa import default_sys_root, efa_checks, list_rdma_devices, parse_rdma_devices
+from acceptance.report import Checks
+from tests.acceptance.evidence import P5
+
+
+def test_a_node_without_rdma_devices_is_listed_as_such_under_the_folder_it_read(tmp_path):
+    assert list_rdma_devices(tmp_path) == (
+        f"# {tmp_path}/class/infiniband: each RDMA device and the kernel driver bound to it\n# absent: the kernel registered no RDMA device\n"
+    )
+
+
+def test_the_pods_mount_of_the_hosts_sysfs_is_read_where_it_exists_else_this_machines_own(tmp_path, monkeypatch):
+    monkeypatch.setattr(efa, "HOST_SYS", tmp_path)
+    assert default_sys_root() == tmp_path
+    monkeypatch.setattr(efa, "HOST_SYS", tmp_path / "absent")
+    assert default_sys_root() == Path("/sys")
+
+
+def test_comment_lines_and_lines_of_another_shape_are_not_devices():
+    listing = "# /host/sys/class/infiniband: header\n# efa0 efa\nrdmap16s27 efa\nrdmap17s27\nrdmap18s27 efa extra\n\n"
+    assert parse_rdma_devices(listing) == {"rdmap16s27": "efa"}
+
+
+def _check(devices: int, wanted: int) -> tuple[bool, str, str]:
+    checks = Checks(source="python3 -m acceptance rdma-devices (rdma-devices.txt)")
+    efa_checks(dataclasses.replace(P5, efa_devices=wanted), "".join(f"rdmap{index}s27 efa\n" for index in range(devices)), checks)
+    ((check,),) = [checks.made]
+    assert check.name == "efa.devices"
+    return check.passed, check.expected, check.observed
+
+
+@pytest.mark.parametrize(
+    ("devices", "wanted", "result"),
+    [
+        (4, 4, (True, "4 EFA devices (sysfs, driver efa)", "4 EFA devices (rdmap0s27, rdmap1s27, rdmap2s27, rdmap3s27)")),
+        (5, 4, (False, "4 EFA devices (sysfs, driver efa)", "5 EFA devices")),
+        (1, 1, (True, "1 EFA devices (sysfs, driver efa)", "1 EFA devices (rdmap0s27)")),
+        (0, 1, (False, "1 EFA devices (sysfs, driver efa)", "0 EFA devices")),
+    ],
+)
+def test_the_count_names_up_to_four_devices_and_passes_only_at_the_designs_number(devices, wanted, result):
+    assert _check(devices, wanted) == result
