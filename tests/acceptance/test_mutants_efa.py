@@ -52,3 +52,27 @@ def _check(devices: int, wanted: int) -> tuple[bool, str, str]:
 )
 def test_the_count_names_up_to_four_devices_and_passes_only_at_the_designs_number(devices, wanted, result):
     assert _check(devices, wanted) == result
+
+
+def test_fi_info_blocks_start_only_at_an_unindented_provider_and_lines_of_no_field_are_passed_over():
+    text = "provider: efa\n    domain: rdmap0s0-rdm\n----\n    type: FI_EP_RDM\nfi_getinfo: -61\nprovider: tcp\n    domain: eth0\n"
+    assert efa.parse_fi_info(text) == [
+        {"provider": "efa", "domain": "rdmap0s0-rdm", "type": "FI_EP_RDM", "fi_getinfo": "-61"},
+        {"provider": "tcp", "domain": "eth0"},
+    ]
+
+
+def _libfabric(text: str, wanted: int = 1) -> tuple[bool, str, str]:
+    checks = Checks(source="fi_info -p efa -t FI_EP_RDM (fi_info.txt)")
+    efa.libfabric_checks(dataclasses.replace(P5, efa_devices=wanted), text, checks)
+    ((check,),) = [checks.made]
+    return check.passed, check.expected, check.observed
+
+
+def test_one_efa_domain_is_named_and_a_block_naming_no_domain_still_counts_once():
+    assert _libfabric("provider: efa\n    domain: rdmap0s0-rdm\n    type: FI_EP_RDM\n") == (
+        True,
+        "1 EFA devices (provider efa, FI_EP_RDM)",
+        "1 EFA devices (rdmap0s0-rdm)",
+    )
+    assert _libfabric("provider: efa\n    type: FI_EP_RDM\n") == (True, "1 EFA devices (provider efa, FI_EP_RDM)", "1 EFA devices ()")
