@@ -29,7 +29,7 @@ def test_the_pods_mount_of_the_hosts_sysfs_is_read_where_it_exists_else_this_mac
 
 
 def test_comment_lines_and_lines_of_another_shape_are_not_devices():
-    listing = "# /host/sys/class/infiniband: header\n# efa0 efa\nrdmap16s27 efa\nrdmap17s27\nrdmap18s27 efa extra\n\n"
+    listing = "# /host/sys/class/infiniband: header\n#rdmap15s27 efa\nrdmap16s27 efa\nrdmap17s27\nrdmap18s27 efa extra\n\n"
     assert parse_rdma_devices(listing) == {"rdmap16s27": "efa"}
 
 
@@ -76,3 +76,13 @@ def test_one_efa_domain_is_named_and_a_block_naming_no_domain_still_counts_once(
         "1 EFA devices (rdmap0s0-rdm)",
     )
     assert _libfabric("provider: efa\n    type: FI_EP_RDM\n") == (True, "1 EFA devices (provider efa, FI_EP_RDM)", "1 EFA devices ()")
+
+
+def test_a_device_whose_driver_link_cannot_be_read_is_listed_with_a_dash_and_not_counted(tmp_path):
+    folder = tmp_path / "class" / "infiniband"
+    (folder / "rdmap16s27" / "device").mkdir(parents=True)
+    (folder / "rdmap17s27" / "device").mkdir(parents=True)
+    (folder / "rdmap17s27" / "device" / "driver").symlink_to("../../../bus/pci/drivers/efa")
+    listing = list_rdma_devices(tmp_path)
+    assert listing.splitlines()[1:] == ["rdmap16s27 -", "rdmap17s27 efa"]
+    assert parse_rdma_devices(listing) == {"rdmap16s27": "-", "rdmap17s27": "efa"}
