@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from acceptance.nvidia import gpu_checks, gpu_text_checks, nvlink_checks, parse_nvlinks
+from acceptance.nvidia import gpu_checks, gpu_text_checks, judge_gpus, nvlink_checks, parse_nvlinks
 from acceptance.report import Checks
+from acceptance.smi import parse_xml
 from tests.acceptance.evidence import BUS_IDS, P5, eight_gpu_xml, set_text
 
 EXHAUSTIVE = dataclasses.replace(P5, level="exhaustive")
@@ -123,3 +124,16 @@ def test_a_design_in_an_nvlink_domain_holds_the_listed_gpus_to_the_fabric_and_c2
     # The H100 capture has no fabric and no C2C figures: every GPU fails both, as a GB200 node that never joined would.
     made, _ = _made(gpu_checks, dataclasses.replace(P5, nvlink_fabric=True, c2c=True), eight_gpu_xml())
     assert [(n, p) for n, p, _, _ in made if n in ("gpu.fabric", "gpu.c2c")] == [("gpu.fabric", False), ("gpu.c2c", False)]
+
+
+def test_the_pcie_observation_shows_the_current_link_where_either_half_of_it_is_reported():
+    (sound,) = parse_xml(eight_gpu_xml())[1][:1]
+
+    def pcie(**now) -> str:
+        checks = Checks(source="nvidia-smi-q.xml")
+        judge_gpus(P5, 1, [dataclasses.replace(sound, **now)], checks)
+        return next(c.observed for c in checks.made if c.name == "gpu.pcie")
+
+    assert pcie(pcie_generation=None, pcie_width=None) == "gen 5 x16 on 1 GPUs"
+    assert pcie(pcie_generation=1, pcie_width=None) == "gen 5 x16 (now gen 1 xNone) on 1 GPUs"
+    assert pcie(pcie_generation=None, pcie_width=8) == "gen 5 x16 (now gen None x8) on 1 GPUs"
