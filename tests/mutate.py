@@ -56,7 +56,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
 # only those of them that called the function it changed.
 TESTS: dict[str, tuple[str, ...]] = {
     "acceptance/": ("tests/acceptance",),
-    # acceptance/: each module against the files that import it, and its own tests of the mutants it had (test_mutants_<module>.py).
+    # acceptance/: each module against its own tests (test_mutants_<module>.py) and the fast files that import it; not the
+    # tests that start moto (test_replace_aws.py's last three, test_replace_node.py: 14-23 s each), nor test_checker.py but for
+    # run.py and __main__.py (its subprocess runs of the checker): a mutant's tests run until one fails, these cost seconds each.
     "acceptance/nccl.py": ("tests/acceptance/test_nccl_judge.py", "tests/acceptance/test_verdict_edges.py", "tests/acceptance/test_mutants_nccl.py"),
     "acceptance/nccom.py": ("tests/acceptance/test_nccom_judge.py", "tests/acceptance/test_mutants_nccom.py"),
     "acceptance/dcgm.py": ("tests/acceptance/test_burn_in.py", "tests/acceptance/test_mutants_dcgm.py"),
@@ -89,16 +91,11 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/acceptance/test_kernel_log_and_fabric.py",
         "tests/acceptance/test_mutants_run.py",
     ),
-    "acceptance/kube.py": ("tests/acceptance/test_publish.py", "tests/acceptance/test_replace_node.py", "tests/acceptance/test_mutants_kube.py"),
-    "acceptance/aws.py": ("tests/acceptance/test_replace_aws.py", "tests/acceptance/test_mutants_aws.py"),
-    "acceptance/sigv4.py": ("tests/acceptance/test_replace_aws.py", "tests/acceptance/test_mutants_sigv4.py"),
-    "acceptance/replace.py": ("tests/acceptance/test_replace_node.py", "tests/acceptance/test_mutants_replace.py"),
-    "acceptance/__main__.py": (
-        "tests/acceptance/test_checker.py",
-        "tests/acceptance/test_publish.py",
-        "tests/acceptance/test_replace_node.py",
-        "tests/acceptance/test_mutants_main.py",
-    ),
+    "acceptance/kube.py": ("tests/acceptance/test_publish.py", "tests/acceptance/test_mutants_kube.py"),
+    "acceptance/aws.py": ("tests/acceptance/test_mutants_aws.py",),
+    "acceptance/sigv4.py": ("tests/acceptance/test_mutants_sigv4.py",),
+    "acceptance/replace.py": ("tests/acceptance/test_mutants_replace.py",),
+    "acceptance/__main__.py": ("tests/acceptance/test_checker.py", "tests/acceptance/test_publish.py", "tests/acceptance/test_mutants_main.py"),
     "railyard/conform/": ("tests/conform",),
     "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
     # Not test_diff.py, test_day2*.py nor test_codes_fired.py: they preview examples under Pulumi's mocks, whose gRPC server

@@ -12,6 +12,8 @@ import re
 import pytest
 
 from acceptance import __main__ as checker
+from acceptance.kube import ApiError
+from acceptance.replace import Replacement
 from tests.acceptance.evidence import real_folder
 
 XID = "NVRM: Xid (PCI:0000:00:06): 79, pid=1, GPU has fallen off the bus.\n"
@@ -116,3 +118,48 @@ def test_rdma_devices_lists_the_sysfs_it_is_given(tmp_path, capsys):
     (device / "driver").symlink_to("../../../bus/pci/drivers/efa")
     assert checker.main(["rdma-devices", "--sys", str(tmp_path)]) == 0
     assert capsys.readouterr().out == f"# {tmp_path}/class/infiniband: each RDMA device and the kernel driver bound to it\nrdmap16s27 efa\n"
+
+
+def test_a_failed_published_node_asked_to_be_replaced_exits_1_when_requested_and_3_when_not(tmp_path, capsys, monkeypatch):
+    folder = real_folder(tmp_path)
+    (folder / "dmesg.txt").write_text(XID, encoding="utf-8")
+    argv = ["check", "--expect", str(folder / "expectation.json"), "--from", str(folder), "--publish", "n1", "--replace-on-failure"]
+    outcomes = [Replacement("i-0123456789abcdef0", True), Replacement(None, False, "AWS_REGION is unset")]
+    asked = []
+
+    def replace_node(api, node, report, environ, endpoint):
+        asked.append((api, node, report.failed, endpoint))
+        return outcomes.pop(0)
+
+    monkeypatch.setattr(checker.NodeApi, "in_cluster", classmethod(lambda cls: "api"))
+    monkeypatch.setattr(checker, "publish", lambda report, node, api, lift: False)
+    monkeypatch.setattr(checker, "replace_node", replace_node)
+    assert checker.main([*argv, "--autoscaling-endpoint", "http://as.local/"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "published on node n1",
+        "node n1: instance i-0123456789abcdef0 marked Unhealthy: its Auto Scaling group replaces it",
+    ]
+    assert checker.main(argv) == 3
+    assert capsys.readouterr().err.splitlines()[-1] == "node n1: replacement not requested: AWS_REGION is unset"
+    assert asked == [("api", "n1", ("gpu.xid",), "http://as.local/"), ("api", "n1", ("gpu.xid",), None)]
+
+    def unwritable(api, node, report, environ, endpoint):
+        raise ApiError("PATCH", "/api/v1/nodes/n1", 403, "forbidden")
+
+    monkeypatch.setattr(checker, "replace_node", unwritable)
+    assert checker.main(argv) == 3
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "node n1 failed, but the replacement's outcome can't be written on it: PATCH /api/v1/nodes/n1: HTTP 403: forbidden"
+    )
+
+
+def test_a_passed_node_is_published_with_its_taint_lifted_and_never_replaced(tmp_path, capsys, monkeypatch):
+    folder = real_folder(tmp_path)
+    argv = ["check", "--expect", str(folder / "expectation.json"), "--from", str(folder), "--publish", "n1", "--lift-taint", "--replace-on-failure"]
+    lifts = []
+    monkeypatch.setattr(checker.NodeApi, "in_cluster", classmethod(lambda cls: "api"))
+    monkeypatch.setattr(checker, "publish", lambda report, node, api, lift: lifts.append(lift) or True)
+    monkeypatch.setattr(checker, "replace_node", lambda *args: pytest.fail("a passed node is never replaced"))
+    assert checker.main(argv) == 0
+    assert capsys.readouterr().err == "published on node n1; taint lifted\n"
+    assert lifts == [True]
