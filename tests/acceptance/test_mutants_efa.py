@@ -66,6 +66,7 @@ def _libfabric(text: str, wanted: int = 1) -> tuple[bool, str, str]:
     checks = Checks(source="fi_info -p efa -t FI_EP_RDM (fi_info.txt)")
     efa.libfabric_checks(dataclasses.replace(P5, efa_devices=wanted), text, checks)
     ((check,),) = [checks.made]
+    assert check.name == "efa.libfabric"
     return check.passed, check.expected, check.observed
 
 
@@ -86,3 +87,12 @@ def test_a_device_whose_driver_link_cannot_be_read_is_listed_with_a_dash_and_not
     listing = list_rdma_devices(tmp_path)
     assert listing.splitlines()[1:] == ["rdmap16s27 -", "rdmap17s27 efa"]
     assert parse_rdma_devices(listing) == {"rdmap16s27": "-", "rdmap17s27": "efa"}
+
+
+def test_rdma_devices_of_other_drivers_are_shown_sorted_after_the_efa_count():
+    checks = Checks(source="rdma-devices.txt")
+    listing = "rdmap0s27 efa\nmlx5_1 mlx5_core\nrdmap1s27 efa\nirdma0 irdma\n"
+    efa_checks(dataclasses.replace(P5, efa_devices=2), listing, checks)
+    assert [(c.passed, c.observed) for c in checks.made] == [
+        (True, "2 EFA devices (rdmap0s27, rdmap1s27); other RDMA devices: irdma0 (irdma), mlx5_1 (mlx5_core)")
+    ]
