@@ -107,3 +107,15 @@ def test_a_result_naming_no_test_or_status_is_shown_with_question_marks():
 )
 def test_output_that_is_not_the_diagnostic_document_fails_quoting_it(text, observed):
     assert _verdict(text) == (False, EXPECTED, observed)
+
+
+def test_gpu_ids_listed_with_spaces_or_a_trailing_comma_count_each_gpu_once():
+    rows = [{"gpu_ids": "0, 1, 2, 3,", "status": "PASS"}, {"gpu_ids": "4,5,6,7,", "status": "PASS"}]
+    text = json.dumps({"DCGM GPU Diagnostic": {"test_categories": [{"tests": [{"name": "software", "results": rows}]}]}})
+    assert _verdict(text) == (True, EXPECTED, "2 results, none failed, on 8 GPUs")
+
+
+def test_a_warning_without_words_is_shown_as_dcgm_wrote_it():
+    results = [_result(gpu) for gpu in range(8)]
+    results[2] = _result(2, "Warn", warnings=[{"error_id": 95}])
+    assert _verdict(_document(results))[2] == "memory on GPU 2: Warn ({'error_id': 95})"
