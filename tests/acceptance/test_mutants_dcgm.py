@@ -119,3 +119,9 @@ def test_a_warning_without_words_is_shown_as_dcgm_wrote_it():
     results = [_result(gpu) for gpu in range(8)]
     results[2] = _result(2, "Warn", warnings=[{"error_id": 95}])
     assert _verdict(_document(results))[2] == "memory on GPU 2: Warn ({'error_id': 95})"
+
+
+def test_two_failing_results_are_both_named_in_the_order_dcgm_wrote_them():
+    results = [_result(gpu) for gpu in range(8)]
+    results[1], results[5] = _result(1, "Fail"), _result(5, "Warn")
+    assert _verdict(_document(results))[2] == "memory on GPU 1: Fail; memory on GPU 5: Warn"
