@@ -77,3 +77,9 @@ def test_the_operation_ranks_and_nodes_come_from_the_command_line_in_each_spelli
 
 def test_output_that_does_not_repeat_the_command_says_nothing_of_the_run_but_its_libraries():
     assert run_facts(HEADER + "NCCL INFO NCCL version 2.18.5\n") == RunFacts(None, None, None, "NCCL 2.18.5")
+
+
+def test_the_options_are_read_after_the_first_nccom_test_on_the_line_not_before_it_nor_after_a_host_named_like_it():
+    line = "srun -N 4 nccom-test -r 64 --hosts nccom-test-0 nccom-test-1 -N 2 allr\n"
+    assert run_facts(line + HEADER) == RunFacts("all_reduce", 2, 64, None)
+    assert run_facts("srun -N 4 nccom-test -r 32 allg\n" + HEADER) == RunFacts("all_gather", 1, 32, None)
