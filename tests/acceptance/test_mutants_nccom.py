@@ -83,3 +83,30 @@ def test_the_options_are_read_after_the_first_nccom_test_on_the_line_not_before_
     line = "srun -N 4 nccom-test -r 64 --hosts nccom-test-0 nccom-test-1 -N 2 allr\n"
     assert run_facts(line + HEADER) == RunFacts("all_reduce", 2, 64, None)
     assert run_facts("srun -N 4 nccom-test -r 32 allg\n" + HEADER) == RunFacts("all_gather", 1, 32, None)
+
+
+def test_a_header_with_another_layout_says_where_busbw_sits_and_lines_not_starting_with_a_size_are_no_rows():
+    wider = "       size(B)    count(elems)    type    time(us)    algbw(GB/s)    busbw(GB/s)    errors\n"
+    row = "    1073741824    268435456    fp32    41806    23.92    47.09    0\n"
+    labelled = "size 1073741824 268435456 fp32 41806 23.92\n"
+    assert [(r.size_bytes, r.busbw_gibs) for r in parse_table(wider + row)] == [(GIB, 47.09)]
+    assert [(r.size_bytes, r.busbw_gibs) for r in parse_table(labelled + _row(GIB, 47.09))] == [(GIB, 47.09)]
+
+
+def test_every_network_and_provider_named_is_shown_and_the_last_failure_line_is_quoted():
+    named = "NCCL INFO Using network Libfabric\nNCCL INFO Using network Socket\nSelected Provider is efa\nSelected Provider is tcp\n"
+    (transport,) = [c for c in judge(named + HEADER + _row(GIB, 47.09), 40.0).checks if c.name == "fabric.transport"]
+    assert (transport.passed, transport.observed) == (False, "network Libfabric, Socket; provider efa, tcp")
+    failed = "Failure running neuron-bench - log file /tmp/a\nFailure running neuron-bench - log file /tmp/b\n2 errors found - test failed\n"
+    (completed,) = [c for c in judge(HEADER + _row(GIB, 47.09) + failed, 40.0).checks if c.name == "fabric.completed"]
+    assert (completed.passed, completed.observed) == (False, "1 sizes completed; 2 errors found - test failed")
+
+
+def test_a_sweep_short_of_1_gib_fails_busbw_stating_the_line():
+    (busbw,) = [c for c in judge(HEADER + _row(GIB // 2, 90.0), 40.0).checks if c.name == "fabric.busbw"]
+    assert (busbw.passed, busbw.expected, busbw.observed) == (False, ">= 40.0 GB/s busbw at >= 1 GiB", "no row at 1 GiB or more (sweep to -e 16G)")
+
+
+def test_the_libraries_are_read_beside_the_command_line():
+    text = "nccom-test -r 32 allr\nNCCL INFO NCCL version 2.18.5\n" + HEADER
+    assert run_facts(text) == RunFacts("all_reduce", 1, 32, "NCCL 2.18.5")
