@@ -33,14 +33,14 @@ def test_xid_events_on_two_gpus_are_each_named_once_in_order_and_a_clean_log_pas
 def test_every_kind_of_driver_fault_in_one_log_is_named_in_one_observation():
     log = (
         "NVRM: The NVIDIA GPU 0000:B3:00.0 (PCI ID: 10de:2330) installed in this system has fallen off the bus.\n"
-        "NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:884)\n"
+        "NVRM: GPU 0000:1A:00.0: RmInitAdapter failed! (0x22:0x56:884)\n"
         "NVRM: The NVIDIA probe routine failed for 1 device(s).\n"
     )
     assert _made(log)[1] == (
         "gpu.driver",
         False,
         "no GPU fallen off the bus, no failed probe, no RmInitAdapter failure in the kernel log",
-        "0000:b3:00.0 fell off the bus; 0000:01:00.0 RmInitAdapter failed; the probe failed for 1 device(s)",
+        "0000:b3:00.0 fell off the bus; 0000:1a:00.0 RmInitAdapter failed; the probe failed for 1 device(s)",
     )
 
 
