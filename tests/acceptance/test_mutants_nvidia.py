@@ -78,6 +78,7 @@ def _nvlinks(expectation, text: str) -> tuple[bool, str, str]:
     checks = Checks(source="nvidia-smi nvlink -s")
     nvlink_checks(expectation, text, checks)
     ((check,),) = [checks.made]
+    assert check.name == "gpu.nvlinks"
     return check.passed, check.expected, check.observed
 
 
@@ -137,3 +138,11 @@ def test_the_pcie_observation_shows_the_current_link_where_either_half_of_it_is_
     assert pcie(pcie_generation=None, pcie_width=None) == "gen 5 x16 on 1 GPUs"
     assert pcie(pcie_generation=1, pcie_width=None) == "gen 5 x16 (now gen 1 xNone) on 1 GPUs"
     assert pcie(pcie_generation=None, pcie_width=8) == "gen 5 x16 (now gen None x8) on 1 GPUs"
+
+
+def test_every_gpu_listed_with_its_links_up_passes_and_one_gpu_not_listed_fails_even_with_none_short():
+    two = "GPU 0: H100\n\t Link 0: 26.562 GB/s\nGPU 1: H100\n\t Link 0: 26.562 GB/s\n"
+    expectation = dataclasses.replace(P5, nvlinks_per_gpu=1, accelerator_count=2)
+    assert _nvlinks(expectation, two) == (True, "1 NVLinks up on each of 2 GPUs", "2 GPUs with >= 1 up")
+    three = dataclasses.replace(expectation, accelerator_count=3)
+    assert _nvlinks(three, two) == (False, "1 NVLinks up on each of 3 GPUs", "2 GPUs with >= 1 up; 1 GPU(s) not listed")
