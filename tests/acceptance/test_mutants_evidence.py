@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from acceptance import evidence
+from acceptance.burnin import burn_in_argv
 from acceptance.evidence import NO_LIBFABRIC, Command, commands, read_evidence, record
 from tests.acceptance.evidence import P5
 
@@ -29,19 +30,7 @@ def test_a_p5_node_at_the_exhaustive_level_with_a_burn_in_runs_every_command_in_
             ("dcgmi", "diag", "-r", "4", "-j", "-p", "pcie.gpu_nvlinks_expected_up=18"),
             "exclusive use of the GPUs (the diagnostic loads them) and the DCGM host engine",
         ),
-        Command(
-            "dcgmi-burn-in.json",
-            (
-                "dcgmi",
-                "diag",
-                "-r",
-                "targeted_stress,targeted_power,memory_bandwidth",
-                "-p",
-                "targeted_stress.test_duration=300;targeted_power.test_duration=300;memory_bandwidth.minimum_bandwidth=1909500",
-                "-j",
-            ),
-            "exclusive use of the GPUs (the stress plugins load them)",
-        ),
+        Command("dcgmi-burn-in.json", burn_in_argv(600, 1909500), "exclusive use of the GPUs (the stress plugins load them)"),
     )
 
 
