@@ -146,3 +146,11 @@ def test_every_gpu_listed_with_its_links_up_passes_and_one_gpu_not_listed_fails_
     assert _nvlinks(expectation, two) == (True, "1 NVLinks up on each of 2 GPUs", "2 GPUs with >= 1 up")
     three = dataclasses.replace(expectation, accelerator_count=3)
     assert _nvlinks(three, two) == (False, "1 NVLinks up on each of 3 GPUs", "2 GPUs with >= 1 up; 1 GPU(s) not listed")
+
+
+def test_without_the_full_product_name_the_model_is_matched_as_a_word_of_the_name():
+    by_model = dataclasses.replace(P5, accelerator_product=None, accelerator_model="h100")
+    made, _ = _made(gpu_checks, by_model, eight_gpu_xml())
+    assert made[1] == ("gpu.model", True, "every GPU's name holds 'h100'", "NVIDIA H100 80GB HBM3 on 8 GPUs")
+    made, _ = _made(gpu_checks, dataclasses.replace(by_model, accelerator_model="H10"), eight_gpu_xml())
+    assert made[1][:2] == ("gpu.model", False)
