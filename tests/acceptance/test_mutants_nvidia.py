@@ -154,3 +154,9 @@ def test_without_the_full_product_name_the_model_is_matched_as_a_word_of_the_nam
     assert made[1] == ("gpu.model", True, "every GPU's name holds 'h100'", "NVIDIA H100 80GB HBM3 on 8 GPUs")
     made, _ = _made(gpu_checks, dataclasses.replace(by_model, accelerator_model="H10"), eight_gpu_xml())
     assert made[1][:2] == ("gpu.model", False)
+
+
+def test_a_gpu_with_no_memory_figure_is_under_even_a_1_mib_floor():
+    xml = eight_gpu_xml(lambda gpus: gpus[1].find("fb_memory_usage").remove(gpus[1].find("fb_memory_usage/total")))
+    made, _ = _made(gpu_checks, dataclasses.replace(P5, memory_mib_min=1), xml)
+    assert made[2] == ("gpu.memory", False, ">= 1 MiB per GPU", f"GPU 1 ({BUS_IDS[1]}): None MiB")
