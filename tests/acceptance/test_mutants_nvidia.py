@@ -160,3 +160,12 @@ def test_a_gpu_with_no_memory_figure_is_under_even_a_1_mib_floor():
     xml = eight_gpu_xml(lambda gpus: gpus[1].find("fb_memory_usage").remove(gpus[1].find("fb_memory_usage/total")))
     made, _ = _made(gpu_checks, dataclasses.replace(P5, memory_mib_min=1), xml)
     assert made[2] == ("gpu.memory", False, ">= 1 MiB per GPU", f"GPU 1 ({BUS_IDS[1]}): None MiB")
+
+
+def test_a_gpu_reporting_no_power_limit_or_no_link_maximum_fails_even_the_lowest_figure():
+    made, _ = _made(gpu_checks, P5, eight_gpu_xml(lambda gpus: set_text(gpus[4], "gpu_power_readings/current_power_limit", "N/A")))
+    assert [(p, o) for n, p, _, o in made if n == "gpu.power-limit"] == [(False, f"GPU 4 ({BUS_IDS[4]}): no limit")]
+    lowest = dataclasses.replace(P5, pcie_generation=1, pcie_width=1)
+    for path in ("pci/pci_gpu_link_info/pcie_gen/max_link_gen", "pci/pci_gpu_link_info/link_widths/max_link_width"):
+        made, _ = _made(gpu_checks, lowest, eight_gpu_xml(lambda gpus, path=path: set_text(gpus[2], path, "N/A")))
+        assert [(n, p) for n, p, _, _ in made if n == "gpu.pcie"] == [("gpu.pcie", False)]
