@@ -107,3 +107,12 @@ def test_another_shape_or_an_algorithm_the_baseline_lacks_is_refused_saying_what
     with pytest.raises(BaselineError) as caught:
         compare(BASELINE, SHAPE, _run((GIB, 300.0), algorithm="tree"), 0.10)
     assert str(caught.value) == "holds no tree run (it holds: ring); record one with --record-baseline"
+
+
+def test_every_algorithm_held_is_listed_and_a_library_the_run_does_not_name_is_said_so():
+    two = Baseline(SHAPE, {"ring": RECORDED, "nvls": dataclasses.replace(RECORDED, algorithm="nvls")})
+    with pytest.raises(BaselineError, match=r"^holds no tree run \(it holds: nvls, ring\); record one with --record-baseline$"):
+        compare(two, SHAPE, _run((GIB, 300.0), algorithm="tree"), 0.10)
+    assert compare(BASELINE, SHAPE, _run((GIB, 300.0), (2 * GIB, 400.0), library=None), 0.10).notes == (
+        "libraries: NCCL 2.28.7 in the baseline, not named in this run",
+    )
