@@ -47,7 +47,8 @@ def test_a_run_replaces_the_one_of_its_algorithm_and_keeps_the_others():
     ring = Run("ring", ((GIB, 300.0),), "GB/s", None, "t", 320.0, "a" * 64, None, None)
     tree = Run("tree", ((GIB, 350.0),), "GB/s", None, "t", 320.0, "b" * 64, None, None)
     newer = Run("ring", ((GIB, 305.0),), "GB/s", None, "t", 320.0, "c" * 64, "2026-11-28", "--at")
-    assert Baseline(SHAPE, {"ring": ring}).with_run(tree).with_run(newer).runs == {"ring": newer, "tree": tree}
+    grown = Baseline(SHAPE, {"ring": ring}).with_run(tree).with_run(newer)
+    assert (grown.shape, grown.runs) == (SHAPE, {"ring": newer, "tree": tree})
 
 
 def _document(**changes) -> str:
@@ -78,6 +79,10 @@ def test_a_minimal_file_reads_with_every_optional_field_unknown():
     [
         ({"shape": []}, "shape: expected an object, found []"),
         ({"shape__test": 5}, "shape.test: expected a string, found 5"),
+        ({"shape__pool": 5}, "shape.pool: expected a string, found 5"),
+        ({"shape__scope": 5}, "shape.scope: expected a string, found 5"),
+        ({"runs__ring__busbw": [{"size_bytes": True, "busbw": 1.0}]}, "runs.ring.busbw[0].size_bytes: expected a whole number, found true"),
+        ({"runs__ring__unit": 5}, "runs.ring.unit: expected a string, found 5"),
         ({"shape__ranks": 1.5}, "shape.ranks: expected a whole number, found 1.5"),
         ({"runs__ring": "fast"}, 'runs.ring: expected an object, found "fast"'),
         ({"runs__ring__busbw": [5]}, "runs.ring.busbw: expected a list of {size_bytes, busbw}, found [5]"),
@@ -101,3 +106,8 @@ def test_whole_number_figures_read_as_numbers_and_the_rows_come_back_sorted():
     text = _document(runs__ring__busbw=[{"size_bytes": 2 * GIB, "busbw": 400}, {"size_bytes": GIB, "busbw": 300}], runs__ring__design_line_gbs=320)
     run = Baseline.from_json(text).runs["ring"]
     assert (run.busbw, run.design_line_gbs) == (((GIB, 300.0), (2 * GIB, 400.0)), 320.0)
+
+
+def test_the_scope_and_the_library_are_read_back():
+    baseline = Baseline.from_json(_document(shape__scope="rack-a", runs__ring__library="NCCL 2.28.7"))
+    assert (baseline.shape.scope, baseline.runs["ring"].library) == ("rack-a", "NCCL 2.28.7")
