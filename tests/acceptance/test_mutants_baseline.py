@@ -111,3 +111,10 @@ def test_whole_number_figures_read_as_numbers_and_the_rows_come_back_sorted():
 def test_the_scope_and_the_library_are_read_back():
     baseline = Baseline.from_json(_document(shape__scope="rack-a", runs__ring__library="NCCL 2.28.7"))
     assert (baseline.shape.scope, baseline.runs["ring"].library) == ("rack-a", "NCCL 2.28.7")
+
+
+def test_a_log_with_a_stray_byte_is_still_read_and_every_network_and_provider_is_named():
+    named = "NCCL INFO Using network Libfabric\nNCCL INFO Using network Socket\nSelected Provider is efa\nSelected Provider is tcp\n"
+    log = b"\xff garbled line\n" + (named + HEADER + _row(GIB, 300.0)).encode()
+    run = observe(log, "nccl-tests", 320.0)[1]
+    assert (run.busbw, run.transport) == (((GIB, 300.0),), "network Libfabric, Socket; provider efa, tcp")
