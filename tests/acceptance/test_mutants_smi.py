@@ -10,7 +10,7 @@ import pytest
 from acceptance.report import Checks
 from acceptance.smi import Gpu, number, parse_text, parse_xml, per_gpu
 from tests.acceptance.evidence import EXAMPLE
-from tests.acceptance.text_evidence import H100_TEXT, TITAN_V_TEXT
+from tests.acceptance.text_evidence import H100_TEXT, TITAN_V_TEXT, gb200_text, set_value
 
 XML = (EXAMPLE / "nvidia-smi-q.xml").read_text(encoding="utf-8")
 H100 = Gpu(
@@ -91,3 +91,16 @@ def test_a_check_over_no_gpu_fails_saying_so():
     checks = Checks(source="nvidia-smi")
     per_gpu(checks, "gpu.ecc", [], lambda gpu: False, "ECC enabled on every GPU", lambda gpu: "ECC enabled")
     assert [(c.passed, c.observed) for c in checks.made] == [(False, "no GPU")]
+
+
+def test_a_gb200_trays_text_reads_its_fabric_c2c_and_mig_fields():
+    attached, gpus = parse_text(gb200_text(lambda blocks: set_value(blocks[1], "MIG Mode/Current", "Enabled")))
+    first = gpus[0]
+    assert (attached, len(gpus), first.name, first.c2c_mode, first.mig_enabled, gpus[1].mig_enabled) == (4, 4, "NVIDIA GB200", "Enabled", False, True)
+    assert (first.fabric_state, first.fabric_status, first.clique_id, first.cluster_uuid, first.fabric_health) == (
+        "Completed",
+        "Success",
+        "4026",
+        "9c6f5af3-53bf-49b5-a436-b66766c413c3",
+        "Not Supported",
+    )
