@@ -104,3 +104,17 @@ def test_a_gb200_trays_text_reads_its_fabric_c2c_and_mig_fields():
         "9c6f5af3-53bf-49b5-a436-b66766c413c3",
         "Not Supported",
     )
+
+
+def test_attached_gpus_is_read_as_printed_even_where_it_disagrees_with_the_gpus_listed():
+    assert parse_xml(XML.replace("<attached_gpus>1</attached_gpus>", "<attached_gpus>2</attached_gpus>"))[0] == 2
+    text = gb200_text().replace("Attached GPUs                                          : 4", "Attached GPUs : 3")
+    assert parse_text(text)[0] == 3
+    assert parse_text(gb200_text())[0] == 4
+
+
+def test_gpus_failing_a_check_are_each_named_in_order():
+    checks = Checks(source="nvidia-smi")
+    gpus = [(0, H100), (1, H100), (2, H100)]
+    per_gpu(checks, "gpu.ecc", gpus, lambda gpu: True, "ECC enabled on every GPU", lambda gpu: "ECC disabled")
+    assert checks.made[0].observed == f"GPU 0 ({H100.bus_id}): ECC disabled; GPU 1 ({H100.bus_id}): ECC disabled; GPU 2 ({H100.bus_id}): ECC disabled"
