@@ -71,7 +71,11 @@ GROUPS_RULES = (
 GROUPS: dict[str, tuple[str, ...]] = {
     "acceptance": tuple(
         f"acceptance/{name}.py"
-        for name in ("nccl", "nccom", "dcgm", "neuron", "burnin", "baseline", "regression", "expectation", "report", "efa", "nvidia")
+        for name in (
+            # Verdicts first (the checks a node is accepted or held by), then what reads their evidence, runs them and publishes them.
+            *("nccl", "nvidia", "efa", "dcgm", "neuron", "nccom", "burnin", "fabric", "kernel_log", "baseline", "regression"),
+            *("smi", "smi_text", "expectation", "report", "run", "evidence", "kube", "replace", "aws", "sigv4", "__main__"),
+        )
     ),
     "conform": tuple(f"railyard/conform/{name}.py" for name in ("nodes", "cluster", "fabric", "expected", "observed", "nvlink", "base", "__init__")),
     "preflight": ("railyard/preflight.py",),
@@ -129,9 +133,46 @@ RULE_EXTRA = {
 # only those of them that called the function it changed.
 TESTS: dict[str, tuple[str, ...]] = {
     "acceptance/": ("tests/acceptance",),
-    "acceptance/nccl.py": ("tests/acceptance/test_nccl_judge.py", "tests/acceptance/test_verdict_edges.py"),
-    "acceptance/efa.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
-    "acceptance/nvidia.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_checker.py"),
+    # acceptance/: each module against its own tests (test_mutants_<module>.py) and the fast files that import it; not the
+    # tests that start moto (test_replace_aws.py's last three, test_replace_node.py: 14-23 s each), nor test_checker.py but for
+    # run.py and __main__.py (its subprocess runs of the checker): a mutant's tests run until one fails, these cost seconds each.
+    "acceptance/nccl.py": ("tests/acceptance/test_nccl_judge.py", "tests/acceptance/test_verdict_edges.py", "tests/acceptance/test_mutants_nccl.py"),
+    "acceptance/nccom.py": ("tests/acceptance/test_nccom_judge.py", "tests/acceptance/test_mutants_nccom.py"),
+    "acceptance/dcgm.py": ("tests/acceptance/test_burn_in.py", "tests/acceptance/test_mutants_dcgm.py"),
+    "acceptance/neuron.py": ("tests/acceptance/test_mutants_neuron.py",),
+    "acceptance/burnin.py": ("tests/acceptance/test_burn_in.py", "tests/acceptance/test_mutants_burnin.py"),
+    "acceptance/baseline.py": ("tests/acceptance/test_baseline.py", "tests/acceptance/test_mutants_baseline.py"),
+    "acceptance/regression.py": ("tests/acceptance/test_baseline.py", "tests/acceptance/test_mutants_regression.py"),
+    "acceptance/expectation.py": (
+        "tests/acceptance/test_expectations.py",
+        "tests/acceptance/test_mutants_expectation.py",
+    ),
+    "acceptance/report.py": (
+        "tests/acceptance/test_gpu_and_efa_edges.py",
+        "tests/acceptance/test_mutants_report.py",
+    ),
+    "acceptance/efa.py": ("tests/acceptance/test_gpu_and_efa_edges.py", "tests/acceptance/test_mutants_efa.py"),
+    "acceptance/nvidia.py": (
+        "tests/acceptance/test_gpu_and_efa_edges.py",
+        "tests/acceptance/test_nvidia_text.py",
+        "tests/acceptance/test_mutants_nvidia.py",
+    ),
+    "acceptance/fabric.py": ("tests/acceptance/test_kernel_log_and_fabric.py", "tests/acceptance/test_mutants_fabric.py"),
+    "acceptance/kernel_log.py": ("tests/acceptance/test_kernel_log_and_fabric.py", "tests/acceptance/test_mutants_kernel_log.py"),
+    "acceptance/smi.py": ("tests/acceptance/test_nvidia_text.py", "tests/acceptance/test_mutants_smi.py"),
+    "acceptance/smi_text.py": ("tests/acceptance/test_nvidia_text.py", "tests/acceptance/test_mutants_smi_text.py"),
+    "acceptance/evidence.py": ("tests/acceptance/test_burn_in.py", "tests/acceptance/test_mutants_evidence.py"),
+    "acceptance/run.py": (
+        "tests/acceptance/test_checker.py",
+        "tests/acceptance/test_nvidia_text.py",
+        "tests/acceptance/test_kernel_log_and_fabric.py",
+        "tests/acceptance/test_mutants_run.py",
+    ),
+    "acceptance/kube.py": ("tests/acceptance/test_publish.py", "tests/acceptance/test_mutants_kube.py"),
+    "acceptance/aws.py": ("tests/acceptance/test_mutants_aws.py",),
+    "acceptance/sigv4.py": ("tests/acceptance/test_mutants_sigv4.py",),
+    "acceptance/replace.py": ("tests/acceptance/test_mutants_replace.py",),
+    "acceptance/__main__.py": ("tests/acceptance/test_checker.py", "tests/acceptance/test_publish.py", "tests/acceptance/test_mutants_main.py"),
     "railyard/conform/": ("tests/conform",),
     # Unit tests that judge a few nodes built in memory (tests/conform/judges.py): milliseconds a test, where the files
     # above write and judge a 64-node folder and validate an example for every test.
@@ -244,6 +285,8 @@ ISOLATION: dict[str, Isolation] = {
     "topology/cost_prices.py": Isolation(fork=True),
     "topology/cluster/subnets.py": Isolation(fork=True),
     "topology/cluster/addresses.py": Isolation(fork=True),
+    # tests/acceptance previews nothing, and neither acceptance/ nor its tests cache what acceptance/ computes.
+    "acceptance/": Isolation(fork=True),
 }
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 
