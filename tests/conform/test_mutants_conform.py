@@ -33,6 +33,8 @@ NAMES = [
     "node-groups",
     "daemonsets",
     "dra-plugin",
+    "dra-controller",
+    "compute-domains",
     "node-gates",
     "kueue",
     "storage",
