@@ -181,7 +181,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/conform/cluster.py": ("tests/conform/test_mutants_cluster.py",),
     "railyard/conform/expected.py": ("tests/conform/test_mutants_expected.py",),
     "railyard/conform/observed.py": ("tests/conform/test_mutants_observed.py",),
-    "railyard/conform/nvlink.py": ("tests/conform/test_mutants_nvlink.py",),
+    "railyard/conform/nvlink.py": ("tests/conform/test_mutants_nvlink.py", "tests/conform/test_nvlink.py"),
     "railyard/conform/base.py": ("tests/conform/test_mutants_base.py",),
     "railyard/conform/__init__.py": ("tests/conform/test_mutants_conform.py",),
     "railyard/preflight.py": ("tests/policies/test_preflight_verdicts.py",),
