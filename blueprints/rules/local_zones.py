@@ -49,24 +49,24 @@ EXPLAIN = {
 def check(ctx: Context) -> Iterable[Finding]:
     """No pool placed in a Local Zone mounts an FSx for Lustre tier; each such zone is known to offer gp3 root volumes."""
     table = load_local_zones()
+    lustre = {tier.name for tier in ctx.blueprint.storage if isinstance(tier, FsxLustre | FsxLustreClass)}
     for pi, pool in enumerate(ctx.blueprint.pools):
         local = [zone.availability_zone for zone in ctx.pool_zones(pool) if is_local_zone(zone.availability_zone)]
         if not local:
             continue
-        yield from _fsx_mounts(ctx, pi, local)
+        yield from _fsx_mounts(ctx, pi, local, lustre, table.eks_supported)
         for zone in local:
             known = table.find(zone)
             if known is not None:  # an unknown zone is cloud.unknown-local-zone's
                 yield from _volume_type(pool.name, pi, known)
 
 
-def _fsx_mounts(ctx: Context, pi: int, local: list[str]) -> Iterable[Finding]:
-    """An error per FSx for Lustre mount of a pool placed in the Local Zones `local`."""
+def _fsx_mounts(ctx: Context, pi: int, local: list[str], lustre: set[str], eks_supported: Iterable[str]) -> Iterable[Finding]:
+    """An error per mount of an FSx for Lustre tier (`lustre`) by a pool placed in the Local Zones `local`."""
     pool = ctx.blueprint.pools[pi]
-    tiers = {tier.name: tier for tier in ctx.blueprint.storage}
-    supported = ", ".join(load_local_zones().eks_supported).replace("_", " ")
+    supported = ", ".join(eks_supported).replace("_", " ")
     for mi, mount in enumerate(pool.storage):
-        if isinstance(tiers.get(mount.tier), FsxLustre | FsxLustreClass):
+        if mount.tier in lustre:
             yield error(
                 "storage.local-zone-fsx",
                 ("pools", pi, "storage", mi, "tier"),
@@ -80,7 +80,7 @@ def _fsx_mounts(ctx: Context, pi: int, local: list[str]) -> Iterable[Finding]:
 
 
 def _volume_type(pool: str, pi: int, zone: LocalZone) -> Iterable[Finding]:
-    """An error when the zone's recorded volume types lack the root volume's; a warning when none are recorded."""
+    """An error when the zone's recorded volume types lack the root volume's; a note when none are recorded."""
     if zone.ebs_volume_types is None:
         yield info(
             "pool.local-zone-volume-unknown",

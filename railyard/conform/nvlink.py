@@ -130,11 +130,8 @@ def _objects(judge: Judge, file: str) -> dict[tuple[str, str], dict]:
 
 def check_dra_plugin(judge: Judge) -> list[Finding]:
     """Where railyard installs the DRA driver, its kubelet plugin DaemonSet exists and is Ready on every Ready node of the NVLink pools."""
-    layout = judge.expected.plan.kubernetes.compute_domains
-    if layout is None:
-        return []
-    found = judge.not_checked("the DRA driver's kubelet plugin", [NODES, DAEMONSETS, PODS], ("kubernetes", "compute_domains"))
-    if found:
+    layout, found = _installed(judge, "the DRA driver's kubelet plugin", [NODES, DAEMONSETS, PODS])
+    if layout is None or found:
         return found
     present = set(_objects(judge, DAEMONSETS))
     pools = sorted(layout.pools)
@@ -162,17 +159,17 @@ def check_dra_plugin(judge: Judge) -> list[Finding]:
     ]
 
 
-def _installed(judge: Judge, check: str, file: str) -> tuple[ComputeDomainLayout | None, list[Finding]]:
-    """The DRA driver's layout (None where railyard doesn't install it), and the error for `file` missing where it does."""
+def _installed(judge: Judge, check: str, files: list[str]) -> tuple[ComputeDomainLayout | None, list[Finding]]:
+    """The DRA driver's layout (None where railyard doesn't install it), and the errors for `files` missing where it does."""
     layout = judge.expected.plan.kubernetes.compute_domains
     if layout is None:
         return None, []
-    return layout, judge.not_checked(check, [file], ("kubernetes", "compute_domains"))
+    return layout, judge.not_checked(check, files, ("kubernetes", "compute_domains"))
 
 
 def check_dra_controller(judge: Judge) -> list[Finding]:
     """Where railyard installs the DRA driver, its ComputeDomain controller Deployment exists with every replica Ready."""
-    layout, found = _installed(judge, "the DRA driver's ComputeDomain controller", DEPLOYMENTS)
+    layout, found = _installed(judge, "the DRA driver's ComputeDomain controller", [DEPLOYMENTS])
     if layout is None or found:
         return found
     controller = _objects(judge, DEPLOYMENTS).get((DRA_NAMESPACE, DRA_CONTROLLER))
@@ -194,7 +191,7 @@ def check_dra_controller(judge: Judge) -> list[Finding]:
 
 def check_compute_domains(judge: Judge) -> list[Finding]:
     """Each ComputeDomain railyard emits exists, and its status (written by the driver's controller) is Ready."""
-    layout, found = _installed(judge, "the ComputeDomains", COMPUTE_DOMAINS)
+    layout, found = _installed(judge, "the ComputeDomains", [COMPUTE_DOMAINS])
     if layout is None or found:
         return found
     present = _objects(judge, COMPUTE_DOMAINS)
