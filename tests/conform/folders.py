@@ -336,12 +336,31 @@ def _output_shape(service: str, operation: str) -> Any:
     return botocore.session.get_session().get_service_model(service).operation_model(operation).output_shape
 
 
+# A list longer than this is checked by its first and last CHECKED_ENDS items (botocore's validator walks every member:
+# rail-131k's 16,384 instances took 72 s of that test's 130 s on 2 cores). Every example but rail-131k has shorter
+# lists, so its folders, and the changes tests make to them, are checked whole; rail-131k's members come from the same
+# code as theirs.
+CHECKED_WHOLE = 256
+CHECKED_ENDS = 64
+
+
+def _ends(value: Any) -> Any:
+    """`value` with every list longer than CHECKED_WHOLE cut to its first and last CHECKED_ENDS members, at any depth."""
+    if isinstance(value, dict):
+        return {key: _ends(member) for key, member in value.items()}
+    if isinstance(value, list):
+        kept = value if len(value) <= CHECKED_WHOLE else value[:CHECKED_ENDS] + value[-CHECKED_ENDS:]
+        return [_ends(member) for member in kept]
+    return value
+
+
 def model_errors(name: str, document: dict[str, Any]) -> str:
-    """What botocore's validator finds wrong with `document` as the answer of its file's operation ('' when none)."""
+    """What botocore's validator finds wrong with `document` as the answer of its file's operation ('' when none);
+    a list longer than CHECKED_WHOLE is checked by its two ends."""
     service, operation = AWS_OPERATIONS.get(name) or (("eks", "DescribeNodegroup") if name.startswith("eks-describe-nodegroup-") else (None, None))
     if service is None:
         return ""
-    report = ParamValidator().validate(document, _output_shape(service, operation))
+    report = ParamValidator().validate(_ends(document), _output_shape(service, operation))
     return report.generate_report() if report.has_errors() else ""
 
 
