@@ -62,7 +62,8 @@ def ultraserver_roll_findings(changes: Sequence[ResourceChange], new: Validation
         if pool.name not in rolled or pool.scaled_to_zero:
             continue
         groups = sorted(str(change.new.inputs.get("nodeGroupName") or change.name) for change in rolled[pool.name] if change.new is not None)
-        cluster = next((change.new.inputs.get("clusterName") for change in rolled[pool.name] if change.new is not None), None) or "<cluster>"
+        named = (change.new.inputs.get("clusterName") for change in rolled[pool.name] if change.new is not None)
+        cluster = next((name for name in named if name), "<cluster>")  # any group that names it: a preview may leave one unknown
         message = (
             f"pool '{pool.name}' ({pool.instance_type}, UltraServers) would roll node group(s) {', '.join(groups)} in place (a new "
             'Kubernetes version, AMI release or launch template): the EKS user guide says "When upgrading EKS managed node groups with '

@@ -58,6 +58,16 @@ def test_a_group_without_names_is_named_by_its_resource_and_the_cluster_left_as_
     assert "--cluster-name <cluster> --nodegroup-name $G" in finding.hint
 
 
+def test_the_cluster_is_named_by_any_rolled_group_that_names_it_not_only_the_first():
+    rolled = [
+        group("ultra-a", "update", ULTRA, {**ULTRA, "clusterName": None}, {"version": "update"}),
+        group("ultra-b", "update", ULTRA, {**ULTRA, "nodeGroupName": "ultra-b-ng", "clusterName": ""}, {"version": "update"}),
+        group("ultra-c", "update", ULTRA, {**ULTRA, "nodeGroupName": "ultra-c-ng"}, {"version": "update"}),
+    ]
+    (finding,) = ultraserver_roll_findings(rolled, _ultra_side())
+    assert "for G in ultra-a-ng ultra-b-ng ultra-c-ng: `aws eks update-nodegroup-config --cluster-name prod --nodegroup-name $G" in finding.hint
+
+
 @pytest.mark.parametrize(
     "item",
     [
