@@ -287,6 +287,13 @@ ISOLATION: dict[str, Isolation] = {
     "topology/cluster/addresses.py": Isolation(fork=True),
     # tests/acceptance previews nothing, and neither acceptance/ nor its tests cache what acceptance/ computes.
     "acceptance/": Isolation(fork=True),
+    # Built inputs, no preview (tests/change/built.py). Their only caches are functools.cache functions that read botocore
+    # (impact.rolling_inputs, running_pools.applies_to_running_nodes), which mutmut never mutates (it skips decorated
+    # functions) and which call nothing of railyard/change/; no other cache calls these modules (docs/testing.md).
+    **{
+        f"railyard/change/{name}.py": Isolation(fork=True)
+        for name in ("protected", "running_pools", "bought_blocks", "capacity_blocks", "upgrade", "node_group_steps", "impact")
+    },
 }
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 

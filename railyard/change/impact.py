@@ -295,16 +295,13 @@ def _unprotected_by(change: ResourceChange, old: Validation) -> str:
 
 
 def _blueprint_path(change: ResourceChange, validation: Validation) -> tuple:
+    """Where a stateful resource's loss is placed: a file system at its storage tier; the others (a bucket, a key, the
+    cluster) at the root."""
     blueprint = validation.blueprint
     if blueprint is not None and change.type == FILE_SYSTEM:
         for index, tier in enumerate(blueprint.storage):
             if change.name.endswith("-" + tier.name):
                 return ("storage", index)
-    if blueprint is not None and change.type == NODE_GROUP:
-        pool = _pool(change.new) or _pool(change.old)
-        for index, entry in enumerate(blueprint.pools):
-            if entry.name == pool:
-                return ("pools", index)
     return ()
 
 

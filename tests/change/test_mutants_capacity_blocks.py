@@ -274,3 +274,30 @@ def test_a_side_that_did_not_load_is_not_judged():
     new = side(blueprint(pool("train", capacity=_block(**FACTS))))
     assert bought_block_findings(side(None), new) == []
     assert bought_block_findings(new, side(None)) == []
+
+
+def test_a_group_of_offerings_not_bought_yet_is_not_held():
+    offerings = {"kind": "reservation_group", "offering_ids": ["cb-0123456789abcdef0"], "capacity_blocks": True}
+    before = ReservationGroup.model_validate({**offerings, "instance_count": 4})
+    assert _bought(before, before.model_copy(update={"instance_count": 6})) == []
+
+
+def test_an_extension_beside_another_edit_still_lists_the_edits_after_the_end():
+    extended = {**FACTS, "end": datetime(2026, 12, 15, 11, 30, tzinfo=UTC), "zone": "us-east-1b", "instance_type": "p5e.48xlarge"}
+    (finding,) = _bought(_block(**FACTS), _block(**extended), pool_type="p5e.48xlarge")
+    assert "edits it: zone us-east-1a -> us-east-1b; instance_type p5.48xlarge -> p5e.48xlarge. EC2 sells" in finding.message
+
+
+def test_findings_follow_the_pools_order_not_their_names_past_blocks_not_held_or_not_edited():
+    kept = CapacityBlock.model_validate({"kind": "capacity_block", "reservation_id": "cr-0fedcba987654321f", **FACTS})
+    added = CapacityBlock.model_validate({"kind": "capacity_block", "reservation_id": "cr-0aaaaaaaaaaaaaaaa", **FACTS})
+    offering = CapacityBlock.model_validate({"kind": "capacity_block", "offering_id": "cb-0123456789abcdef0", **FACTS})
+    edited = _block(**{**FACTS, "instance_count": 2})
+    old = side(blueprint(pool("o", capacity=offering), pool("k", capacity=kept), pool("z", capacity=_block(**FACTS)), pool("a", capacity=kept)))
+    new_pools = (pool("o", capacity=offering), pool("n", capacity=added), pool("k", capacity=kept), pool("z", capacity=edited))
+    findings = bought_block_findings(old, side(blueprint(*new_pools)))
+    assert [(finding.path, finding.certificate) for finding in findings] == [(("pools", 3, "capacity"), {"reservation": "cr-0123456789abcdef0"})]
+    second = CapacityBlock.model_validate({"kind": "capacity_block", "reservation_id": "cr-0bbbbbbbbbbbbbbbb", **FACTS})
+    old = side(blueprint(pool("z", capacity=_block(**FACTS)), pool("a", capacity=second)))
+    new = side(blueprint(pool("z", capacity=edited), pool("a", capacity=second.model_copy(update={"instance_count": 1}))))
+    assert [finding.message.split("'")[0] for finding in bought_block_findings(old, new)] == ["pool z", "pool a"]

@@ -11,6 +11,7 @@ import pytest
 
 from railyard.change.compare import InputChange
 from railyard.change.impact import _merged, _minutes, block_starts, impacts, per_wave, rolling_inputs
+from railyard.change.karpenter_drift import NODE_POOL
 from railyard.change.replace_table import Effect
 from tests.change.built import blueprint, change, group, pool, resource, side
 
@@ -542,3 +543,96 @@ def test_node_group_impacts_come_before_state_and_findings_in_kind_order():
     found, findings = _impacts(*items, new=new)
     assert [kind for kind, *_ in found] == ["capacity-added", "state-lost"]
     assert [finding.code for finding in findings] == ["change.state-lost", "change.subnet-moved"]
+
+
+# --- found by mutation testing: each figure's other source, each list of reasons joined, Karpenter's pools in impacts -----------
+
+
+@pytest.mark.parametrize(("desired", "wave"), [(200, 50), (201, 51)])  # 50.25 rounds up to 51
+def test_a_percentage_wave_rounds_up_past_a_whole_number(desired, wave):
+    assert per_wave({"updateConfig": {"maxUnavailablePercentage": 25}, "scalingConfig": {"desiredSize": desired}}) == wave
+
+
+def test_a_group_with_no_percentage_is_timed_one_node_a_wave_at_its_largest_size():
+    inputs = _sized(4, scalingConfig={"desiredSize": 4, "maxSize": 200})
+    found, _ = _impacts(group("train-a", "update", _sized(4), inputs, {"version": "update"}, custom_timeouts={"update": "6000m"}))
+    assert found[0][3]["timeout_arithmetic"].startswith("200 waves of up to 1 node x ")
+
+
+def test_accelerators_are_read_from_the_side_that_has_the_group():
+    old = side(blueprint(pool("legacy", instance_type="g6e.12xlarge")))  # 4 GPUs a node; the new side has no such pool
+    legacy = {"labels": {"railyard.dev/pool": "legacy"}, "scalingConfig": {"desiredSize": 2}}
+    found, _ = _impacts(group("train-a", "create", None, _sized(1)), group("legacy-a", "delete", legacy, None), old=old)
+    assert [(kind, subject, figures["accelerators"]) for kind, subject, _, figures in found] == [
+        ("capacity-added", "pool train", 8),
+        ("capacity-removed", "pool legacy", -8),
+    ]
+
+
+def test_a_roll_with_no_node_counts_no_wave_and_several_reasons_are_joined():
+    paths = {"launchTemplate.version": "update", "version": "update"}
+    found, _ = _impacts(group("train-a", "update", _sized(0), _sized(0), paths))
+    assert found[0][3]["waves"] == 0
+    assert found[0][2].startswith("rolling update (launchTemplate.version changed; version changed): no node runs in it")
+    found, _ = _impacts(group("train-a", "update", _sized(2), _sized(2), paths))
+    assert found[0][2].startswith("rolling update (launchTemplate.version changed; version changed): 2 nodes (16 accelerators) in 2 waves")
+
+
+def test_groups_merged_take_the_earliest_block_start_whichever_comes_first():
+    starts = [
+        resource("train-a-block-start", "aws:autoscaling/schedule:Schedule", {"startTime": "2026-12-01T11:30:00Z", "desiredCapacity": 4}),
+        resource("train-b-block-start", "aws:autoscaling/schedule:Schedule", {"startTime": "2026-12-02T11:30:00Z", "desiredCapacity": 2}),
+    ]
+    found, _ = _impacts(group("train-a", "create", None, _sized(0)), group("train-b", "create", None, _sized(0)), resources=starts)
+    assert found[0][3]["starts_at"] == "2026-12-01T11:30:00Z"
+
+
+def test_a_deleted_file_system_the_deployed_side_left_unprotected_is_placed_at_its_old_tier():
+    old = _side(protect=False, storage=[_tier("home"), _tier("scratch")])
+    _, findings = _impacts(change("prod-scratch", FSX, "delete", {}, None, protect=False), old=old, new=_side())
+    assert [(finding.code, finding.path) for finding in findings] == [("change.state-lost-accepted", ("storage", 1))]
+
+
+def test_a_protected_delete_names_what_it_loses_and_a_replacement_that_may_come_names_every_reason():
+    old = _side(storage=[_tier("scratch")])
+    _, (finding,) = _impacts(change("prod-scratch", FSX, "delete", {}, None, protect=True), old=old, new=_side())
+    assert finding.message.startswith("prod-scratch is deleted, which loses its file system and every file on it, and the deployed stack")
+    item = change("prod-scratch", FSX, "may-replace", {}, {}, {"storageCapacity": "conditional", "throughputCapacity": "conditional"})
+    found, _ = _impacts(item, new=old)
+    assert found[0][2].startswith("prod-scratch may be replaced (storageCapacity, throughputCapacity): the provider decides")
+
+
+def _node_pool(name: str, cpu: int = 1920):
+    spec = {"template": {"metadata": {"labels": {"railyard.dev/pool": "train"}}, "spec": {"nodeClassRef": {"name": f"{name}-class"}}}}
+    return resource(f"{name}-pool", NODE_POOL, {"metadata": {"name": name}, "spec": {**spec, "limits": {"cpu": cpu}}})
+
+
+def test_a_pools_node_pools_drifting_are_one_impact_across_them_and_a_lowered_limit_is_worded_as_one():
+    pools = [_node_pool("train-a"), _node_pool("train-b")]  # p5.48xlarge: 192 vCPUs, so 10 nodes each
+    drifted = [change(item.name, NODE_POOL, "update", item.inputs, item.inputs, {"spec.template.spec.taints": "update"}) for item in pools]
+    found, _ = _impacts(*drifted, resources=pools)
+    assert found == [
+        (
+            "karpenter-drift",
+            "pool train",
+            "Karpenter replaces drifted nodes across 2 NodePools (NodePool spec.template.spec.taints): every node of the pool, up to 20 "
+            "nodes (160 accelerators) at its limit, 2 at a time (16 accelerators), the NodePool's disruption budget (nodes: 10%)",
+            {
+                "nodes": 20,
+                "accelerators": 160,
+                "node_groups": 2,
+                "nodes_per_wave": 2,
+                "accelerators_per_wave": 16,
+                "waves": 10,
+                "because": ["NodePool spec.template.spec.taints"],
+                "budget": "10%",
+            },
+        )
+    ]
+    lowered = change("train-a-pool", NODE_POOL, "update", pools[0].inputs, _node_pool("train-a", 960).inputs, {"spec.limits.cpu": "update"})
+    found, _ = _impacts(lowered, resources=pools)
+    assert [summary for _, _, summary, _ in found] == [
+        "NodePool limit lowered: cpu 1920 -> 960, 10 -> 5 nodes (40 accelerators) at the limit; Karpenter removes no running node for "
+        "it, but launches none (new or a drift replacement) while the pool is at or over it, so up to 5 nodes may run above it until "
+        "they go on their own"
+    ]

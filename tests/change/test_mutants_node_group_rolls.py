@@ -166,6 +166,14 @@ def test_a_gated_group_running_one_node_counts_and_a_side_that_did_not_load_says
     assert gated_running_pools([created, deleted]) == {}
 
 
+def test_a_gated_group_after_changes_that_are_not_gated_updates_still_counts():
+    created = _gated("train-new", action="create")
+    created.old = None
+    addon = change("x", "aws:eks/addon:Addon", "update", {"taints": []}, {"taints": GATE, "scalingConfig": {"desiredSize": 3}})
+    gated = _gated("train-a")
+    assert gated_running_pools([addon, created, _gated(action="replace"), gated]) == {"train": [gated]}
+
+
 # --- protected.py ---------------------------------------------------------------------------------------------------------------
 
 FSX = "aws:fsx/lustreFileSystem:LustreFileSystem"

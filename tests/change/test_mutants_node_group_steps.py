@@ -186,3 +186,16 @@ def test_versions_not_going_down_say_nothing_and_each_one_going_down_is_refused(
     up = group("a", "update", {"version": "1.30"}, {"version": "1.31"})
     down = [group(name, "update", {"version": "1.31"}, {"version": "1.30"}) for name in ("b", "c")]
     assert [finding.certificate["node_group"] for finding in versions_down([up, *down], NEW)] == ["b", "c"]
+
+
+def test_a_held_group_created_after_changes_that_are_not_creations_is_still_refused():
+    skipped = [_created("update"), change("x", "aws:eks/addon:Addon", "create", None, {"version": "1.30"})]
+    assert [finding.code for finding in held_groups_created([*skipped, _created()], NEW, RUNNING)] == ["change.held-group-created"]
+
+
+def test_a_switch_after_groups_that_do_not_switch_is_still_found_and_a_pools_warning_is_at_its_ami_id():
+    to_eks = group("train-a", "replace", TRAIN, {**TRAIN, "amiType": "AL2023_x86_64_NVIDIA"})
+    skipped = [group("a", "create", None, {"amiType": "X"}), group("b", "update", {"amiType": "X"}, {"amiType": "Y"})]
+    (finding,) = ami_switches([*skipped, to_eks], NEW)
+    assert (finding.code, finding.severity, finding.path) == ("change.ami-switch", "warning", ("pools", 1, "ami_id"))
+    assert finding.message.startswith("pool 'train' moves node group train-a-ng from a custom AMI to the EKS AMI (AL2023_x86_64_NVIDIA)")

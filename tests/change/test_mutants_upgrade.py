@@ -177,3 +177,93 @@ def test_a_resource_unnamed_in_its_inputs_is_named_by_its_resource_and_deleted_o
     ]
     (impact,) = upgrade_order(changes, side(blueprint(version="1.31")), side(blueprint(version="1.32")), [cluster, addon])
     assert impact.figures["phases"] == [["control plane"], ["add-on a"]]
+
+
+def test_a_settled_group_does_not_stop_the_changes_after_it():
+    running = [resource("c", CLUSTER, {"version": "1.31"})]
+    adopted = group("a", "update", {}, {"version": "1.31"}, {"version": "update"})
+    resized = group("b", "update", {"size": 1}, {"size": 2}, {"size": "update"})
+    assert settle_adopted_versions([adopted, resized], running) == [resized]
+
+
+@pytest.mark.parametrize(("before", "after"), [("1.31", "1.29"), ("1.31", "1.34")])
+def test_a_step_of_two_or_more_either_way_is_refused_in_its_own_words(before, after):
+    (finding,) = _versions(before, after)
+    assert finding.message == (
+        f"kubernetes.version goes from {before} down to {after}: EKS never downgrades a control plane"
+        if after < before
+        else f"kubernetes.version goes from {before} to {after}: EKS upgrades a control plane one minor version at a time"
+    )
+
+
+def _linked(name: str, token: str, inputs: dict, dependencies: tuple[str, ...] = (), **fields):
+    """A resource with explicit dependencies (the engine's `dependsOn` and its other links), beside any property dependencies."""
+    return replace(resource(name, token, inputs, **fields), dependencies=dependencies)
+
+
+def _both_links():
+    """A control plane; the VPC CNI on it (an explicit dependency); three node groups after both (inf renamed on its new side);
+    CoreDNS after gpu through an unchanged resource (an explicit dependency) and EBS CSI after sys; an add-on created on inf."""
+    urn = {name: _urn(name, token) for name, token in (("c", CLUSTER), ("cni", ADDON), ("sys", NODE_GROUP), ("gpu", NODE_GROUP))}
+    mid = "aws:eks/accessEntry:AccessEntry"
+    after_cni = {"deps": {"clusterName": [urn["c"]]}, "dependencies": (urn["cni"],)}
+    resources = [
+        resource("c", CLUSTER, {"version": "1.32"}),
+        _linked("cni", ADDON, {"addonName": "vpc-cni"}, dependencies=(urn["c"],)),
+        _linked("sys", NODE_GROUP, {"nodeGroupName": "sys-ng"}, **after_cni),
+        _linked("gpu", NODE_GROUP, {}, **after_cni),
+        _linked("inf", NODE_GROUP, {"nodeGroupName": "inf-ng"}, **after_cni),
+        _linked("mid", mid, {}, dependencies=(urn["gpu"],)),
+        _linked("dns", ADDON, {"addonName": "coredns"}, deps={"x": [_urn("mid", mid)]}, dependencies=(urn["c"],)),
+        resource("ebs", ADDON, {"addonName": "ebs-csi"}, deps={"x": [urn["sys"]]}),
+        resource("extra", ADDON, {"addonName": "extra"}, deps={"x": [_urn("inf", NODE_GROUP)]}),
+    ]
+    changes = [
+        change("c", CLUSTER, "update", {"version": "1.31"}, {"version": "1.32"}, {"version": "update"}),
+        change("cni", ADDON, "update", {"addonName": "vpc-cni"}, {"addonName": "vpc-cni"}, {"addonVersion": "update"}),
+        group("sys", "update", {"nodeGroupName": "sys-ng"}, {"nodeGroupName": "sys-ng"}, {"version": "update"}),
+        group("gpu", "update", {}, {}, {"version": "update"}),
+        group("inf", "update", {}, {"nodeGroupName": "inf-ng"}, {"version": "update"}),
+        change("dns", ADDON, "update", {"addonName": "coredns"}, {"addonName": "coredns"}, {"addonVersion": "update"}),
+        change("ebs", ADDON, "update", {"addonName": "ebs-csi"}, {"addonName": "ebs-csi"}, {"addonVersion": "update"}),
+        change("extra", ADDON, "create", None, {"addonName": "extra"}),
+    ]
+    return changes, resources
+
+
+def test_explicit_dependencies_and_unchanged_resources_between_are_followed_and_created_ones_take_no_phase():
+    changes, resources = _both_links()
+    (impact,) = upgrade_order(changes, side(blueprint(version="1.31")), side(blueprint(version="1.32")), resources)
+    assert impact.figures["phases"] == [
+        ["control plane"],
+        ["add-on vpc-cni"],
+        ["node group sys-ng rolls", "node group gpu rolls", "node group inf-ng rolls"],
+        ["add-on coredns", "add-on ebs-csi"],  # coredns through the unchanged access entry: no phase of its own
+    ]
+    assert impact.summary.endswith(
+        "4. add-on coredns, add-on ebs-csi (the add-ons after the node groups wait for gpu, sys-ng only; the other node groups may "
+        "still be rolling while they update)"
+    )
+
+
+def test_the_add_ons_waiting_on_one_group_each_name_both_and_one_waiting_on_none_changes_nothing():
+    changes, resources = _both_links()
+    on_cluster = resource("kp", ADDON, {"addonName": "kube-proxy"}, deps={"clusterName": [_urn("c", CLUSTER)]})
+    later = change("kp", ADDON, "update", {"addonName": "kube-proxy"}, {"addonName": "kube-proxy"}, {"addonVersion": "update"})
+    (impact,) = upgrade_order([*changes, later], side(blueprint(version="1.31")), side(blueprint(version="1.32")), [*resources, on_cluster])
+    assert impact.summary.endswith(
+        "(the add-ons after the node groups wait for gpu, sys-ng only; the other node groups may still be rolling while they update)"
+    )
+
+
+def test_a_dependency_cycle_which_no_pulumi_program_has_ends_and_counts_the_resource_met_again_at_depth_zero():
+    urns = {name: _urn(name, ADDON) for name in "abcd"}
+    resources = [
+        _linked("a", ADDON, {}, dependencies=(urns["b"],)),
+        _linked("b", ADDON, {}, dependencies=(urns["a"],)),
+        resource("c", ADDON, {}),
+        _linked("d", ADDON, {}, dependencies=(urns["c"],)),
+    ]
+    changes = [change(name, ADDON, "update", {}, {}, {"addonVersion": "update"}) for name in "abcd"]
+    (impact,) = upgrade_order(changes, side(blueprint(version="1.31")), side(blueprint(version="1.32")), resources)
+    assert impact.figures["phases"] == [["add-on c"], ["add-on b", "add-on d"], ["add-on a"]]
