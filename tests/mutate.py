@@ -216,6 +216,9 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/change/terraform_source.py": ("tests/change/test_terraform_source.py", "tests/change/test_mutants_replace_table.py"),
     "railyard/change/kubernetes_source.py": ("tests/change/test_kubernetes_source.py", "tests/change/test_mutants_replace_table.py"),
     "railyard/change/sdk_names.py": ("tests/change/test_mutants_sdk_names.py",),
+    "railyard/change/impact_record.py": ("tests/change/test_mutants_impact_record.py",),
+    # diff() with its two previews faked (run_preview returns built sides) and its checks stood in for: what it gathers.
+    "railyard/change/diff.py": ("tests/change/test_mutants_diff.py",),
     # Every line compared whole against a price table of round prices made in the test (test_cost.py previews an example, 9 s
     # a mutant; the others validate examples against the shipped table).
     "topology/cost.py": ("tests/topology/test_mutants_cost.py",),
@@ -287,6 +290,12 @@ ISOLATION: dict[str, Isolation] = {
     "topology/cluster/addresses.py": Isolation(fork=True),
     # tests/acceptance previews nothing, and neither acceptance/ nor its tests cache what acceptance/ computes.
     "acceptance/": Isolation(fork=True),
+    # railyard/change/ modules whose tests build their inputs (no preview) and which no cache stands in for: nothing
+    # they compute is held by a functools.cache (sdk_names' is over its own _class, so it stays forkserver).
+    **{
+        f"railyard/change/{name}.py": Isolation(fork=True)
+        for name in ("impact_record", "cost", "ceilings", "render", "karpenter_drift", "go_source", "terraform_source", "kubernetes_source", "diff")
+    },
 }
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 
