@@ -86,6 +86,20 @@ def test_a_capacity_blocks_upfront_moves_alone_and_its_hourly_change_has_no_mont
     }
 
 
+def test_a_summary_counts_the_month_unless_told_the_line_is_a_capacity_block():
+    (delta,) = cost_change(_report(_line("pool:a", 2.0)), _report(_line("pool:a", 3.5))).deltas
+    assert delta.summary(730) == "+1.50 USD/h (+1,095 USD a month of 730 h): item pool:a, changed"
+    assert delta.summary(730, capacity_block=True) == "+1.50 USD/h: item pool:a, changed"
+
+
+def test_an_unknown_hourly_change_is_said_and_the_known_upfront_one_follows_it():
+    old = _report(_line("pool:a", None, unknown="no price", basis="2 nodes", upfront_usd=100.0))
+    new = _report(_line("pool:a", None, unknown="no price", basis="4 nodes", upfront_usd=250.0))
+    (delta,) = cost_change(old, new).deltas
+    assert delta.moved() == ("hourly_usd", "upfront_usd")
+    assert delta.summary(730) == "USD/h change unknown, a side's price is missing; +150.00 USD upfront: item pool:a, changed"
+
+
 def test_lines_that_did_not_move_are_left_out():
     same = _report(_line("pool:a", 1.0), _line("pool:b", None, unknown="x"))
     assert cost_change(same, same).deltas == ()
