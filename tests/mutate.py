@@ -212,9 +212,21 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/change/ceilings.py": ("tests/change/test_mutants_cost_and_ceilings.py",),
     "railyard/change/render.py": ("tests/change/test_mutants_render.py",),
     # The replace table's generator: its Go readers on the fixture provider trees, the SDK's names through the table's tests.
-    "railyard/change/go_source.py": ("tests/change/test_terraform_source.py", "tests/change/test_kubernetes_source.py"),
-    "railyard/change/terraform_source.py": ("tests/change/test_terraform_source.py", "tests/change/test_mutants_replace_table.py"),
-    "railyard/change/kubernetes_source.py": ("tests/change/test_kubernetes_source.py", "tests/change/test_mutants_replace_table.py"),
+    "railyard/change/go_source.py": (
+        "tests/change/test_mutants_go_source.py",
+        "tests/change/test_terraform_source.py",
+        "tests/change/test_kubernetes_source.py",
+    ),
+    "railyard/change/terraform_source.py": (
+        "tests/change/test_mutants_terraform_source.py",
+        "tests/change/test_terraform_source.py",
+        "tests/change/test_mutants_replace_table.py",
+    ),
+    "railyard/change/kubernetes_source.py": (
+        "tests/change/test_mutants_kubernetes_source.py",
+        "tests/change/test_kubernetes_source.py",
+        "tests/change/test_mutants_replace_table.py",
+    ),
     "railyard/change/sdk_names.py": ("tests/change/test_mutants_sdk_names.py",),
     "railyard/change/impact_record.py": ("tests/change/test_mutants_impact_record.py",),
     # diff() with its two previews faked (run_preview returns built sides) and its checks stood in for: what it gathers.
