@@ -1,0 +1,162 @@
+"""railyard/change/terraform_source.py on resource files written in the test: Terraform's list indexes dropped from a
+path, Optional-and-Computed attributes (both halves), a resource whose schema can't be found (SDKv2 and framework),
+CustomizeDiff calls (conditional, never weakening a replacement, `tags_all` left out of the recomputed, a constant
+nothing declares reported), a framework ModifyPlan's replacement, test files passed over, and a schema's file named
+from the provider's root or by itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from railyard.change.go_source import Package
+from railyard.change.terraform_source import (
+    CONDITIONAL,
+    REPLACE,
+    UPDATE,
+    ResourceSchema,
+    _normal,
+    _note_optional_computed,
+    find_resources,
+    read_resource,
+    read_resources,
+    resource_names,
+)
+
+HEADER = 'package demo\n\nimport (\n\t"github.com/hashicorp/terraform-provider-aws/names"\n)\n\n'
+
+
+def _sdk(name: str, schema: str, extra: str = "") -> str:
+    body = f"\t\tSchema: map[string]*schema.Schema{{\n{schema}\n\t\t}},\n{extra}"
+    return f'{HEADER}// @SDKResource("{name}", name="X")\nfunc resourceX() *schema.Resource {{\n\treturn &schema.Resource{{\n{body}\t}}\n}}\n'
+
+
+def _framework(name: str, attributes: str, extra: str = "") -> str:
+    return (
+        f'{HEADER}// @FrameworkResource("{name}", name="X")\nfunc newX() {{\n}}\n\n'
+        "func (r *x) Schema(ctx context.Context, request resource.SchemaRequest, response *resource.SchemaResponse) {\n"
+        f"\tresponse.Schema = schema.Schema{{\n\t\tAttributes: map[string]schema.Attribute{{\n{attributes}\n\t\t}},\n\t}}\n}}\n{extra}"
+    )
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    service = tmp_path / "internal" / "service" / "demo"
+    service.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (service / name).write_text(text)
+    return tmp_path
+
+
+def test_list_indexes_are_dropped_from_a_path():
+    assert _normal("launch_template.0.version") == "launch_template.version"
+    assert _normal("rule.10.port.2") == "rule.port"
+    assert _normal("0") == ""
+
+
+def test_only_an_attribute_both_optional_and_computed_is_noted():
+    out = ResourceSchema("aws_x", "x.go")
+    _note_optional_computed("both", {"Optional": ["true"], "Computed": ["true"]}, out)
+    _note_optional_computed("optional", {"Optional": ["true"]}, out)
+    _note_optional_computed("computed", {"Computed": ["true"]}, out)
+    _note_optional_computed("false", {"Optional": ["true"], "Computed": ["false"]}, out)
+    assert out.optional_computed == ["both"]
+
+
+def test_an_sdk_resource_whose_schema_cant_be_found_is_unresolved_whole(tmp_path):
+    root = _tree(
+        tmp_path, {"x.go": f'{HEADER}// @SDKResource("aws_demo_x", name="X")\nfunc resourceX() *schema.Resource {{\n\treturn nothing()\n}}\n'}
+    )
+    (schema,) = read_resources(root, {"aws_demo_x"}).values()
+    assert (schema.attributes, schema.unresolved, schema.file) == ({}, ["*"], "internal/service/demo/x.go")
+
+
+def test_an_sdk_annotation_without_a_function_after_it_is_unresolved_whole(tmp_path):
+    root = _tree(tmp_path, {"x.go": f'{HEADER}// @SDKResource("aws_demo_x", name="X")\n'})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].unresolved == ["*"]
+
+
+def test_a_framework_resource_whose_schema_cant_be_found_is_unresolved_whole(tmp_path):
+    root = _tree(tmp_path, {"x.go": f'{HEADER}// @FrameworkResource("aws_demo_x", name="X")\nfunc newX() {{\n}}\n'})
+    schema = read_resources(root, {"aws_demo_x"})["aws_demo_x"]
+    assert (schema.attributes, schema.unresolved) == ({}, ["*"])
+
+
+def test_customize_diff_marks_conditional_but_never_weakens_a_replacement(tmp_path):
+    schema = """
+			"kind": {Type: schema.TypeString, Required: true, ForceNew: true},
+			"size": {Type: schema.TypeInt, Required: true},
+			"arn": {Type: schema.TypeString, Computed: true},
+"""
+    extra = (
+        "\t\tCustomizeDiff: customdiff.Sequence(\n"
+        '\t\t\tcustomdiff.ForceNewIfChange("size", sizeDecreased),\n'
+        '\t\t\tcustomdiff.ForceNewIf("kind", always),\n'
+        '\t\t\tcustomdiff.ComputedIf("arn", changed),\n'
+        '\t\t\tcustomdiff.ComputedIf("tags_all", changed),\n'
+        "\t\t\tcustomdiff.ComputedIf(names.AttrNowhere, changed),\n"
+        "\t\t),\n"
+    )
+    root = _tree(tmp_path, {"x.go": _sdk("aws_demo_x", schema, extra)})
+    out = read_resources(root, {"aws_demo_x"})["aws_demo_x"]
+    assert out.attributes == {"kind": REPLACE, "size": CONDITIONAL, "arn": UPDATE}
+    assert out.recomputed == ["arn"]
+    assert out.unresolved == ["CustomizeDiff: names.AttrNowhere"]
+
+
+def test_a_modify_plan_replacement_is_conditional_unless_already_a_replacement(tmp_path):
+    attributes = """
+			"owner": schema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"mesh": schema.Int64Attribute{Required: true},
+			"colour": schema.StringAttribute{Optional: true, Computed: true},
+"""
+    extra = (
+        "\nfunc (r *x) ModifyPlan(ctx context.Context, request resource.ModifyPlanRequest, response *resource.ModifyPlanResponse) {\n"
+        '\tresponse.RequiresReplace = []path.Path{path.Root("mesh"), path.Root("owner")}\n'
+        "\tresponse.RequiresReplace = path.Paths{}\n"
+        "}\n"
+    )
+    root = _tree(tmp_path, {"x.go": _framework("aws_demo_x", attributes, extra)})
+    out = read_resources(root, {"aws_demo_x"})["aws_demo_x"]
+    assert out.attributes == {"owner": REPLACE, "mesh": CONDITIONAL, "colour": UPDATE}
+    assert out.optional_computed == ["colour"]
+    assert out.unresolved == ["ModifyPlan: path.Paths{}"]  # names no path
+
+
+def test_framework_plan_modifiers_replace_if_configured_and_replace_if(tmp_path):
+    attributes = """
+			"a": schema.StringAttribute{PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()}},
+			"b": schema.StringAttribute{PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(f, "", "")}},
+			"c": schema.StringAttribute{PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+"""
+    root = _tree(tmp_path, {"x.go": _framework("aws_demo_x", attributes)})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"a": REPLACE, "b": CONDITIONAL, "c": UPDATE}
+
+
+def test_test_files_declare_no_resource_and_the_first_file_found_wins(tmp_path):
+    root = _tree(
+        tmp_path,
+        {
+            "a.go": _sdk("aws_demo_x", '"kind": {Type: schema.TypeString},'),
+            "a_test.go": _sdk("aws_demo_only_in_test", '"kind": {Type: schema.TypeString},'),
+            "b.go": _sdk("aws_demo_x", '"other": {Type: schema.TypeString},'),
+        },
+    )
+    assert resource_names(root) == {"aws_demo_x"}
+    assert find_resources(root, {"aws_demo_x", "aws_demo_only_in_test"}) == {"aws_demo_x": root / "internal" / "service" / "demo" / "a.go"}
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"kind": UPDATE}
+
+
+def test_a_resource_read_without_a_package_is_named_by_its_file(tmp_path):
+    root = _tree(tmp_path, {"x.go": _sdk("aws_demo_x", '"kind": {Type: schema.TypeString, ForceNew: true},')})
+    file = root / "internal" / "service" / "demo" / "x.go"
+    out = read_resource(file, "aws_demo_x")
+    assert (out.terraform_name, out.file, out.attributes) == ("aws_demo_x", "x.go", {"kind": REPLACE})
+    rooted = read_resource(file, "aws_demo_x", Package(file.parent, root, {}))
+    assert rooted.file == "internal/service/demo/x.go"
+
+
+def test_an_annotation_for_another_resource_in_the_file_is_passed_over(tmp_path):
+    text = _sdk("aws_demo_other", '"kind": {Type: schema.TypeString},')
+    root = _tree(tmp_path, {"x.go": text})
+    # No annotation names aws_demo_x, so the file is read as a framework resource, which it is not.
+    out = read_resource(root / "internal" / "service" / "demo" / "x.go", "aws_demo_x")
+    assert (out.attributes, out.unresolved) == ({}, ["*"])
