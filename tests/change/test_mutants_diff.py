@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import subprocess
+import tempfile
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -109,6 +110,13 @@ def test_a_revision_git_does_not_know_is_refused_with_gits_own_words(repo, tmp_p
     assert raised.value.file == str(repo / "plans" / "train.yaml")
 
 
+def test_gits_words_that_are_not_utf8_are_shown_with_replacement_characters(repo, tmp_path):
+    # A revision whose name holds the byte 0xff (passed through as a surrogate): git echoes the byte back.
+    with pytest.raises(SourceError) as raised:
+        side_at_revision(side_of(str(repo / "plans" / "train.yaml"), str(repo)), "bad\udcffrev", tmp_path / "into")
+    assert raised.value.message == "git archive --format=tar bad\udcffrev: fatal: not a valid object name: bad\ufffdrev"
+
+
 def test_a_file_outside_any_repository_is_refused_by_rev_parse(tmp_path):
     (tmp_path / "loose.yaml").write_text("nodes: 1\n")
     with pytest.raises(SourceError) as raised:
@@ -136,6 +144,7 @@ def test_diff_against_a_revision_diffs_the_unpacked_side_against_the_side_as_it_
     assert diff_against_revision(now, "HEAD", AT) == "result"
     [(old, text, new, at)] = seen
     assert (old.label, text, new, at) == (f"{now.label}@HEAD", "nodes: 2\n", now, AT)
+    assert Path(old.file).relative_to(tempfile.gettempdir()).parts[0].startswith("railyard-diff-")
     assert not Path(old.file).exists(), "the unpacked tree is removed once the diff is made"
 
 
@@ -265,7 +274,10 @@ def test_both_sides_are_previewed_at_the_instant_given(previews, monkeypatch):
     queued += [_preview(), _preview()]
     result = diff(Side("o", "old.yaml", None, "a"), Side("n", None, "prod", "b"), at=AT, table=TABLE)
     assert asked == [("old.yaml", None, "a", AT), (None, "prod", "b", AT)]
-    assert result.table is TABLE
+    assert (result.old, result.new, result.table) == (Side("o", "old.yaml", None, "a"), Side("n", None, "prod", "b"), TABLE)
+    queued += [_preview(), _preview()]
+    diff(Side("o", None, "dev", "a"), Side("n", "new.yaml", None, "b"), at=AT, table=TABLE)
+    assert asked[2:] == [(None, "dev", "a", AT), ("new.yaml", None, "b", AT)]
 
 
 def test_without_an_instant_both_sides_are_previewed_at_the_same_moment_now(previews, monkeypatch):
@@ -308,6 +320,7 @@ def test_an_invalid_side_stops_the_diff_with_its_own_findings(previews, monkeypa
     result = diff(OLD, NEW, at=AT, table=TABLE)
     expected = {"old": [old_error, note], "new": [new_error], "both": [old_error, note, new_error]}[bad]
     assert (result.compared, result.ok, result.changes, result.impacts) == (False, False, [], [])
+    assert (result.old, result.new, result.table) == (OLD, NEW, TABLE)
     assert sorted(result.findings, key=lambda item: item.code) == sorted(expected, key=lambda item: item.code)
     assert result.source_maps == (old.validation.load.source_map, new.validation.load.source_map)
     assert (result.new_side, checks.calls["findings_change"]) == ("new side", (old.findings, new.findings))
