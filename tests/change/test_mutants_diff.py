@@ -117,6 +117,19 @@ def test_gits_words_that_are_not_utf8_are_shown_with_replacement_characters(repo
     assert raised.value.message == "git archive --format=tar bad\udcffrev: fatal: not a valid object name: bad\ufffdrev"
 
 
+def test_a_revision_holding_a_link_out_of_the_tree_is_refused_not_unpacked(repo, tmp_path):
+    (repo / "plans" / "escape").symlink_to("/etc/hostname")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "a link to an absolute path")
+    with pytest.raises(SourceError) as raised:
+        side_at_revision(side_of(str(repo / "plans" / "train.yaml"), str(repo)), "HEAD", tmp_path / "into")
+    assert raised.value.message == (
+        "git archive HEAD: 'plans/escape' is a link to an absolute path; railyard unpacks only what stays inside the checkout"
+    )
+    assert raised.value.file == str(repo / "plans" / "train.yaml")
+    assert not (tmp_path / "into" / "plans" / "escape").exists()
+
+
 def test_a_file_outside_any_repository_is_refused_by_rev_parse(tmp_path):
     (tmp_path / "loose.yaml").write_text("nodes: 1\n")
     with pytest.raises(SourceError) as raised:
