@@ -160,3 +160,62 @@ def test_an_annotation_for_another_resource_in_the_file_is_passed_over(tmp_path)
     # No annotation names aws_demo_x, so the file is read as a framework resource, which it is not.
     out = read_resource(root / "internal" / "service" / "demo" / "x.go", "aws_demo_x")
     assert (out.attributes, out.unresolved) == ({}, ["*"])
+
+
+def _nested_sdk(levels: int) -> str:
+    """An SDK schema whose block `l0` holds `l1`, ... down to `l<levels-1>`, each a block of the next."""
+    inner = ""
+    for level in reversed(range(levels)):
+        elem = f"Elem: &schema.Resource{{Schema: map[string]*schema.Schema{{{inner}}}}}," if inner else ""
+        inner = f'"l{level}": {{Type: schema.TypeList, Optional: true, {elem}}},'
+    return inner
+
+
+def test_nested_sdk_blocks_are_read_ten_levels_deep_and_no_further(tmp_path):
+    root = _tree(tmp_path, {"x.go": _sdk("aws_demo_x", _nested_sdk(12))})
+    attributes = read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes
+    assert list(attributes) == [".".join(f"l{level}" for level in range(depth + 1)) for depth in range(10)]
+
+
+def _nested_framework(levels: int) -> str:
+    inner = ""
+    for level in reversed(range(levels)):
+        blocks = f"Attributes: map[string]schema.Attribute{{{inner}}}," if inner else "Optional: true,"
+        inner = f'"l{level}": schema.SingleNestedAttribute{{{blocks}}},'
+    return inner
+
+
+def test_nested_framework_attributes_are_read_ten_levels_deep_and_no_further(tmp_path):
+    root = _tree(tmp_path, {"x.go": _framework("aws_demo_x", _nested_framework(12))})
+    attributes = read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes
+    assert list(attributes) == [".".join(f"l{level}" for level in range(depth + 1)) for depth in range(10)]
+
+
+def _helpers(hops: int) -> str:
+    """`h1()` returns `h2()` ... and `h<hops>()` returns the literal."""
+    chain = [f"func h{hop}() *schema.Schema {{\n\treturn h{hop + 1}()\n}}\n" for hop in range(1, hops)]
+    return "\n".join([*chain, f"func h{hops}() *schema.Schema {{\n\treturn &schema.Schema{{ForceNew: true}}\n}}\n"])
+
+
+def test_an_attribute_behind_helpers_is_followed_five_calls_deep_and_no_further(tmp_path):
+    root = _tree(tmp_path, {"x.go": _sdk("aws_demo_x", '"near": h1(),') + _helpers(5)})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"near": REPLACE}
+    far = _tree(tmp_path / "far", {"x.go": _sdk("aws_demo_x", '"far": h1(),') + _helpers(6)})
+    out = read_resources(far, {"aws_demo_x"})["aws_demo_x"]
+    assert (out.attributes, out.unresolved) == ({}, ["far"])
+
+
+def _schema_helpers(hops: int) -> str:
+    """`s1()` returns `s2()` ... and `s<hops>()` returns a schema map of one attribute."""
+    chain = [f"func s{hop}() map[string]*schema.Schema {{\n\treturn s{hop + 1}()\n}}\n" for hop in range(1, hops)]
+    last = f'func s{hops}() map[string]*schema.Schema {{\n\treturn map[string]*schema.Schema{{"inner": {{Type: schema.TypeString}}}}\n}}\n'
+    return "\n".join([*chain, last])
+
+
+def test_a_block_schema_behind_helpers_is_followed_six_calls_deep_and_no_further(tmp_path):
+    block = '"block": {Type: schema.TypeList, Optional: true, Elem: &schema.Resource{Schema: s1()}},'
+    root = _tree(tmp_path, {"x.go": _sdk("aws_demo_x", block) + _schema_helpers(6)})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"block": UPDATE, "block.inner": UPDATE}
+    far = _tree(tmp_path / "far", {"x.go": _sdk("aws_demo_x", block) + _schema_helpers(7)})
+    out = read_resources(far, {"aws_demo_x"})["aws_demo_x"]
+    assert (out.attributes, out.unresolved) == ({"block": UPDATE}, ["block.*"])
