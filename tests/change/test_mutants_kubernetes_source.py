@@ -138,3 +138,29 @@ def test_a_literal_is_written_inline_or_held_by_a_variable(tmp_path):
 def test_a_wire_path_drops_only_the_leading_dot_and_every_list_marker():
     assert wire_path(".spec.containers[*].ports[*].containerPort") == "spec.containers.ports.containerPort"
     assert wire_path("..data") == "data"
+
+
+def test_only_the_quotes_are_stripped_from_a_field_or_a_helpers_suffix(tmp_path):
+    directory = tmp_path / "p"
+    directory.mkdir()
+    (directory / "a.go").write_text('package p\n\nfunc suffixed(prefix string) properties {\n\treturn properties{\n\t\tprefix + "X.tailX",\n\t}\n}\n')
+    package = Package(directory)
+    assert _paths([Group(['"X.fieldX"'])], package) == ["X.fieldX"]
+    assert _paths(["suffixed", "(", '"X.headX"', ")"], package) == ["X.headX" + "X.tailX"]
+    assert wire_path(".X.fieldX") == "X.fieldX"
+
+
+def test_every_part_of_an_append_is_kept(tmp_path):
+    directory = tmp_path / "p"
+    directory.mkdir()
+    (directory / "a.go").write_text('package p\n\nvar listed = properties{".v"}\n')
+    package = Package(directory)
+    # append(properties{".a"}, properties{".b"}...), then append(properties{".a"}, listed...)
+    assert _paths(["append", "(", "properties", Group(['".a"']), ",", "properties", Group(['".b"']), "...", ")"], package) == [".a", ".b"]
+    assert _paths(["append", "(", "properties", Group(['".a"']), ",", "listed", "...", ")"], package) == [".a", ".v"]
+
+
+def test_kinds_held_by_a_variable_are_read_through_it(tmp_path):
+    source = 'var forceNew = _groups{"apps": _versions{"v1": appsKinds}}\n\nvar appsKinds = _kinds{"Widget": properties{".w"}}\n'
+    table = force_new(_provider(tmp_path, source, data=""))
+    assert table[("apps", "v1", "Widget")] == [*METADATA, ".w"]
