@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from railyard.change.go_source import Package
 from railyard.change.terraform_source import (
     CONDITIONAL,
@@ -219,3 +221,143 @@ def test_a_block_schema_behind_helpers_is_followed_six_calls_deep_and_no_further
     far = _tree(tmp_path / "far", {"x.go": _sdk("aws_demo_x", block) + _schema_helpers(7)})
     out = read_resources(far, {"aws_demo_x"})["aws_demo_x"]
     assert (out.attributes, out.unresolved) == ({"block": UPDATE}, ["block.*"])
+
+
+# --- the survivors of the first run: helpers, nested packages, ModifyPlan's text, embedded structs, decoys ---------------
+
+
+def _helper(name: str, body: str) -> str:
+    return f"\nfunc {name}() *schema.Schema {{\n\treturn {body}\n}}\n"
+
+
+def test_a_function_literal_that_returns_a_helper_call_is_followed(tmp_path):
+    schema = '"a": {Type: schema.TypeString}, "b": sync.OnceValue(func() *schema.Schema { return h1() }),'
+    root = _tree(tmp_path, {"x.go": _sdk("aws_demo_x", schema) + _helper("h1", "&schema.Schema{ForceNew: true}")})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"a": UPDATE, "b": REPLACE}
+
+
+def test_only_a_blocks_first_schema_map_is_read(tmp_path):
+    schema = '"block": {Elem: pick(map[string]*schema.Schema{"first": {ForceNew: true}}, map[string]*schema.Schema{"second": {}})},'
+    root = _tree(tmp_path, {"x.go": _sdk("aws_demo_x", schema)})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"block": UPDATE, "block.first": REPLACE}
+
+
+def test_a_nested_attribute_behind_a_helper_is_resolved_in_the_package(tmp_path):
+    schema = '"block": {Elem: &schema.Resource{Schema: map[string]*schema.Schema{"inner": h1()}}},'
+    root = _tree(tmp_path, {"x.go": _sdk("aws_demo_x", schema) + _helper("h1", "&schema.Schema{ForceNew: true}")})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"block": UPDATE, "block.inner": REPLACE}
+    attributes = '"block": schema.SingleNestedAttribute{Attributes: map[string]schema.Attribute{"inner": h2()}},'
+    modifiers = "PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}"
+    helper = f"\nfunc h2() schema.Attribute {{\n\treturn schema.StringAttribute{{{modifiers}}}\n}}\n"
+    framework = _tree(tmp_path / "framework", {"x.go": _framework("aws_demo_x", attributes) + helper})
+    assert read_resources(framework, {"aws_demo_x"})["aws_demo_x"].attributes == {"block": UPDATE, "block.inner": REPLACE}
+
+
+def _schema_func(name: str) -> str:
+    return f'\nfunc {name}() map[string]*schema.Schema {{\n\treturn map[string]*schema.Schema{{"inner": {{ForceNew: true}}}}\n}}\n'
+
+
+def test_a_schema_func_named_without_a_call_is_followed_for_a_block_and_a_resource(tmp_path):
+    block = '"block": {Elem: &schema.Resource{SchemaFunc: blockSchema}},'
+    root = _tree(tmp_path, {"x.go": _sdk("aws_demo_x", block) + _schema_func("blockSchema")})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"block": UPDATE, "block.inner": REPLACE}
+    function = "func resourceY() *schema.Resource {\n\treturn &schema.Resource{SchemaFunc: ySchema}\n}\n"
+    resource = f'{HEADER}// @SDKResource("aws_demo_y", name="Y")\n{function}'
+    other = _tree(tmp_path / "other", {"y.go": resource + _schema_func("ySchema")})
+    assert read_resources(other, {"aws_demo_y"})["aws_demo_y"].attributes == {"inner": REPLACE}
+
+
+def test_a_helper_called_beside_a_resource_literal_is_not_its_schema(tmp_path):
+    resource = (
+        f'{HEADER}// @SDKResource("aws_demo_x", name="X")\nfunc resourceX() *schema.Resource {{\n'
+        "\tdecoy := decoySchema()\n\treturn &schema.Resource{CreateWithoutTimeout: create}\n}\n"
+    )
+    root = _tree(tmp_path, {"x.go": resource + _schema_func("decoySchema")})
+    out = read_resources(root, {"aws_demo_x"})["aws_demo_x"]
+    assert (out.attributes, out.unresolved) == ({}, ["*"])
+
+
+def test_attributes_beside_one_too_deep_to_open_are_still_read(tmp_path):
+    inner = '"l9": schema.SingleNestedAttribute{Attributes: map[string]schema.Attribute{"l10": schema.StringAttribute{}}}, '
+    inner += '"z9": schema.StringAttribute{},'
+    for level in reversed(range(9)):
+        inner = f'"l{level}": schema.SingleNestedAttribute{{Attributes: map[string]schema.Attribute{{{inner}}}}},'
+    root = _tree(tmp_path, {"x.go": _framework("aws_demo_x", inner)})
+    deepest = [path for path in read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes if path.count(".") == 9]
+    assert [path.rsplit(".", 1)[1] for path in deepest] == ["l9", "z9"]
+
+
+def _modify_plan(line: str) -> str:
+    return (
+        f"\nfunc (r *x) ModifyPlan(ctx context.Context, request resource.ModifyPlanRequest, response *resource.ModifyPlanResponse) {{\n\t{line}\n}}\n"
+    )
+
+
+def test_a_modify_plan_assignment_is_read_after_its_first_equals_sign(tmp_path):
+    attributes = '"mesh": schema.Int64Attribute{Required: true},'
+    line = "response.RequiresReplace = pathsIf(path.Root(name), old != new)"
+    root = _tree(tmp_path, {"x.go": _framework("aws_demo_x", attributes, _modify_plan(line))})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].unresolved == ["ModifyPlan: pathsIf(path.Root(name), old != new)"]
+    named = _tree(
+        tmp_path / "named",
+        {"x.go": _framework("aws_demo_x", attributes, _modify_plan('response.RequiresReplace = pathsIf(path.Root("mesh"), old != new)'))},
+    )
+    out = read_resources(named, {"aws_demo_x"})["aws_demo_x"]
+    assert (out.attributes, out.unresolved) == ({"mesh": CONDITIONAL}, [])
+
+
+def test_a_modify_plan_path_named_by_a_constant_is_resolved(tmp_path):
+    attributes = '"mesh": schema.Int64Attribute{Required: true},'
+    root = _tree(
+        tmp_path, {"x.go": _framework("aws_demo_x", attributes, _modify_plan("response.RequiresReplace = path.Paths{path.Root(names.AttrMesh)}"))}
+    )
+    (root / "names").mkdir()
+    (root / "names" / "consts.go").write_text('package names\n\nconst (\n\tAttrMesh = "mesh"\n)\n')
+    out = read_resources(root, {"aws_demo_x"})["aws_demo_x"]
+    assert (out.attributes, out.unresolved) == ({"mesh": CONDITIONAL}, [])
+
+
+def test_a_resource_with_its_own_schema_is_not_read_from_the_struct_it_embeds(tmp_path):
+    own = _framework("aws_demo_x", '"own": schema.StringAttribute{},') + "\ntype x struct {\n\tbase\n}\n"
+    base = "package demo\n\nfunc (r *base) Schema(ctx context.Context, request resource.SchemaRequest, response *resource.SchemaResponse) {\n"
+    base += '\tresponse.Schema = schema.Schema{\n\t\tAttributes: map[string]schema.Attribute{"inherited": schema.StringAttribute{}},\n\t}\n}\n'
+    root = _tree(tmp_path, {"a_base.go": base, "x.go": own})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"own": UPDATE}
+
+
+def test_a_struct_embedding_one_without_a_schema_anywhere_reads_its_own_file(tmp_path):
+    text = f'{HEADER}// @FrameworkResource("aws_demo_x", name="X")\nfunc newX() {{\n}}\n\ntype x struct {{\n\tnowhere\n}}\n'
+    root = _tree(tmp_path, {"x.go": text})
+    out = read_resources(root, {"aws_demo_x"})["aws_demo_x"]
+    assert (out.attributes, out.unresolved) == ({}, ["*"])
+
+
+def test_a_file_the_package_does_not_hold_is_read_from_disk(tmp_path):
+    # A framework resource's schema is read from the file's own text, so it needs no declaration from the package.
+    root = _tree(tmp_path, {"x.go": _framework("aws_demo_x", '"kind": schema.StringAttribute{},')})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = read_resource(root / "internal" / "service" / "demo" / "x.go", "aws_demo_x", Package(elsewhere))
+    assert out.attributes == {"kind": UPDATE}
+
+
+def test_the_function_after_the_annotation_is_the_resource_not_one_before_it(tmp_path):
+    before = '\nfunc earlier() *schema.Resource {\n\treturn &schema.Resource{Schema: map[string]*schema.Schema{"decoy": {}}}\n}\n\n'
+    text = _sdk("aws_demo_x", '"kind": {ForceNew: true},').replace("// @SDKResource", before + "// @SDKResource")
+    root = _tree(tmp_path, {"x.go": text})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"kind": REPLACE}
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_only_the_schema_methods_own_maps_are_read(tmp_path, where):
+    decoy = '\nfunc (r *x) Other() {\n\tm := map[string]schema.Attribute{"decoy": schema.StringAttribute{}}\n}\n'
+    text = _framework("aws_demo_x", '"kind": schema.StringAttribute{},')
+    method = "func (r *x) Schema("
+    text = text.replace(method, decoy + "\n" + method) if where == "before" else text + decoy
+    root = _tree(tmp_path, {"x.go": text})
+    assert read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes == {"kind": UPDATE}
+
+
+def test_a_test_file_does_not_stop_the_files_after_it(tmp_path):
+    root = _tree(tmp_path, {"a_test.go": _sdk("aws_demo_t", '"t": {},'), "b.go": _sdk("aws_demo_b", '"b": {},')})
+    assert resource_names(root) == {"aws_demo_b"}
