@@ -248,3 +248,82 @@ def test_a_value_resolves_through_its_outermost_call_in_the_provider(provider):
     assert resolve(["&schema.Resource", ["x"]], package) is None
     assert resolve(["nowhere", "(", ")"], package) is None
     assert resolve(["plain", "x"], package) is None  # two items, no call: nothing named
+
+
+# --- the survivors of the first run ------------------------------------------------------------------------------------------
+
+
+def test_a_literal_that_holds_another_of_its_type_is_itself_the_match():
+    inner = g('"inner"', ":", "1")
+    outer = g('"k"', ":", *SDK_MAP, inner)
+    assert after(["x", *SDK_MAP, outer], SDK_MAP) == [outer]
+
+
+def test_only_the_quotes_are_stripped_from_a_key(provider):
+    assert map_key('"X.keyX"', None) == "X.keyX"
+    (provider / "names" / "consts.go").write_text('package names\n\nconst (\n\tAttrEdge = "Xedge_X"\n)\n')
+    assert map_key("names.AttrEdge", _demo(provider)) == "Xedge_X"
+
+
+def test_a_key_at_the_end_of_a_body_has_an_empty_value_and_so_has_a_last_field():
+    assert map_entries(g('"a"', ":", "1", ",", '"last"', ":")) == [("a", ["1"]), ("last", [])]
+    assert struct_fields(g("Type", ":", "x", ",", "Last", ":")) == {"Type": ["x"], "Last": []}
+
+
+def test_a_name_of_three_parts_is_located_by_its_first_dot_and_not_found(provider):
+    package = _demo(provider)
+    assert package.locate("response.Diagnostics.Append") is None
+    assert package.locate("tftags.Nested.Name") is None
+
+
+def test_a_package_reached_from_another_keeps_the_root_and_the_shared_registry(provider):
+    (provider / "internal" / "tags" / "schema.go").write_text(
+        f'package tags\n\nimport (\n\t"{MODULE}/names"\n)\n\nfunc TagsSchema() *schema.Schema {{\n\treturn &schema.Schema{{Optional: true}}\n}}\n'
+    )
+    registry: dict[Path, Package] = {}
+    package = Package(provider / "internal" / "service" / "demo", provider, registry)
+    _, tags = package.locate("tftags.TagsSchema")
+    # From the tags package, names.AttrTags is found under the same root, and the names package joins the same registry.
+    assert tags.registry is registry
+    assert map_key("names.AttrTags", tags) == "tags_from_go"
+    assert set(registry) == {provider / "internal" / "tags", provider / "names"}
+
+
+def test_a_file_that_ends_inside_a_declaration_keeps_what_was_read(tmp_path):
+    cases = {
+        "a.go": 'package p\n\nconst first = "v"\n\nvar x = 1\n\nfunc',  # the last token is `func`
+        "b.go": "package p\n\nvar y = 2\n\nfunc broken",  # a function without its body
+        "c.go": "package p\n\nvar z = 3\n\nfunc (r *t",  # a receiver never closed
+        "d.go": 'package p\n\nvar w = 4\n\nconst last = "l"',  # a string constant, the file's last tokens
+        "e.go": "package p\n\nvar v = 5\n\nvar dangling =",  # an assignment with nothing after it
+    }
+    for name, text in cases.items():
+        folder = tmp_path / name.removesuffix(".go")
+        folder.mkdir()
+        (folder / name).write_text(text)
+    assert Package(tmp_path / "a").declaration("x") == ["1"]
+    assert Package(tmp_path / "a").declaration("first") == ['"v"']
+    assert (Package(tmp_path / "b").declaration("y"), Package(tmp_path / "b").declaration("broken")) == (["2"], None)
+    assert Package(tmp_path / "c").declaration("z") == ["3"]
+    assert Package(tmp_path / "d").declaration("last") == ['"l"']
+    assert (Package(tmp_path / "e").declaration("v"), Package(tmp_path / "e").declaration("dangling")) == (["5"], None)
+
+
+def test_a_string_constant_is_its_literal_alone(tmp_path):
+    (tmp_path / "a.go").write_text('package p\n\nvar joined = "a" + suffix\n\nvar after = 1\n')
+    assert Package(tmp_path).declaration("joined") == ['"a"']
+
+
+def test_an_assignment_in_the_last_two_tokens_starts_a_declaration():
+    assert declaration_ends(["x", "="], 0) is True
+
+
+def test_a_lone_group_names_nothing_to_resolve(provider):
+    assert resolve([g("x")], _demo(provider)) is None
+
+
+def test_a_package_made_without_a_registry_starts_its_own(provider):
+    package = Package(provider / "internal" / "service" / "demo", provider)
+    found = package.locate("tftags.TagsSchema")
+    assert found is not None and found[1].directory == provider / "internal" / "tags"
+    assert set(package.registry) == {provider / "internal" / "tags"}
