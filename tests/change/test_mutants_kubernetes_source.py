@@ -42,6 +42,14 @@ func forceNewProperties(obj *unstructured.Unstructured) []string {
 """
 
 
+def _package(tmp_path: Path, text: str) -> Package:
+    """A package of one Go file, `a.go`, holding `text`."""
+    directory = tmp_path / "p"
+    directory.mkdir()
+    (directory / "a.go").write_text(text)
+    return Package(directory)
+
+
 def _provider(tmp_path: Path, table: str, *, helpers: str = HELPERS, data: str = DATA, helm: str | None = None) -> Path:
     directory = tmp_path / "provider" / "pkg" / "provider"
     directory.mkdir(parents=True)
@@ -106,10 +114,7 @@ def test_a_tree_without_the_table_or_the_metadata_fields_is_refused(tmp_path, ta
 
 
 def test_paths_read_literals_variables_and_helpers_called_with_a_prefix(tmp_path):
-    directory = tmp_path / "p"
-    directory.mkdir()
-    (directory / "a.go").write_text(f'package p\n\nvar listed = properties{{".v"}}\n{HELPERS}')
-    package = Package(directory)
+    package = _package(tmp_path, f'package p\n\nvar listed = properties{{".v"}}\n{HELPERS}')
     assert _paths(["properties", Group(['".a"', ",", "x", ",", '".b"'])], package) == [".a", ".b"]
     assert _paths(["listed"], package) == [".v"]
     assert _paths(["append", "(", "listed", ",", "selectorProperties", "(", '".s"', ")", ")"], package) == [".v", ".s.matchLabels"]
@@ -125,10 +130,7 @@ def test_a_prefixed_helper_without_a_body_gives_nothing():
 
 
 def test_a_literal_is_written_inline_or_held_by_a_variable(tmp_path):
-    directory = tmp_path / "p"
-    directory.mkdir()
-    (directory / "a.go").write_text('package p\n\nvar held = _versions{"v1": x}\n\nvar bare = 1\n')
-    package = Package(directory)
+    package = _package(tmp_path, 'package p\n\nvar held = _versions{"v1": x}\n\nvar bare = 1\n')
     assert _literal(["_versions", Group(['"v2"', ":", "y"])], package) == ['"v2"', ":", "y"]
     assert _literal(["held"], package) == ['"v1"', ":", "x"]
     assert _literal(["bare"], package) == []
@@ -141,20 +143,14 @@ def test_a_wire_path_drops_only_the_leading_dot_and_every_list_marker():
 
 
 def test_only_the_quotes_are_stripped_from_a_field_or_a_helpers_suffix(tmp_path):
-    directory = tmp_path / "p"
-    directory.mkdir()
-    (directory / "a.go").write_text('package p\n\nfunc suffixed(prefix string) properties {\n\treturn properties{\n\t\tprefix + "X.tailX",\n\t}\n}\n')
-    package = Package(directory)
+    package = _package(tmp_path, 'package p\n\nfunc suffixed(prefix string) properties {\n\treturn properties{\n\t\tprefix + "X.tailX",\n\t}\n}\n')
     assert _paths([Group(['"X.fieldX"'])], package) == ["X.fieldX"]
     assert _paths(["suffixed", "(", '"X.headX"', ")"], package) == ["X.headX" + "X.tailX"]
     assert wire_path(".X.fieldX") == "X.fieldX"
 
 
 def test_every_part_of_an_append_is_kept(tmp_path):
-    directory = tmp_path / "p"
-    directory.mkdir()
-    (directory / "a.go").write_text('package p\n\nvar listed = properties{".v"}\n')
-    package = Package(directory)
+    package = _package(tmp_path, 'package p\n\nvar listed = properties{".v"}\n')
     # append(properties{".a"}, properties{".b"}...), then append(properties{".a"}, listed...)
     assert _paths(["append", "(", "properties", Group(['".a"']), ",", "properties", Group(['".b"']), "...", ")"], package) == [".a", ".b"]
     assert _paths(["append", "(", "properties", Group(['".a"']), ",", "listed", "...", ")"], package) == [".a", ".v"]

@@ -173,13 +173,8 @@ def _nested_sdk(levels: int) -> str:
     return inner
 
 
-def test_nested_sdk_blocks_are_read_ten_levels_deep_and_no_further(tmp_path):
-    root = _tree(tmp_path, {"x.go": _sdk("aws_demo_x", _nested_sdk(12))})
-    attributes = read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes
-    assert list(attributes) == [".".join(f"l{level}" for level in range(depth + 1)) for depth in range(10)]
-
-
 def _nested_framework(levels: int) -> str:
+    """The same nesting as framework attributes: `l0` a nested attribute holding `l1`, and so on."""
     inner = ""
     for level in reversed(range(levels)):
         blocks = f"Attributes: map[string]schema.Attribute{{{inner}}}," if inner else "Optional: true,"
@@ -187,8 +182,9 @@ def _nested_framework(levels: int) -> str:
     return inner
 
 
-def test_nested_framework_attributes_are_read_ten_levels_deep_and_no_further(tmp_path):
-    root = _tree(tmp_path, {"x.go": _framework("aws_demo_x", _nested_framework(12))})
+@pytest.mark.parametrize("written", [lambda: _sdk("aws_demo_x", _nested_sdk(12)), lambda: _framework("aws_demo_x", _nested_framework(12))])
+def test_nested_blocks_are_read_ten_levels_deep_and_no_further(tmp_path, written):
+    root = _tree(tmp_path, {"x.go": written()})
     attributes = read_resources(root, {"aws_demo_x"})["aws_demo_x"].attributes
     assert list(attributes) == [".".join(f"l{level}" for level in range(depth + 1)) for depth in range(10)]
 
