@@ -212,10 +212,25 @@ TESTS: dict[str, tuple[str, ...]] = {
     "railyard/change/ceilings.py": ("tests/change/test_mutants_cost_and_ceilings.py",),
     "railyard/change/render.py": ("tests/change/test_mutants_render.py",),
     # The replace table's generator: its Go readers on the fixture provider trees, the SDK's names through the table's tests.
-    "railyard/change/go_source.py": ("tests/change/test_terraform_source.py", "tests/change/test_kubernetes_source.py"),
-    "railyard/change/terraform_source.py": ("tests/change/test_terraform_source.py", "tests/change/test_mutants_replace_table.py"),
-    "railyard/change/kubernetes_source.py": ("tests/change/test_kubernetes_source.py", "tests/change/test_mutants_replace_table.py"),
+    "railyard/change/go_source.py": (
+        "tests/change/test_mutants_go_source.py",
+        "tests/change/test_terraform_source.py",
+        "tests/change/test_kubernetes_source.py",
+    ),
+    "railyard/change/terraform_source.py": (
+        "tests/change/test_mutants_terraform_source.py",
+        "tests/change/test_terraform_source.py",
+        "tests/change/test_mutants_replace_table.py",
+    ),
+    "railyard/change/kubernetes_source.py": (
+        "tests/change/test_mutants_kubernetes_source.py",
+        "tests/change/test_kubernetes_source.py",
+        "tests/change/test_mutants_replace_table.py",
+    ),
     "railyard/change/sdk_names.py": ("tests/change/test_mutants_sdk_names.py",),
+    "railyard/change/impact_record.py": ("tests/change/test_mutants_impact_record.py",),
+    # diff() with its two previews faked (run_preview returns built sides) and its checks stood in for: what it gathers.
+    "railyard/change/diff.py": ("tests/change/test_mutants_diff.py",),
     # Every line compared whole against a price table of round prices made in the test (test_cost.py previews an example, 9 s
     # a mutant; the others validate examples against the shipped table).
     "topology/cost.py": ("tests/topology/test_mutants_cost.py",),
@@ -287,12 +302,17 @@ ISOLATION: dict[str, Isolation] = {
     "topology/cluster/addresses.py": Isolation(fork=True),
     # tests/acceptance previews nothing, and neither acceptance/ nor its tests cache what acceptance/ computes.
     "acceptance/": Isolation(fork=True),
-    # Built inputs, no preview (tests/change/built.py). Their only caches are functools.cache functions that read botocore
-    # (impact.rolling_inputs, running_pools.applies_to_running_nodes), which mutmut never mutates (it skips decorated
-    # functions) and which call nothing of railyard/change/; no other cache calls these modules (docs/testing.md).
+    # railyard/change/ modules whose tests build their inputs (tests/change/built.py, no preview) and which no cache stands
+    # in for: their only caches are functools.cache functions that read botocore (impact.rolling_inputs,
+    # running_pools.applies_to_running_nodes), which mutmut never mutates (it skips decorated functions) and which call
+    # nothing of railyard/change/. sdk_names (whose cache is over its own _class) and replace_table (load_table) stay
+    # forkserver (docs/testing.md).
     **{
         f"railyard/change/{name}.py": Isolation(fork=True)
-        for name in ("protected", "running_pools", "bought_blocks", "capacity_blocks", "upgrade", "node_group_steps", "impact")
+        for name in (
+            *("protected", "running_pools", "bought_blocks", "capacity_blocks", "upgrade", "node_group_steps", "impact"),
+            *("impact_record", "cost", "ceilings", "render", "karpenter_drift", "go_source", "terraform_source", "kubernetes_source", "diff"),
+        )
     },
 }
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")

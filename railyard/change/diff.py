@@ -74,7 +74,10 @@ def side_at_revision(side: Side, revision: str, into: Path) -> Side:
     top = Path(_git(["rev-parse", "--show-toplevel"], str(anchor), side.label).decode().strip())
     archive = _git(["archive", "--format=tar", revision], str(top), side.label)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
+        try:
+            tar.extractall(into, filter="data")
+        except tarfile.FilterError as refused:  # a link to an absolute path or out of the tree: never followed
+            raise SourceError(f"git archive {revision}: {refused}; railyard unpacks only what stays inside the checkout", side.label) from None
 
     def moved(path: str) -> str:
         resolved = Path(path).resolve()

@@ -171,8 +171,8 @@ class Package:
             item = items[index]
             if item == "func":
                 index += 1
-                if index < len(items) and items[index] == "(":  # a method's receiver
-                    index = items.index(")", index) + 1
+                if index < len(items) and items[index] == "(":  # a method's receiver (to the file's end if never closed)
+                    index = items.index(")", index) + 1 if ")" in items[index:] else len(items)
                 name = items[index] if index < len(items) else ""
                 while index < len(items) and not isinstance(items[index], Group):
                     index += 1

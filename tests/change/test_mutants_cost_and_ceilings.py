@@ -86,6 +86,20 @@ def test_a_capacity_blocks_upfront_moves_alone_and_its_hourly_change_has_no_mont
     }
 
 
+def test_a_summary_counts_the_month_unless_told_the_line_is_a_capacity_block():
+    (delta,) = cost_change(_report(_line("pool:a", 2.0)), _report(_line("pool:a", 3.5))).deltas
+    assert delta.summary(730) == "+1.50 USD/h (+1,095 USD a month of 730 h): item pool:a, changed"
+    assert delta.summary(730, capacity_block=True) == "+1.50 USD/h: item pool:a, changed"
+
+
+def test_an_unknown_hourly_change_is_said_and_the_known_upfront_one_follows_it():
+    old = _report(_line("pool:a", None, unknown="no price", basis="2 nodes", upfront_usd=100.0))
+    new = _report(_line("pool:a", None, unknown="no price", basis="4 nodes", upfront_usd=250.0))
+    (delta,) = cost_change(old, new).deltas
+    assert delta.moved() == ("hourly_usd", "upfront_usd")
+    assert delta.summary(730) == "USD/h change unknown, a side's price is missing; +150.00 USD upfront: item pool:a, changed"
+
+
 def test_lines_that_did_not_move_are_left_out():
     same = _report(_line("pool:a", 1.0), _line("pool:b", None, unknown="x"))
     assert cost_change(same, same).deltas == ()
@@ -250,3 +264,26 @@ def test_a_rows_cells_and_json_round_money_to_the_cent_and_count_the_rest():
     count = Ceiling("service-quota", "q", "l", "vCPUs", BeforeAfter(1000, 2500), 3000, "ok")
     assert count.cells() == ["1,000", "2,500", "+1,500"]
     assert count.as_json()["change"] == 1500 and count.as_json()["available"] == 3000 and not count.money
+
+
+def test_the_totals_and_a_pools_rows_in_full_each_counting_its_own_figure():
+    # Nodes, accelerators and spend all differ, so each total sums its own column: 3 + 0 nodes, 24 + 0 accelerators,
+    # 55.5 USD/h at max. A pool whose max is 0 adds no node.
+    old = _validation([pool("train", max_nodes=3), pool("idle", max_nodes=0)], [_line("pool:train", 10, at_max=55.5)])
+    new = _validation([pool("train", max_nodes=3), pool("idle", max_nodes=0)], [_line("pool:train", 10, at_max=55.5)])
+    rows = ceilings(_preview(old), _preview(new))
+    assert rows[:6] == (
+        Ceiling("total", "max_nodes", "all pools: max nodes", "nodes", BeforeAfter(3, 3)),
+        Ceiling("total", "max_accelerators", "all pools: max accelerators", "accelerators", BeforeAfter(24, 24)),
+        Ceiling("total", "hourly_at_max_usd", "whole design: spend at max, USD/h (priced lines)", "USD/h", BeforeAfter(55.5, 55.5)),
+        Ceiling("pool", "pool:train:max_nodes", "pool train: max nodes", "nodes", BeforeAfter(3, 3)),
+        Ceiling("pool", "pool:train:max_accelerators", "pool train: max accelerators", "accelerators", BeforeAfter(24, 24)),
+        Ceiling("pool", "pool:train:hourly_at_max_usd", "pool train: spend at max, USD/h", "USD/h", BeforeAfter(55.5, 55.5)),
+    )
+
+
+def test_a_quota_only_the_new_side_needs_was_needed_zero_before():
+    code = list(QUOTAS)[0]
+    new = _validation([], quotas=[SimpleNamespace(code=code, needed=96, available=128, ok=True)])
+    (row,) = [row for row in ceilings(_preview(_validation([])), _preview(new)) if row.kind == "service-quota"]
+    assert (row.figures, row.available, row.status) == (BeforeAfter(0, 96), 128, "ok")

@@ -229,3 +229,72 @@ def test_a_lowered_limit_in_words():
         "it, but launches none (new or a drift replacement) while the pool is at or over it, so up to 5 nodes may run above it until "
         "they go on their own"
     )
+
+
+# --- resources and changes that leave fields out -------------------------------------------------------------------------
+
+
+def test_a_node_pool_without_spec_or_labels_is_read_as_having_none():
+    # Drifted by name: no template (so no label: its resource name is the pool), no limits (no nodes), the default budget.
+    bare = resource("train", NODE_POOL, {"metadata": {"name": "train"}})
+    (found,) = drift([_pool_change({"spec.template": "update"})], [bare], NEW)
+    assert found == (
+        "karpenter-drift",
+        "pool train",
+        {
+            "nodes": 0,
+            "accelerators": 0,
+            "node_groups": 1,
+            "nodes_per_wave": 0,
+            "accelerators_per_wave": 0,
+            "waves": 0,
+            "because": ["NodePool spec.template"],
+            "budget": "10%",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [{}, {"spec": {}}, {"spec": {"template": {}}}, {"spec": {"template": {"spec": {}}}}, {"spec": {"template": {"metadata": {}}}}],
+)
+def test_node_pools_missing_a_level_stand_beside_a_drifted_one(inputs):
+    partial = resource("partial", NODE_POOL, inputs)
+    (found,) = drift([_pool_change({"spec.template": "update"})], [partial, _node_pool()], NEW)
+    assert (found[1], found[2]["nodes"]) == ("pool train", 10)
+
+
+def test_a_change_whose_new_side_has_no_metadata_matches_no_pool():
+    nameless = change("train-pool", NODE_POOL, "update", {}, {}, {"spec.template": "update"})
+    assert drift([nameless], [_node_pool()], NEW) == []
+
+
+def test_a_change_that_cannot_drift_does_not_stop_the_ones_after_it():
+    items = [change("x", "aws:ec2/vpc:Vpc", "update", {}, {}, {"cidrBlock": "replace"}), _pool_change({"spec.template": "update"})]
+    (found,) = drift(items, [_node_pool()], NEW)
+    assert found[2]["because"] == ["NodePool spec.template"]
+
+
+def test_a_percentage_budget_over_a_hundred_nodes_rounds_up_from_the_exact_share():
+    # 101 nodes at 1%: 1.01 nodes, rounded up to 2.
+    (found,) = drift([_pool_change({"spec.template": "update"})], [_node_pool(cpu=101 * 192, budgets=[{"nodes": "1%"}])], NEW)
+    assert (found[2]["nodes"], found[2]["nodes_per_wave"], found[2]["waves"]) == (101, 2, 51)
+
+
+def test_only_an_ec2_node_class_is_read_for_aliases_and_one_without_spec_or_metadata_has_none():
+    lookalike = resource(
+        "train-class",
+        "kubernetes:core/v1:ConfigMap",
+        {"metadata": {"name": "train-class"}, "spec": {"amiSelectorTerms": [{"alias": "al2023@latest"}]}},
+    )
+    bare_class = resource("bare", NODE_CLASS, {})
+    assert drift([_upgrade()], [_node_pool(), lookalike, bare_class], NEW) == []
+
+
+def test_each_lowered_limit_is_found_after_changes_that_are_not_one():
+    items = [
+        change("x", "aws:ec2/vpc:Vpc", "update", {}, {}, {"cidrBlock": "replace"}),
+        _limit(1920, 1920),
+        _limit(1920, 960),
+    ]
+    assert [(kind, subject, figures["nodes"]) for kind, subject, figures in lowered_limits(items, NEW)] == [("karpenter-limit", "pool train", 5)]

@@ -237,3 +237,39 @@ def test_a_diff_not_compared_shows_the_invalid_sides_findings_only():
     )
     no_maps = replace(invalid, source_maps=())
     assert text_report(no_maps) == text_report(invalid)
+
+
+def test_a_changed_maps_value_is_written_with_its_keys_sorted():
+    unsorted = InputChange("tags", {"team": "ml", "env": "dev"}, None, Effect("update", "tags"))
+    assert change_lines(replace(change, inputs=[unsorted])) == ['tags: {"env": "dev", "team": "ml"} -> null (update)']
+
+
+# Two sides' maps of the same file name: the report quotes the new side's line (the last map), never the old one's.
+OLD_MAP = SourceMap(lines={"new.yaml": ["old 1", "old 2", "old 3"]})
+NEW_MAP = SourceMap(lines={"new.yaml": ["kubernetes:", "pools:", "  - name: train"]})
+
+
+def test_a_side_not_compared_quotes_its_finding_from_the_new_sides_map():
+    bad = error("schema.x", ("pools", 0), "bad").at("new.yaml", 3, 5)
+    invalid = replace(result, compared=False, changes=[], impacts=[], cost=None, ceilings=(), findings=[bad], source_maps=(OLD_MAP, NEW_MAP))
+    report = text_report(invalid)
+    assert "new.yaml:3:5: error [schema.x] pools[0]: bad\n       3 |   - name: train\n         |     ^" in report
+    assert "old 3" not in report
+
+
+def test_the_new_sides_and_the_changes_own_findings_quote_the_new_sides_map():
+    own = warning("change.held-template", ("pools", 0), "held", "hint").at("new.yaml", 2, 1)
+    compared = replace(result, findings=[own], source_maps=(OLD_MAP, NEW_MAP))
+    report = text_report(compared)
+    assert "new.yaml:3:5: warn [pool.new] pools[0]: now wrong\n       3 |   - name: train\n         |     ^\n    hint: fix" in report
+    assert "new.yaml:2:1: warn [change.held-template] pools[0]: held\n       2 | pools:\n         | ^\n    hint: hint" in report
+    assert "old 2" not in report and "old 3" not in report
+    # Without maps the same report has no quoted line.
+    bare = text_report(replace(compared, source_maps=()))
+    assert "new.yaml:3:5: warn [pool.new] pools[0]: now wrong\n    hint: fix" in bare
+    assert " | pools:" not in bare
+
+
+def test_a_markdown_cell_keeps_to_one_line():
+    multiline = replace(result, findings=[warning("change.x", (), "first line\nsecond line")])
+    assert "| warning | `change.x` | <blueprint> | first line second line |" in markdown_report(multiline)

@@ -56,3 +56,15 @@ def test_a_resource_whose_nested_type_took_its_args_name_is_read_from_its_init_a
 def test_an_outputs_wire_name_or_none():
     assert resource_output("aws:ec2/launchTemplate:LaunchTemplate", "latest_version") == "latestVersion"
     assert resource_output("aws:ec2/launchTemplate:LaunchTemplate", "no_such_output") is None
+
+
+def test_a_list_block_pluralised_with_es_is_found_under_its_plural():
+    # Terraform's aws_route53_record has an `alias` block; pulumi-aws names it `aliases`.
+    assert wire_path("aws:route53/record:Record", "alias.evaluate_target_health") == "aliases.evaluateTargetHealth"
+
+
+def test_an_output_of_a_resource_whose_args_are_init_args_is_read_from_the_resource_not_its_args():
+    # NetworkInterfaceAttachment's inputs are NetworkInterfaceAttachmentInitArgs, which has no `attachment_id`: the output
+    # is the resource class's own property.
+    token = "aws:ec2/networkInterfaceAttachment:NetworkInterfaceAttachment"
+    assert (resource_output(token, "attachment_id"), resource_output(token, "network_interface_id")) == ("attachmentId", "networkInterfaceId")
