@@ -20,6 +20,7 @@ import pytest
 from acceptance import aws
 from acceptance.aws import AwsError, autoscaling_endpoint, container_credentials, set_instance_health
 from acceptance.sigv4 import Credentials, sign
+from tests.acceptance.answers import UNSET, Answer
 from tests.acceptance.test_replace_aws import NOW, Recorder, recorder  # noqa: F401
 
 URI = "AWS_CONTAINER_CREDENTIALS_FULL_URI"
@@ -143,9 +144,6 @@ def test_without_a_credentials_uri_the_error_says_the_pod_has_no_association(env
     assert (caught.value.status, caught.value.code) == (0, "")
 
 
-UNSET = object()
-
-
 class Opener:
     """Stands in for the opener `build_opener` makes: records (request, timeout) and gives each queued outcome in turn."""
 
@@ -158,22 +156,6 @@ class Opener:
         if isinstance(outcome, Exception):
             raise outcome
         return Answer(outcome)
-
-
-class Answer:
-    """An answer's body, as a context manager."""
-
-    def __init__(self, payload: bytes) -> None:
-        self.payload = payload
-
-    def __enter__(self) -> Answer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def read(self) -> bytes:
-        return self.payload
 
 
 AGENT = "http://169.254.170.23/v1/credentials"

@@ -21,6 +21,7 @@ import pytest
 from acceptance import kube
 from acceptance.kube import ApiError, NodeApi, condition, publish
 from acceptance.report import Check, Report
+from tests.acceptance.answers import UNSET, Answer
 
 NOW = datetime(2026, 11, 27, 18, 0, tzinfo=UTC)
 PASSED = Report((Check("gpu.count", True, "8 GPUs", "8 attached, 8 listed", "nvidia-smi"),))
@@ -136,25 +137,6 @@ def test_outside_a_pod_the_in_cluster_client_is_refused_saying_which_variables_a
         with pytest.raises(OSError) as caught:
             NodeApi.in_cluster()
         assert str(caught.value) == "not in a pod: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are unset"
-
-
-class Answer:
-    """What `urlopen` hands back: a context manager whose body is `payload`."""
-
-    def __init__(self, payload: bytes) -> None:
-        self.payload = payload
-
-    def __enter__(self) -> Answer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def read(self) -> bytes:
-        return self.payload
-
-
-UNSET = object()
 
 
 def _urlopen(monkeypatch, outcome):
