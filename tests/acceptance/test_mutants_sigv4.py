@@ -7,6 +7,7 @@ header values' whitespace folded; a session token signed; and a secret never pri
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -96,3 +97,18 @@ def test_credentials_never_print_their_secret_or_token():
         repr(Credentials("ASIAKEY", "s3cr3t", "token", "2026-11-27T19:00:00Z"))
         == "Credentials(access_key='ASIAKEY', expiration='2026-11-27T19:00:00Z')"
     )
+
+
+@pytest.fixture
+def seven_hours_west(monkeypatch):
+    """The machine's own time zone seven hours west of UTC (a POSIX TZ string: no zone database needed)."""
+    monkeypatch.setenv("TZ", "PDT+7")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_the_stamp_is_utc_on_a_machine_in_another_zone(seven_hours_west):
+    signed = sign("GET", "https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08", b"", FORM, EXAMPLE, "us-east-1", "iam", AT)
+    assert signed["X-Amz-Date"] == "20150830T123600Z"
