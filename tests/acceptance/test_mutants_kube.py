@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import ssl
-import time
 import urllib.error
 import urllib.request
 from datetime import UTC, datetime, timedelta, timezone
@@ -22,6 +21,7 @@ from acceptance import kube
 from acceptance.kube import ApiError, NodeApi, condition, publish
 from acceptance.report import Check, Report
 from tests.acceptance.answers import UNSET, Answer
+from tests.acceptance.machine_zone import machine_zone
 
 NOW = datetime(2026, 11, 27, 18, 0, tzinfo=UTC)
 PASSED = Report((Check("gpu.count", True, "8 GPUs", "8 attached, 8 listed", "nvidia-smi"),))
@@ -193,18 +193,9 @@ def test_in_a_pod_the_client_speaks_https_to_the_service_with_the_accounts_token
     assert NodeApi.in_cluster() == NodeApi("https://10.100.0.1:443", "eyJhbGciOiJSUzI1NiJ9.e30.c2ln", ("verifying with", str(tmp_path / "ca.crt")))  # type: ignore[arg-type]
 
 
-@pytest.fixture
-def nine_hours_east(monkeypatch):
-    """The machine's own time zone nine hours east of UTC (a POSIX TZ string: no zone database needed)."""
-    monkeypatch.setenv("TZ", "JST-9")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
-def test_the_condition_is_stamped_in_utc_whatever_the_machines_time_zone(nine_hours_east):
-    assert condition(PASSED, NOW)["lastTransitionTime"] == "2026-11-27T18:00:00Z"
+def test_the_condition_is_stamped_in_utc_whatever_the_machines_time_zone():
+    with machine_zone("JST-9"):
+        assert condition(PASSED, NOW)["lastTransitionTime"] == "2026-11-27T18:00:00Z"
 
 
 def test_a_node_answer_without_a_spec_has_no_taint_to_lift():

@@ -7,12 +7,12 @@ header values' whitespace folded; a session token signed; and a secret never pri
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
 from acceptance.sigv4 import Credentials, _canonical_query, host_of, sign, signing_key
+from tests.acceptance.machine_zone import machine_zone
 
 SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 EXAMPLE = Credentials("AKIDEXAMPLE", SECRET)
@@ -99,16 +99,7 @@ def test_credentials_never_print_their_secret_or_token():
     )
 
 
-@pytest.fixture
-def seven_hours_west(monkeypatch):
-    """The machine's own time zone seven hours west of UTC (a POSIX TZ string: no zone database needed)."""
-    monkeypatch.setenv("TZ", "PDT+7")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
-def test_the_stamp_is_utc_on_a_machine_in_another_zone(seven_hours_west):
-    signed = sign("GET", "https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08", b"", FORM, EXAMPLE, "us-east-1", "iam", AT)
+def test_the_stamp_is_utc_on_a_machine_in_another_zone():
+    with machine_zone("PDT+7"):
+        signed = sign("GET", "https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08", b"", FORM, EXAMPLE, "us-east-1", "iam", AT)
     assert signed["X-Amz-Date"] == "20150830T123600Z"
