@@ -100,6 +100,8 @@ def _sentence(error: cerberus_errors.ValidationError) -> str:
         return f"{path} is not set"
     if error.code == cerberus_errors.CUSTOM.code and error.info == (ABSENT_MESSAGE,):
         return f"{path} is set ({value!r}) and must not be"
+    if error.code == cerberus_errors.CUSTOM.code:
+        return f"{path} {error.info[0]}"
     if rule == "allowed":
         bad = error.info[0] if error.code == cerberus_errors.UNALLOWED_VALUES.code else value
         shown = _shown(bad) if isinstance(bad, (list, tuple)) else repr(bad)
@@ -122,7 +124,9 @@ def _sentence(error: cerberus_errors.ValidationError) -> str:
         return f"{path} has {len(error.value)} item(s); {rule[:3]}imum {constraint}"
     if rule == "type":
         return f"{path} is {value!r}, not of type {constraint}"
-    return f"{path}: {cerberus_errors.BasicErrorHandler.messages.get(error.code, rule)}"
+    # Cerberus's own wording for the rest, filled in as its BasicErrorHandler does (`{constraint}`, `{value}`).
+    template = cerberus_errors.BasicErrorHandler.messages.get(error.code, rule)
+    return f"{path}: {template.format(*error.info, constraint=constraint, field=path, value=error.value)}"
 
 
 class Sentences(cerberus_errors.BaseErrorHandler):

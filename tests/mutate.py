@@ -115,6 +115,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # Every rule module (the registry, __init__.py, only runs them), the ones with the most verdict logic first.
     "blueprint-rules": tuple(f"blueprints/rules/{name}.py" for name in GROUPS_RULES),
     "policy-rules": ("policies/rules",),
+    # The pack's own logic: what a rule is and how its Cerberus schemas are read and worded (policies/rules/ holds the rules).
+    "policies": ("policies/rule.py", "policies/schema.py"),
 }
 # The blueprint rules run on every blueprint a test loads, so a mutant of any rule runs every such test the group lists:
 # the group lists the broad cases (every code, every malformed line) and each module's own file of edge tests,
@@ -253,6 +255,19 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/policies/test_rule_edges_security.py",
         "tests/policies/test_rule_edges_governance.py",
     ),
+    # The rule kinds and the Cerberus layer on inputs built in the test, and the rules' edge cases on small built stacks
+    # (through the engine's own path); no preview.
+    **{
+        module: (
+            "tests/policies/test_mutants_rule.py",
+            "tests/policies/test_mutants_schema.py",
+            "tests/policies/test_schema.py",
+            "tests/policies/test_rule_edges_correctness.py",
+            "tests/policies/test_rule_edges_security.py",
+            "tests/policies/test_rule_edges_governance.py",
+        )
+        for module in ("policies/rule.py", "policies/schema.py")
+    },
 }
 
 
@@ -314,6 +329,11 @@ ISOLATION: dict[str, Isolation] = {
             *("impact_record", "cost", "ceilings", "render", "karpenter_drift", "go_source", "terraform_source", "kubernetes_source", "diff"),
         )
     },
+
+    # Their tests preview nothing. The one cache, schema.py's validators per thread, is warm in mutmut's main process;
+    # test_mutants_schema.py empties it for each of its tests, so a mutant of how a validator is built still runs there.
+    "policies/rule.py": Isolation(fork=True),
+    "policies/schema.py": Isolation(fork=True),
 }
 SCORED = ("killed", "timeout", "survived", "no tests", "suspicious", "segfault", "skipped", "not checked")
 

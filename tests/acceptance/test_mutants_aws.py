@@ -2,18 +2,25 @@
 where mutation testing found them unheld: which credentials URIs may receive the token (https, loopback in IPv4 and
 IPv6, each container host, nothing else), the token file winning over the variable and either refused with a line
 break, an agent that never answers or answers something else, credentials without a session token, each partition's
-endpoint, and AWS's error document read whatever its shape."""
+endpoint, and AWS's error document read whatever its shape. Against stand-ins for the opener and `urlopen`: what the
+agent is asked (headers, 10-second timeout) and every field of its answer kept, its refusal or silence (the reason, or
+the error itself), a proxy the image sets never used, and SetInstanceHealth's own endpoint, timeout and errors."""
 
 from __future__ import annotations
 
+import io
 import json
 import socket
+import urllib.error
+import urllib.request
+from email.message import Message
 
 import pytest
 
 from acceptance import aws
 from acceptance.aws import AwsError, autoscaling_endpoint, container_credentials, set_instance_health
 from acceptance.sigv4 import Credentials, sign
+from tests.acceptance.answers import UNSET, Answer
 from tests.acceptance.test_replace_aws import NOW, Recorder, recorder  # noqa: F401
 
 URI = "AWS_CONTAINER_CREDENTIALS_FULL_URI"
@@ -121,3 +128,139 @@ def test_the_call_sends_exactly_the_form_and_the_headers_sign_gives_for_it(recor
     signed = sign("POST", f"{recorder.url}/", form, {"Content-Type": aws.FORM}, credentials, "eu-west-1", "autoscaling", NOW)
     assert (method, path, body) == ("POST", "/", form)
     assert {name: headers[name] for name in signed} == signed
+
+
+def test_a_line_break_in_the_token_is_refused_before_any_request_with_no_status_and_no_code():
+    with pytest.raises(AwsError) as caught:
+        aws._token({aws.TOKEN: "a\nb"})
+    assert (caught.value.status, caught.value.code) == (0, "")
+
+
+@pytest.mark.parametrize("environ", [{}, {URI: ""}])
+def test_without_a_credentials_uri_the_error_says_the_pod_has_no_association(environ):
+    with pytest.raises(AwsError) as caught:
+        container_credentials(environ, sleep=lambda seconds: None)
+    assert str(caught.value) == "container credentials: AWS_CONTAINER_CREDENTIALS_FULL_URI is unset: the pod has no EKS Pod Identity association"
+    assert (caught.value.status, caught.value.code) == (0, "")
+
+
+class Opener:
+    """Stands in for the opener `build_opener` makes: records (request, timeout) and gives each queued outcome in turn."""
+
+    def __init__(self, outcomes) -> None:
+        self.outcomes, self.calls = list(outcomes), []
+
+    def open(self, request, timeout=UNSET):
+        self.calls.append((request, timeout))
+        outcome = self.outcomes.pop(0)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return Answer(outcome)
+
+
+AGENT = "http://169.254.170.23/v1/credentials"
+
+
+def _opener(monkeypatch, *outcomes) -> Opener:
+    opener = Opener(outcomes)
+    monkeypatch.setattr(urllib.request, "build_opener", lambda *handlers: opener)
+    return opener
+
+
+def test_the_agent_is_asked_for_json_with_the_token_as_authorization_within_ten_seconds_and_every_field_is_kept(monkeypatch):
+    answer = {"AccessKeyId": "ASIAEXAMPLEKEY", "SecretAccessKey": "s3cr3t", "Token": "session-token", "Expiration": "2026-11-27T19:00:00Z"}
+    opener = _opener(monkeypatch, json.dumps(answer).encode())
+    credentials = container_credentials({URI: AGENT, aws.TOKEN: "eyJhbGciOiJSUzI1NiJ9.pod"}, sleep=lambda seconds: None)
+    assert (credentials.access_key, credentials.secret_key, credentials.token, credentials.expiration) == (
+        "ASIAEXAMPLEKEY",
+        "s3cr3t",
+        "session-token",
+        "2026-11-27T19:00:00Z",
+    )
+    [(request, timeout)] = opener.calls
+    assert (request.full_url, request.get_method(), timeout) == (AGENT, "GET", 10)
+    assert dict(request.header_items()) == {"Accept": "application/json", "Authorization": "eyJhbGciOiJSUzI1NiJ9.pod"}
+
+
+def test_a_refusing_agent_gives_its_status_and_its_words_cut_at_300_characters_even_when_not_utf8(monkeypatch):
+    words = b"\xff" + b"x" * 300
+    refusals = [urllib.error.HTTPError(AGENT, 500, "Internal Server Error", Message(), io.BytesIO(words)) for _ in range(aws.ATTEMPTS)]
+    _opener(monkeypatch, *refusals)
+    with pytest.raises(AwsError) as caught:
+        container_credentials({URI: AGENT}, sleep=lambda seconds: None)
+    assert str(caught.value) == f"GET {AGENT}: HTTP 500: : \ufffd{'x' * 299}"
+    assert (caught.value.status, caught.value.code) == (500, "")
+
+
+@pytest.mark.parametrize(
+    ("failure", "said"),
+    [(urllib.error.URLError("connection refused"), "connection refused"), (TimeoutError("timed out"), "timed out")],
+)
+def test_an_agent_that_never_answers_gives_the_reason_or_the_error_itself_with_no_status_or_code(monkeypatch, failure, said):
+    _opener(monkeypatch, *[failure] * aws.ATTEMPTS)
+    with pytest.raises(AwsError) as caught:
+        container_credentials({URI: AGENT}, sleep=lambda seconds: None)
+    assert (str(caught.value), caught.value.status, caught.value.code) == (f"GET {AGENT}: no answer: {said}", 0, "")
+
+
+def test_a_proxy_the_image_sets_is_never_used_for_the_agent(recorder, monkeypatch):  # noqa: F811
+    for name in ("no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{_closed_port()}")
+    recorder.answers = [(200, json.dumps({"AccessKeyId": "A", "SecretAccessKey": "S"}).encode())]
+    assert container_credentials({URI: f"{recorder.url}/v1/credentials"}, sleep=lambda seconds: None) == Credentials("A", "S")
+    assert [(method, path) for method, path, *_ in recorder.requests] == [("GET", "/v1/credentials")]
+
+
+def test_an_error_document_in_the_query_apis_namespace_or_without_a_code_or_a_message():
+    namespaced = (
+        '<ErrorResponse xmlns="https://autoscaling.amazonaws.com/doc/2011-01-01/">'
+        "<Error><Code>Throttling</Code><Message>Rate exceeded</Message></Error></ErrorResponse>"
+    )
+    assert aws._error(namespaced) == ("Throttling", "Rate exceeded")
+    assert aws._error("<Error><Message>Rate exceeded</Message></Error>") == ("", "Rate exceeded")
+    long = f"<Error><Type>{'x' * 300}</Type></Error>"
+    assert aws._error(long) == ("", long[:300])
+
+
+def _urlopen(monkeypatch, outcome):
+    calls = []
+
+    def urlopen(request, timeout=UNSET):
+        calls.append((request, timeout))
+        if isinstance(outcome, Exception):
+            raise outcome
+        return Answer(b"<SetInstanceHealthResponse/>")
+
+    monkeypatch.setattr(urllib.request, "urlopen", urlopen)
+    return calls
+
+
+def test_without_an_endpoint_the_call_goes_to_the_regions_auto_scaling_endpoint_within_thirty_seconds(monkeypatch):
+    calls = _urlopen(monkeypatch, None)
+    set_instance_health("i-0123456789abcdef0", "cn-north-1", Credentials("AKIA", "secret"), now=NOW)
+    [(request, timeout)] = calls
+    assert (request.full_url, request.get_method(), timeout) == ("https://autoscaling.cn-north-1.amazonaws.com.cn/", "POST", 30)
+
+
+def test_a_refused_call_gives_the_status_and_awss_code_and_message_even_when_not_utf8(monkeypatch):
+    document = b"<ErrorResponse><Error><Code>AccessDenied</Code><Message>\xff not authorized</Message></Error></ErrorResponse>"
+    _urlopen(monkeypatch, urllib.error.HTTPError("https://autoscaling.us-east-1.amazonaws.com/", 403, "Forbidden", Message(), io.BytesIO(document)))
+    with pytest.raises(AwsError) as caught:
+        set_instance_health("i-0123456789abcdef0", "us-east-1", Credentials("AKIA", "secret"), now=NOW)
+    assert str(caught.value) == (
+        "SetInstanceHealth i-0123456789abcdef0 Unhealthy at https://autoscaling.us-east-1.amazonaws.com/: "
+        "HTTP 403: AccessDenied: \ufffd not authorized"
+    )
+    assert (caught.value.status, caught.value.code) == (403, "AccessDenied")
+
+
+@pytest.mark.parametrize(
+    ("failure", "said"),
+    [(urllib.error.URLError("Name or service not known"), "Name or service not known"), (TimeoutError("timed out"), "timed out")],
+)
+def test_a_call_that_gets_no_answer_gives_the_reason_or_the_error_itself(monkeypatch, failure, said):
+    _urlopen(monkeypatch, failure)
+    with pytest.raises(AwsError) as caught:
+        set_instance_health("i-0123456789abcdef0", "us-east-1", Credentials("AKIA", "secret"), now=NOW)
+    assert str(caught.value) == f"SetInstanceHealth i-0123456789abcdef0 Unhealthy at https://autoscaling.us-east-1.amazonaws.com/: no answer: {said}"

@@ -78,3 +78,8 @@ def test_an_expectation_survives_its_own_json_object_every_field_present():
     document = P5.as_dict()
     assert set(document) == {f.name for f in dataclasses.fields(Expectation)}
     assert Expectation.from_dict(document) == P5
+
+
+@pytest.mark.parametrize("kind", ["gpu", "neuron", None])
+def test_each_accelerator_kind_and_none_is_taken(kind):
+    assert Expectation.from_dict({**BASE, "accelerator_kind": kind}).accelerator_kind == kind

@@ -2,16 +2,26 @@
 mutation testing found it unheld: the condition of a passed, a failed and an empty report (in UTC); the taint lifted
 only from a passed node asked to, and only the acceptance taint; the label moved from pending to passed in the same
 patch; a conflict (409 or 422) read again at most three times; another refusal raised; the API's error message cut
-at 300 characters; and the in-cluster client refused outside a pod."""
+at 300 characters; the in-cluster client refused outside a pod and, in one, built from the service's address, the
+account's token and its CA; each request's body, headers, TLS context and 30-second timeout, an empty answer and a
+refusal whose words are not UTF-8 (against a stand-in for `urlopen`); and the stamp in UTC on a machine that is not."""
 
 from __future__ import annotations
 
+import io
+import ssl
+import urllib.error
+import urllib.request
 from datetime import UTC, datetime, timedelta, timezone
+from email.message import Message
 
 import pytest
 
+from acceptance import kube
 from acceptance.kube import ApiError, NodeApi, condition, publish
 from acceptance.report import Check, Report
+from tests.acceptance.answers import UNSET, Answer
+from tests.acceptance.machine_zone import machine_zone
 
 NOW = datetime(2026, 11, 27, 18, 0, tzinfo=UTC)
 PASSED = Report((Check("gpu.count", True, "8 GPUs", "8 attached, 8 listed", "nvidia-smi"),))
@@ -127,3 +137,73 @@ def test_outside_a_pod_the_in_cluster_client_is_refused_saying_which_variables_a
         with pytest.raises(OSError) as caught:
             NodeApi.in_cluster()
         assert str(caught.value) == "not in a pod: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are unset"
+
+
+def _urlopen(monkeypatch, outcome):
+    """Replaces `urllib.request.urlopen` with one that records (request, context, timeout) and answers `outcome`."""
+    calls = []
+
+    def urlopen(request, context=UNSET, timeout=UNSET):
+        calls.append((request, context, timeout))
+        if isinstance(outcome, Exception):
+            raise outcome
+        return Answer(outcome)
+
+    monkeypatch.setattr(urllib.request, "urlopen", urlopen)
+    return calls
+
+
+CONTEXT = object()
+
+
+def test_a_get_sends_no_body_the_bearer_token_and_json_headers_within_thirty_seconds_over_the_clients_tls(monkeypatch):
+    calls = _urlopen(monkeypatch, b'{"kind": "Node"}')
+    api = NodeApi("https://10.100.0.1:443", "t0ken", CONTEXT)
+    assert api.request("GET", "/api/v1/nodes/n1") == {"kind": "Node"}
+    [(request, context, timeout)] = calls
+    assert (request.full_url, request.get_method(), request.data) == ("https://10.100.0.1:443/api/v1/nodes/n1", "GET", None)
+    assert dict(request.header_items()) == {"Authorization": "Bearer t0ken", "Accept": "application/json", "Content-type": "application/json"}
+    assert (context, timeout) == (CONTEXT, 30)
+
+
+def test_a_patch_sends_its_body_as_json_with_its_content_type_and_an_empty_answer_is_an_empty_object(monkeypatch):
+    calls = _urlopen(monkeypatch, b"")
+    api = NodeApi("https://10.100.0.1:443", "t0ken")
+    body = {"metadata": {"annotations": {"railyard.dev/acceptance": "{}"}}}
+    assert api.request("PATCH", "/api/v1/nodes/n1", body, "application/merge-patch+json") == {}
+    [(request, _, _)] = calls
+    assert (request.get_method(), request.data) == ("PATCH", b'{"metadata": {"annotations": {"railyard.dev/acceptance": "{}"}}}')
+    assert request.get_header("Content-type") == "application/merge-patch+json"
+
+
+def test_a_refusal_is_an_api_error_with_the_status_and_the_servers_words_even_when_they_are_not_utf8(monkeypatch):
+    refusal = urllib.error.HTTPError("https://10.100.0.1:443/api/v1/nodes/n1", 409, "Conflict", Message(), io.BytesIO(b"\xff conflict"))
+    _urlopen(monkeypatch, refusal)
+    with pytest.raises(ApiError) as caught:
+        NodeApi("https://10.100.0.1:443", "t0ken").request("PATCH", "/api/v1/nodes/n1", [])
+    assert (str(caught.value), caught.value.status) == ("PATCH /api/v1/nodes/n1: HTTP 409: \ufffd conflict", 409)
+
+
+def test_in_a_pod_the_client_speaks_https_to_the_service_with_the_accounts_token_trimmed_and_its_ca(monkeypatch, tmp_path):
+    monkeypatch.setenv("KUBERNETES_SERVICE_HOST", "10.100.0.1")
+    monkeypatch.setenv("KUBERNETES_SERVICE_PORT", "443")
+    monkeypatch.setattr(kube, "ACCOUNT", tmp_path)
+    (tmp_path / "token").write_text("eyJhbGciOiJSUzI1NiJ9.e30.c2ln\n", encoding="utf-8")
+    monkeypatch.setattr(ssl, "create_default_context", lambda cafile: ("verifying with", cafile))
+    assert NodeApi.in_cluster() == NodeApi("https://10.100.0.1:443", "eyJhbGciOiJSUzI1NiJ9.e30.c2ln", ("verifying with", str(tmp_path / "ca.crt")))  # type: ignore[arg-type]
+
+
+def test_the_condition_is_stamped_in_utc_whatever_the_machines_time_zone():
+    with machine_zone("JST-9"):
+        assert condition(PASSED, NOW)["lastTransitionTime"] == "2026-11-27T18:00:00Z"
+
+
+def test_a_node_answer_without_a_spec_has_no_taint_to_lift():
+    class Untainted(Api):
+        def request(self, method, path, body=None, content_type="application/json"):
+            answer = super().request(method, path, body, content_type)
+            return {"metadata": answer["metadata"]} if method == "GET" else answer
+
+    api = Untainted()
+    assert publish(PASSED, "n1", api, lift_taint=True, now=NOW) is False
+    assert [method for method, *_ in api.requests] == ["PATCH", "PATCH", "GET"]

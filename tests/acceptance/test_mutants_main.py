@@ -7,6 +7,7 @@ can't be read or parsed, a missing folder, `--replace-on-failure` without `--pub
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -163,3 +164,60 @@ def test_a_passed_node_is_published_with_its_taint_lifted_and_never_replaced(tmp
     assert checker.main(argv) == 0
     assert capsys.readouterr().err == "published on node n1; taint lifted\n"
     assert lifts == [True]
+
+
+def test_the_help_opens_with_the_checkers_purpose_word_for_word(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    assert " {record,check,run,rdma-devices} ... Accept a node against its pool's design. positional arguments: " in _help(capsys)
+
+
+def _refused(capsys, argv: list[str]) -> str:
+    """The last line argparse prints when it refuses `argv` (exit status 2)."""
+    with pytest.raises(SystemExit) as stopped:
+        checker.main(argv)
+    assert stopped.value.code == 2
+    return capsys.readouterr().err.splitlines()[-1]
+
+
+def test_an_action_its_expectation_and_its_folder_are_each_required(tmp_path, capsys):
+    expect, folder = str(tmp_path / "expectation.json"), str(tmp_path)
+    assert _refused(capsys, []) == "python -m acceptance: error: the following arguments are required: action"
+    assert _refused(capsys, ["check", "--from", folder]) == "python -m acceptance check: error: the following arguments are required: --expect"
+    assert _refused(capsys, ["check", "--expect", expect]) == "python -m acceptance check: error: the following arguments are required: --from"
+    assert _refused(capsys, ["record", "--expect", expect]) == "python -m acceptance record: error: the following arguments are required: --into"
+    assert _refused(capsys, ["run", "--into", folder]) == "python -m acceptance run: error: the following arguments are required: --expect"
+
+
+def test_replace_on_failure_without_publish_is_refused_in_these_words(tmp_path, capsys):
+    folder = real_folder(tmp_path)
+    argv = ["check", "--expect", str(folder / "expectation.json"), "--from", str(folder), "--replace-on-failure"]
+    assert _refused(capsys, argv) == (
+        "python -m acceptance: error: --replace-on-failure needs --publish NODE: the verdict goes on the node before its instance is replaced"
+    )
+
+
+def test_rdma_devices_without_sys_reads_the_default_sysfs(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(checker, "default_sys_root", lambda: tmp_path)
+    assert checker.main(["rdma-devices"]) == 0
+    assert capsys.readouterr().out.startswith(f"# {tmp_path}/class/infiniband: ")
+
+
+def test_the_verdict_is_published_on_the_named_node_with_the_pods_client_and_the_replacement_reads_the_pods_environment(
+    tmp_path, capsys, monkeypatch
+):
+    folder = real_folder(tmp_path)
+    (folder / "dmesg.txt").write_text(XID, encoding="utf-8")
+    published, environments = [], []
+
+    def replace_node(api, node, report, environ, endpoint):
+        environments.append(environ)
+        return Replacement("i-0123456789abcdef0", True)
+
+    monkeypatch.setattr(checker.NodeApi, "in_cluster", classmethod(lambda cls: "api"))
+    monkeypatch.setattr(checker, "publish", lambda report, node, api, lift: published.append((report.failed, node, api, lift)) or False)
+    monkeypatch.setattr(checker, "replace_node", replace_node)
+    argv = ["check", "--expect", str(folder / "expectation.json"), "--from", str(folder), "--publish", "n1", "--replace-on-failure"]
+    assert checker.main(argv) == 1
+    assert published == [(("gpu.xid",), "n1", "api", False)]
+    assert environments == [os.environ]
+    assert environments[0] is os.environ

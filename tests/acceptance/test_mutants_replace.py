@@ -131,3 +131,24 @@ def test_a_node_failing_only_for_missing_evidence_is_withheld_without_reading_it
 def test_a_node_that_names_no_instance_is_an_outcome_with_no_instance(monkeypatch):
     outcome, asked = _replace(Api("kind://docker/kind/kind-worker"), {"AWS_REGION": "us-west-2"}, monkeypatch)
     assert (outcome.instance_id, outcome.requested, asked) == (None, False, [])
+
+
+def test_the_credentials_are_read_from_the_environment_given_waiting_with_the_sleep_given(monkeypatch):
+    given = []
+    monkeypatch.setattr(replace, "container_credentials", lambda environ, sleep: given.append((environ, sleep)) or "creds")
+    monkeypatch.setattr(replace, "set_instance_health", lambda *args: None)
+    environ, waits = {"AWS_REGION": "us-west-2"}, []
+    assert replace_node(Api(), "ip-10-0-0-1", FAILED, environ, None, NOW, waits.append) == Replacement("i-0123456789abcdef0", True)
+    assert len(given) == 1 and given[0][0] is environ and given[0][1] == waits.append
+
+
+def test_every_missing_file_is_named_when_the_replacement_is_withheld(monkeypatch):
+    missing = Check("evidence.dcgmi-diag.json", False, "the output of `dcgmi diag`", "missing", "dcgmi-diag.json")
+    outcome = replace_node(Api(), "ip-10-0-0-1", Report((*ONLY_MISSING.checks, missing)), {"AWS_REGION": "us-west-2"}, None, NOW)
+    assert outcome.error == "withheld: only evidence is missing (evidence.dmesg.txt, evidence.dcgmi-diag.json), which a new instance would not fix"
+
+
+def test_a_node_that_passed_is_never_replaced():
+    passed = Report((Check("gpu.xid", True, "no Xid", "none", "dmesg (dmesg.txt)"),))
+    with pytest.raises(AssertionError, match="^only a node that failed is replaced$"):
+        replace_node(Api(), "ip-10-0-0-1", passed, {"AWS_REGION": "us-west-2"}, None, NOW)

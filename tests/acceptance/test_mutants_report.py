@@ -56,3 +56,8 @@ def test_checks_collected_from_one_source_carry_it_and_a_skip_keeps_its_reason()
     checks.skip("gpu.fabric", "not in an NVLink domain")
     assert checks.made == [Check("gpu.xid", True, "no Xid", "none", "dmesg (dmesg.txt)")]
     assert checks.skipped == {"gpu.fabric": "not in an NVLink domain"}
+
+
+def test_the_verdict_names_every_failed_check_comma_separated():
+    xid = Check("gpu.xid", False, "no Xid", "Xid 79", "dmesg (dmesg.txt)")
+    assert Report((FAILED, PASSED, xid)).as_text().splitlines()[-1] == "REJECTED (2 failed: efa.devices, gpu.xid)"

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from acceptance.sigv4 import Credentials, _canonical_query, host_of, sign, signing_key
+from tests.acceptance.machine_zone import machine_zone
 
 SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 EXAMPLE = Credentials("AKIDEXAMPLE", SECRET)
@@ -96,3 +97,9 @@ def test_credentials_never_print_their_secret_or_token():
         repr(Credentials("ASIAKEY", "s3cr3t", "token", "2026-11-27T19:00:00Z"))
         == "Credentials(access_key='ASIAKEY', expiration='2026-11-27T19:00:00Z')"
     )
+
+
+def test_the_stamp_is_utc_on_a_machine_in_another_zone():
+    with machine_zone("PDT+7"):
+        signed = sign("GET", "https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08", b"", FORM, EXAMPLE, "us-east-1", "iam", AT)
+    assert signed["X-Amz-Date"] == "20150830T123600Z"

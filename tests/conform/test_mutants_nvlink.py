@@ -5,11 +5,15 @@ pod, and a pool whose NVLink stays inside one instance (p5), which asks for none
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+import pytest
+
 from railyard.conform import nvlink
-from railyard.online.evidence import DAEMONSETS, NODES, PODS, TOPOLOGY
+from railyard.online.evidence import COMPUTE_DOMAINS, DAEMONSETS, DEPLOYMENTS, NODES, PODS, TOPOLOGY
 from tests.conform.judges import finding_json, judge, node, not_checked_json, planned, resized, topology, with_groups
+from topology.cluster.compute_domains import ComputeDomain
 
 GB200 = planned("p6e-gb200-nvl72.yaml")
 NVL72 = resized(GB200.groups[0], desired_size=4, max_size=4)
@@ -175,3 +179,104 @@ def test_a_node_not_yet_in_a_block_does_not_stop_the_next_ones_being_compared():
 def test_the_dra_plugin_with_no_pod_at_all_lacks_every_ready_node():
     (found,) = _dra([DRA], [_pod(("kube-system", "other"), "n-0")])
     assert found["certificate"] == {"pools": ["nvl72"], "nodes": ["n-0", "n-1"]}
+
+
+CONTROLLER = ("nvidia-dra-driver-gpu", "nvidia-dra-driver-gpu-controller")
+UP_HINT = "run `pulumi up` on the Kubernetes layer's stack"
+WHERE = "the DRA driver's ComputeDomain controller Deployment nvidia-dra-driver-gpu/nvidia-dra-driver-gpu-controller"
+
+
+def _controller(deployment: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """check_dra_controller's findings on the GB200 plan with the controller Deployment `deployment` (None: absent)."""
+    items = [] if deployment is None else [{"metadata": {"namespace": CONTROLLER[0], "name": CONTROLLER[1]}, **deployment}]
+    items.append({"metadata": {"namespace": "kube-system", "name": "coredns"}, "spec": {"replicas": 2}, "status": {"readyReplicas": 2}})
+    return [finding.as_json() for finding in nvlink.check_dra_controller(judge(GB200, {DEPLOYMENTS: {"items": items}}))]
+
+
+def test_the_dra_controller_absent_is_an_error_at_the_pool_with_the_fix():
+    message = f"{WHERE} is absent: no ComputeDomain of pool(s) ['nvl72'] gets its IMEX daemons or channel template"
+    assert _controller(None) == [finding_json("conform.dra-controller", "error", "pools[0]", message, UP_HINT, pools=["nvl72"])]
+
+
+@pytest.mark.parametrize(
+    ("deployment", "ready", "wanted"),
+    [
+        ({"spec": {"replicas": 3}, "status": {"readyReplicas": 2}}, 2, 3),
+        # The API leaves readyReplicas out at 0, and a Deployment without spec.replicas asks for one.
+        ({}, 0, 1),
+        ({"spec": {}, "status": {}}, 0, 1),
+    ],
+)
+def test_the_dra_controller_short_of_ready_replicas_says_how_many_of_how_many(deployment, ready, wanted):
+    message = f"{WHERE} has {ready} of {wanted} replica(s) Ready: new ComputeDomains of pool(s) ['nvl72'] are not reconciled and get no status"
+    hint = (
+        "see the controller pod's events and log "
+        "(`kubectl -n nvidia-dra-driver-gpu describe deployment/nvidia-dra-driver-gpu-controller`, `kubectl logs`)"
+    )
+    assert _controller(deployment) == [
+        finding_json("conform.dra-controller", "error", "pools[0]", message, hint, pools=["nvl72"], ready=ready, replicas=wanted)
+    ]
+
+
+@pytest.mark.parametrize(
+    "deployment",
+    [
+        {"spec": {}, "status": {"readyReplicas": 1}},
+        {"spec": {"replicas": 2}, "status": {"readyReplicas": 2}},
+        {"spec": {"replicas": 2}, "status": {"readyReplicas": 3}},
+    ],
+)
+def test_the_dra_controller_with_every_replica_it_asks_ready_conforms(deployment):
+    assert _controller(deployment) == []
+
+
+def _domains(items: list[dict[str, Any]], *namespaces: str) -> list[dict[str, Any]]:
+    """check_compute_domains' findings on the GB200 plan with one nvl72 ComputeDomain planned in each of `namespaces`."""
+    layout = GB200.plan.kubernetes.compute_domains
+    assert layout is not None
+    domains = tuple(ComputeDomain("nvl72", namespace) for namespace in namespaces)
+    kubernetes = dataclasses.replace(GB200.plan.kubernetes, compute_domains=dataclasses.replace(layout, domains=domains))
+    expected = dataclasses.replace(GB200, plan=dataclasses.replace(GB200.plan, kubernetes=kubernetes))
+    return [finding.as_json() for finding in nvlink.check_compute_domains(judge(expected, {COMPUTE_DOMAINS: {"items": items}}))]
+
+
+def _domain(namespace: str, status: dict[str, Any] | None) -> dict[str, Any]:
+    found: dict[str, Any] = {"metadata": {"namespace": namespace, "name": "nvl72-nvlink"}, "spec": {"numNodes": 2}}
+    if status is not None:
+        found["status"] = status
+    return found
+
+
+IMEX_HINT = (
+    "read the IMEX daemon pods' logs on those nodes (namespace nvidia-dra-driver-gpu, label resource.nvidia.com/computeDomain=<the domain's uid>) "
+    "and `nvidia-smi -q` (Fabric) there; a node whose fabric is degraded can't join"
+)
+
+
+def test_each_planned_compute_domain_is_judged_one_absent_then_one_not_ready_are_two_errors():
+    lagging = {"status": "NotReady", "nodes": [{"name": "n-0", "status": "Ready"}, {"name": "n-1", "status": "NotReady"}]}
+    found = _domains([_domain("training", lagging)], "default", "training")
+    absent = (
+        "pool 'nvl72': ComputeDomain default/nvl72-nvlink is absent: no ResourceClaimTemplate nvl72-nvlink-channel is made, "
+        "so no job can claim the pool's NVLink"
+    )
+    not_ready = (
+        "pool 'nvl72': ComputeDomain training/nvl72-nvlink is NotReady, not Ready: the IMEX daemon is not Ready on 1 node(s): n-1; "
+        "a job's pods on those nodes can't share GPU memory over NVLink"
+    )
+    assert found == [
+        finding_json("conform.compute-domain", "error", "pools[0]", absent, UP_HINT, pool="nvl72", compute_domain="nvl72-nvlink"),
+        finding_json("conform.compute-domain", "error", "pools[0]", not_ready, IMEX_HINT, pool="nvl72", compute_domain="nvl72-nvlink", nodes=["n-1"]),
+    ]
+
+
+def test_a_compute_domain_without_status_names_itself_in_the_certificate():
+    [found] = _domains([_domain("default", None)], "default")
+    assert (found["code"], found["path"], found["certificate"]) == (
+        "conform.compute-domain",
+        "pools[0]",
+        {"pool": "nvl72", "compute_domain": "nvl72-nvlink"},
+    )
+    assert found["hint"] == (
+        "see the controller's log (`kubectl logs -n nvidia-dra-driver-gpu deployment/nvidia-dra-driver-gpu-controller`) and that its pod is Ready"
+    )
