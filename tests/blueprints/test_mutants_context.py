@@ -86,14 +86,23 @@ def test_without_a_declared_size_the_catalogs_domain_is_the_pools() -> None:
 
 @pytest.mark.parametrize(
     ("size", "domain"),
-    [(72, ("neuronlink", 18)), (8, ("neuronlink", 2)), (4, ("neuronlink", 1)), (6, ("neuronlink", 1)), (2, ("neuronlink", 1))],
+    [
+        (72, ("neuronlink", 18)),
+        (8, ("neuronlink", 2)),
+        (4, ("neuronlink", 1)),
+        (6, ("neuronlink", 1)),
+        (10, ("neuronlink", 1)),
+        (2, ("neuronlink", 1)),
+    ],
 )
 def test_a_declared_size_counts_hosts_when_it_is_a_whole_multiple_of_the_hosts_accelerators_and_larger(size: int, domain: tuple[str, int]) -> None:
-    """p6e-gb200 has 4 GPUs a host: 72 is 18 hosts, 8 is 2; 4 (one host), 6 (no multiple) and 2 (less than a host) are 1.
+    """p6e-gb200 has 4 GPUs a host: 72 is 18 hosts, 8 is 2; 4 (one host), 6 and 10 (no multiple, 10 // 4 being 2) and 2
+    (less than a host) are 1.
     The declared kind (neuronlink, on purpose not the catalog's) is what is returned."""
     declared = fabric("rails", "rail_optimized_clos", 64, scale_up={"kind": "neuronlink", "domain_size": size})
     ctx = _context([pool("nvl", "p6e-gb200.36xlarge", 18, ["za"], fabric="rails")], [declared])
-    assert ctx.scale_up_domain(ctx.blueprint.pools[0]) == domain
+    kind, hosts = ctx.scale_up_domain(ctx.blueprint.pools[0])
+    assert (kind, hosts) == domain and type(hosts) is int  # a count of hosts, never 18.0
 
 
 def test_a_type_not_in_the_catalog_without_accelerators_or_without_a_scale_up_entry_is_pcie_of_one_host() -> None:

@@ -126,3 +126,13 @@ def test_a_pool_mounting_another_tier_is_not_counted_as_a_client() -> None:
         ("fsx.efa-without-efa-clients", ("storage", 2, "efa")),
     ]
     assert found[1][3] == "FSx tier 'lustre' is EFA-enabled, but none of the 1 pool(s) that mount it can use EFA"
+
+
+def test_a_pool_over_tcp_after_one_over_efa_is_still_warned() -> None:
+    pools = [pool("efa", "p5.48xlarge", 2, ["za"], fabric="rails", **MOUNT), pool("tcp", "p5.48xlarge", 2, ["za"], **MOUNT)]
+    assert [(code, path) for code, _, path, _, _ in _found(pools, [EFA_LUSTRE])] == [("fsx.efa-client-over-tcp", ("pools", 1, "storage"))]
+
+
+def test_two_efa_clients_are_enough_too() -> None:
+    pools = [pool("a", "p5.48xlarge", 2, ["za"], fabric="rails", **MOUNT), pool("b", "p5.48xlarge", 2, ["za"], fabric="rails", **MOUNT)]
+    assert _found(pools, [EFA_LUSTRE]) == []

@@ -111,3 +111,8 @@ def test_no_imex_warning_with_compute_domains_on_or_unset_nor_for_neuronlink() -
 def test_the_imex_warning_comes_before_the_partial_count_of_the_same_pool() -> None:
     found = _found([pool("nvl", "p6e-gb200.36xlarge", 20, ["za"])], compute_domains=False)
     assert [code for code, *_ in found] == ["pool.nvlink-imex", "pool.scale-up-partial"]
+
+
+def test_a_pool_spread_over_racks_after_one_that_is_not_is_still_judged() -> None:
+    pools = [pool("packed", "trn2u.48xlarge", 8, ["za"]), pool("racked", "trn2u.48xlarge", 8, ["tiny"], spread="racks")]
+    assert [(code, path) for code, _, path, *_ in _found(pools)] == [("placement.scale-up-rack", ("pools", 1, "placement", "spread"))]
