@@ -183,3 +183,10 @@ def test_a_type_not_in_the_catalog_is_judged_on_zone_size_and_type_only() -> Non
 def test_every_pool_is_judged_after_one_that_is_not_reserved() -> None:
     found = _codes(pool("spot", "p5.48xlarge", 2, ["za"], capacity={"kind": "spot"}), pool("train", "p5.48xlarge", 5, ["za"], capacity=ODCR))
     assert found == [("capacity.too-small", ("pools", 2, "capacity", "instance_count"))]
+
+
+def test_a_block_not_bought_yet_is_named_by_its_offering() -> None:
+    offered = {key: value for key, value in BLOCK.items() if key != "reservation_id"} | {"offering_id": "cb-0123456789abcdef0"}
+    [(code, _, _, message, _, _)] = _found(pool("train", "p5.48xlarge", 4, ["zb"], capacity=offered))
+    assert code == "capacity.zone-mismatch"
+    assert message == "the Capacity Block offering cb-0123456789abcdef0 is in us-east-1a, but pool 'train' is placed in ['us-east-1b']"

@@ -80,7 +80,11 @@ def test_a_separate_stack_with_no_runner_network_named_runs_in_the_vpc_and_says_
         "the Kubernetes layer is applied by its own stack (`pulumi up --stack <stack>-kubernetes`), which must run "
         "inside this VPC: the cluster security group admits 10.0.0.0/16 (cloud.vpc_cidr) to the private endpoint on 443"
     )
-    assert hint.startswith("run the layer's stack from a runner in the VPC (CodeBuild, an SSM-managed instance, a self-hosted CI runner)")
+    assert hint == (
+        "run the layer's stack from a runner in the VPC (CodeBuild, an SSM-managed instance, a self-hosted CI runner), "
+        "or list its network in kubernetes.endpoint.private_access_cidrs, or open the public endpoint to your "
+        "deployers with kubernetes.endpoint.public_access_cidrs and layer_stack: same (docs/endpoint-access.md)"
+    )
 
 
 def test_a_separate_stack_with_its_runner_network_or_a_public_endpoint_says_nothing() -> None:
