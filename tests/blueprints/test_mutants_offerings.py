@@ -202,3 +202,28 @@ def test_data_whose_source_names_no_moto_version_is_named_without_one(monkeypatc
     monkeypatch.setattr(offerings, "load_offerings", lambda: replace(load_offerings(), source="hand-written"))
     [(_, _, _, message, _, _)] = _found("eu-west-1", ("eu-west-1a", "eu-west-1b"), pool("p5", "p5.48xlarge", 2, ["za"]))
     assert message.startswith("AWS doesn't offer p5.48xlarge in eu-west-1 (EC2 DescribeInstanceTypeOfferings as moto records it); ")
+
+
+def test_a_block_of_a_type_sold_in_several_other_regions_lists_them_all() -> None:
+    """p5.48xlarge isn't sold in eu-west-1 and the block table has no eu-west-1 rate for it."""
+    assert load_prices().capacity_block("eu-west-1", "p5.48xlarge") is None
+    block = {"kind": "capacity_block", "reservation_id": "cr-0123456789abcdef0"}
+    [(code, severity, _, message, _, _)] = _found("eu-west-1", ("eu-west-1a", "eu-west-1b"), pool("p5", "p5.48xlarge", 2, ["za"], capacity=block))
+    assert (code, severity) == ("pool.type-not-in-region", "warning")
+    assert f"(it lists {', '.join(load_offerings().regions_of('p5.48xlarge'))}), " in message
+
+
+def test_a_pool_after_a_block_or_after_one_the_region_does_not_sell_is_still_judged() -> None:
+    """eu-west-2: a p5en block (priced there) then g6e.12xlarge (not sold there); us-east-1 by ids: p5e.48xlarge (not sold
+    there) then a g6e.12xlarge in use1-az3, which doesn't sell it."""
+    assert load_offerings().offered("g6e.12xlarge", "eu-west-2") is False and load_offerings().offered("p5e.48xlarge", "us-east-1") is False
+    block = {"kind": "capacity_block", "reservation_id": "cr-0123456789abcdef0"}
+    after_block = _found(
+        "eu-west-2", ("eu-west-2a", "eu-west-2b"), pool("cb", "p5en.48xlarge", 2, ["za"], capacity=block), pool("g6e", "g6e.12xlarge", 2, ["za"])
+    )
+    assert [(code, path) for code, _, path, *_ in after_block] == [("pool.type-not-in-region", ("pools", 1, "instance_type"))]
+    after_refusal = _found(*EAST_IDS, pool("p5e", "p5e.48xlarge", 2, ["za"]), pool("g6e", "g6e.12xlarge", 2, ["zb"]))
+    assert [(code, path) for code, _, path, *_ in after_refusal] == [
+        ("pool.type-not-in-region", ("pools", 0, "instance_type")),
+        ("pool.type-not-in-zone", ("pools", 1, "placement")),
+    ]
