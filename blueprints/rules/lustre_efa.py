@@ -51,7 +51,7 @@ def check(ctx: Context) -> Iterable[Finding]:
     for index, tier in enumerate(ctx.blueprint.storage):
         if tier.kind not in ("fsx_lustre", "fsx_lustre_class") or not tier.efa:
             continue
-        clients, over_efa = 0, 0
+        clients, any_over_efa = 0, False
         for pi, pool in enumerate(ctx.blueprint.pools):
             spec = ctx.catalog.get(pool.instance_type)
             if spec is None or not any(use.tier == tier.name for use in pool.storage):
@@ -59,7 +59,7 @@ def check(ctx: Context) -> Iterable[Finding]:
             clients += 1
             reason = _why_not(pool, spec, ctx)
             if reason is None:
-                over_efa += 1
+                any_over_efa = True
                 continue
             yield warning(
                 "fsx.efa-client-over-tcp",
@@ -67,7 +67,7 @@ def check(ctx: Context) -> Iterable[Finding]:
                 f"pool '{pool.name}' mounts EFA-enabled FSx tier '{tier.name}', but {reason}, so its nodes mount over TCP at ENA speed",
                 "mount the tier from EFA pools only, or accept TCP for this pool",
             )
-        if clients and not over_efa:
+        if clients and not any_over_efa:
             yield error(
                 "fsx.efa-without-efa-clients",
                 ("storage", index, "efa"),

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from blueprints.rules import fabric_ports
+from blueprints.rules.context import Context
 from tests.blueprints.base import BASE, load, mutate
+from tests.topology.factory import CATALOG, blueprint, fabric, pool
 
 NICS = "    nics_per_accelerator: 4\n"
 
@@ -111,3 +114,101 @@ def test_host_ports_beside_the_nics_count_toward_the_room() -> None:
     text = _train_nodes(4, 8).replace(NICS, f"{NICS}    host_ports:\n      - {{name: inband, ports: 1}}\n")
     [(_, message, _)] = _found(text, "fabric.too-small")
     assert message.endswith("holds at most 128 host ports, but its pools need 132")
+
+
+# The rule called directly on blueprints built in memory (tests/topology/factory.py), certificates included.
+ZA = [{"name": "za", "availability_zone": "us-east-1a"}]
+
+
+def _rule(fabrics: list[dict], *pools: dict) -> list[tuple[str, tuple[object, ...], str, dict[str, object]]]:
+    model = blueprint(ZA, list(pools), fabrics)
+    return [(f.code, f.path, f.message, f.certificate) for f in fabric_ports.check(Context(blueprint=model, catalog=CATALOG))]
+
+
+def _p5(name: str, nodes: int, on: str | None = "f") -> dict:
+    return pool(name, "p5.48xlarge", nodes, ["za"], fabric=on)
+
+
+def test_a_fat_tree_holds_radix_cubed_over_four_host_ports_whatever_its_leaf_oversubscription() -> None:
+    """Radix 8: 128 ports; 5 p5 hosts of 32 NICs need 160 (a Clos of the same radix and 3:1 leaves would hold 192)."""
+    fat = fabric("f", "fat_tree", 8, nics_per_accelerator=4, oversubscription={"leaf": 3})
+    assert _rule([fat], _p5("p", 5)) == [
+        (
+            "fabric.too-small",
+            ("fabrics", 0, "switch_radix"),
+            "fabric 'f' (fat_tree, radix 8, 3 tiers, leaf oversubscription 3) holds at most 128 host ports, but its pools need 160",
+            {"needed_ports": 160, "available_ports": 128},
+        )
+    ]
+    assert _rule([fat], _p5("p", 4)) == []
+
+
+def test_a_rail_only_fabric_holds_one_leafs_ports_per_rail_one_rail_per_gpu_unless_it_names_its_rails() -> None:
+    """One tier of radix 8: 8 ports a rail; p5's 32 NICs over its 8 GPUs make 8 rails (64 ports), 4 named rails 32."""
+    rails_of_gpus = fabric("f", "rail_only", 8, nics_per_accelerator=4, tiers=1)
+    [(_, _, message, certificate)] = _rule([rails_of_gpus], _p5("p", 3))
+    assert message.endswith("(rail_only, radix 8, 1 tiers, leaf oversubscription 1) holds at most 64 host ports, but its pools need 96")
+    assert certificate == {"needed_ports": 96, "available_ports": 64}
+    assert _rule([rails_of_gpus], _p5("p", 2)) == []
+    named = fabric("f", "rail_only", 8, nics_per_accelerator=4, tiers=1, rails=4)
+    assert [certificate for *_, certificate in _rule([named], _p5("p", 2))] == [{"needed_ports": 64, "available_ports": 32}]
+    assert _rule([named], _p5("p", 1)) == []
+
+
+def test_a_clos_of_two_tiers_holds_fewer_ports_than_the_three_it_is_otherwise_sized_at() -> None:
+    two = fabric("f", "rail_optimized_clos", 8, nics_per_accelerator=4, tiers=2)
+    [(_, _, message, certificate)] = _rule([two], _p5("p", 2))
+    assert "(rail_optimized_clos, radix 8, 2 tiers, leaf oversubscription 1) holds at most 32 host ports" in message
+    assert certificate == {"needed_ports": 64, "available_ports": 32}
+    assert _rule([fabric("f", "rail_optimized_clos", 8, nics_per_accelerator=4)], _p5("p", 2)) == []
+
+
+def test_every_pool_on_the_fabric_counts_and_a_pool_off_it_does_not() -> None:
+    fat = fabric("f", "fat_tree", 8, nics_per_accelerator=4)
+    found = _rule([fat], _p5("off", 9, on=None), _p5("a", 2), _p5("b", 3))
+    assert [certificate for *_, certificate in found] == [{"needed_ports": 160, "available_ports": 128}]
+
+
+def test_a_host_with_less_than_one_nic_still_takes_one_port() -> None:
+    """0.1 NIC per GPU is 0.8 a p5 host (fractional, refused), counted as 1 port: 17 hosts need 17 of a radix-4 fat tree's 16."""
+    found = _rule([fabric("f", "fat_tree", 4, nics_per_accelerator=0.1)], _p5("p", 17))
+    assert [(code, certificate) for code, _, _, certificate in found] == [
+        ("fabric.fractional-nics", {}),
+        ("fabric.too-small", {"needed_ports": 17, "available_ports": 16}),
+    ]
+
+
+def test_a_fabric_after_aws_efa_or_after_one_no_pool_uses_is_still_sized() -> None:
+    fabrics = [{"kind": "aws_efa", "name": "aws"}, fabric("idle", "fat_tree", 8), fabric("f", "fat_tree", 8, nics_per_accelerator=4)]
+    assert [(path, certificate) for _, path, _, certificate in _rule(fabrics, _p5("p", 5))] == [
+        (("fabrics", 2, "switch_radix"), {"needed_ports": 160, "available_ports": 128})
+    ]
+
+
+def test_a_pool_after_one_off_the_fabric_or_with_a_fractional_count_is_still_judged() -> None:
+    """0.375 NICs per GPU: 1.5 on p6e-gb200 (4 GPUs, fractional), 3 on p5 (8 GPUs), which 2 rails can't split."""
+    rails = fabric("f", "rail_optimized_clos", 64, nics_per_accelerator=0.375, rails=2)
+    pools = (_p5("off", 2, on=None), pool("nvl", "p6e-gb200.36xlarge", 18, ["za"], fabric="f"), _p5("p5", 2))
+    assert [(code, path) for code, path, _, _ in _rule([rails], *pools)] == [
+        ("fabric.fractional-nics", ("fabrics", 0, "nics_per_accelerator")),
+        ("fabric.rails-mismatch", ("fabrics", 0, "rails")),
+    ]
+
+
+def test_a_single_gpu_types_efa_limit_is_given_per_gpu() -> None:
+    """p5.4xlarge: 1 GPU, at most 1 EFA interface; 2 NICs a GPU is 2."""
+    assert (CATALOG.get("p5.4xlarge").accelerator_count, CATALOG.get("p5.4xlarge").max_efa_interfaces) == (1, 1)
+    model = blueprint(ZA, [pool("one", "p5.4xlarge", 2, ["za"], fabric="f")], [fabric("f", "fat_tree", 64, nics_per_accelerator=2)])
+    [finding] = [f for f in fabric_ports.check(Context(blueprint=model, catalog=CATALOG)) if f.code == "fabric.too-few-nics"]
+    assert finding.message == "fabric 'f' needs 2 EFA NICs per host, but p5.4xlarge has at most 1"
+    assert finding.hint == "set nics_per_accelerator to 1 or less"
+
+
+def test_a_scale_up_size_splitting_a_host_names_the_pool_size_and_host_and_skips_what_it_cant_judge() -> None:
+    """The pool off the fabric and the type not in the catalog come first; the p5 after them is judged."""
+    sized = fabric("f", "rail_optimized_clos", 64, nics_per_accelerator=4, scale_up={"kind": "nvlink", "domain_size": 12})
+    pools = (_p5("off", 2, on=None), pool("odd", "x9.large", 2, ["za"], fabric="f"), _p5("p5", 2))
+    found = [(code, path, certificate) for code, path, _, certificate in _rule([sized], *pools) if code == "fabric.scale-up-size"]
+    assert found == [
+        ("fabric.scale-up-size", ("fabrics", 0, "scale_up", "domain_size"), {"pool": "p5", "domain_size": 12, "accelerators_per_host": 8})
+    ]

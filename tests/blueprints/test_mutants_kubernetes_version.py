@@ -12,7 +12,11 @@ from datetime import timedelta
 import pytest
 
 from blueprints.catalog.pins import load_pins
+from blueprints.models import Blueprint
+from blueprints.rules import kubernetes_version
+from blueprints.rules.context import Context
 from tests.blueprints.base import load, mutate
+from tests.topology.factory import CATALOG, document, pool
 
 POOL = "  - name: train\n"
 END = "      end: 2026-12-08T00:00:00Z\n"
@@ -138,3 +142,51 @@ def test_a_block_ending_a_day_after_all_support_is_refused() -> None:
         )
     ]
     assert _found(text, "k8s.version-extended-support") == []
+
+
+def test_the_held_version_warning_says_the_whole_of_what_is_refused_and_how_to_see_it() -> None:
+    [item] = _found(_text("1.35", "1.34"), "k8s.held-version-new-group")
+    assert item[2:] == (
+        "pool 'train' holds its nodes at Kubernetes 1.34 under a 1.35 control plane: EKS creates node groups only at the cluster's "
+        "version, so the hold applies to this pool's node groups that already run 1.34; creating one (a first deployment, a new pool, "
+        "a group replaced or split off) is refused",
+        "run `railyard diff` against the deployed blueprint before `pulumi up`: it names any held group the change would create or "
+        "replace (`change.held-group-created`)",
+    )
+
+
+def _rules(cluster: str, *pools: dict) -> list[tuple[str, tuple[object, ...], str]]:
+    """The rule's findings on a blueprint built in memory (tests/topology/factory.py) at the `cluster` version."""
+    data = document([{"name": "za", "availability_zone": "us-east-1a"}], list(pools))
+    data["kubernetes"]["version"] = cluster
+    context = Context(blueprint=Blueprint.model_validate(data), catalog=CATALOG)
+    return [(finding.code, finding.path, finding.hint) for finding in kubernetes_version.check(context)]
+
+
+def test_a_pool_after_one_that_may_hold_no_version_is_still_judged() -> None:
+    first = pool("kp", "p5.48xlarge", 2, ["za"], provisioner="karpenter", kubernetes_version="1.34")
+    second = pool("old", "p5.48xlarge", 2, ["za"], kubernetes_version="1.31")
+    assert [(code, path) for code, path, _ in _rules("1.35", first, second)] == [
+        ("k8s.version-skew", ("pools", 0, "kubernetes_version")),
+        ("k8s.version-skew", ("pools", 1, "kubernetes_version")),
+    ]
+
+
+def test_the_lowest_version_a_hint_offers_is_never_below_1_0() -> None:
+    """The schema admits any 1.NN; below 1.03 the kubelet's three versions of skew would reach under 1.0."""
+    [(code, _, hint), (calendar, *_)] = _rules("1.02", pool("p", "p5.48xlarge", 2, ["za"], kubernetes_version="1.03"))
+    assert code == "k8s.version-skew" and calendar == "k8s.version-unknown"
+    assert hint == f"hold it at a version from 1.0 to 1.02, {SKEW_HINT}"
+
+
+def test_a_block_after_a_pool_on_other_capacity_is_still_judged() -> None:
+    entry = _entry("1.34")
+    ends = entry.end_of_standard + timedelta(days=1)
+    block = {
+        "kind": "capacity_block",
+        "reservation_id": "cr-0123456789abcdef0",
+        "start": f"{ends - timedelta(days=7)}T00:00:00Z",
+        "end": f"{ends}T00:00:00Z",
+    }
+    pools = (pool("web", "p5.48xlarge", 2, ["za"]), pool("train", "p5.48xlarge", 2, ["za"], capacity=block))
+    assert [(code, path) for code, path, _ in _rules("1.34", *pools)] == [("k8s.version-extended-support", ("kubernetes", "version"))]

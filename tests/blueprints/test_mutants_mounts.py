@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from blueprints.rules import mounts as mounts_rule
+from blueprints.rules.context import Context
 from tests.blueprints.base import BASE, load, mutate
+from tests.topology.factory import CATALOG, blueprint, pool
 
 LUSTRE = "    metadata: {mode: automatic}\n"
 SECOND = (
@@ -131,3 +134,67 @@ def test_a_storage_class_no_pool_lists_is_warned() -> None:
 
 def test_an_s3_tier_no_pool_mounts_is_not_a_file_system() -> None:
     assert [item[1] for item in _found(BASE, "storage.tier-unmounted")] == []
+
+
+# The rule called directly on blueprints built in memory (tests/topology/factory.py): findings the loader would merge
+# (the same code, path and message twice) stay apart here.
+def _lustre(name: str, mount_path: str, **fields: object) -> dict:
+    tier = {"kind": "fsx_lustre", "name": name, "deployment_type": "PERSISTENT_2", "capacity_gib": 1200, "throughput_mbps_per_tib": 125}
+    return tier | {"mount_path": mount_path, **fields}
+
+
+def _rule(storage: list[dict], *mounts: list[str]) -> list[tuple[object, ...]]:
+    """The rule's findings with one pool per list of tier names in `mounts`."""
+    pools = [pool(f"p{n}", "p5.48xlarge", 2, ["za"], storage=[{"tier": tier} for tier in tiers]) for n, tiers in enumerate(mounts)]
+    model = blueprint([{"name": "za", "availability_zone": "us-east-1a"}], pools, storage=storage)
+    return [(f.code, f.path, f.message) for f in mounts_rule.check(Context(blueprint=model, catalog=CATALOG))]
+
+
+def test_a_tier_at_the_root_is_refused_and_a_tier_under_it_is_inside_it() -> None:
+    assert _rule([_lustre("root", "/"), _lustre("data", "/data")], ["root", "data"]) == [
+        ("storage.mount-path", ("storage", 0, "mount_path"), "'root' mounts at / in pods, which the system keeps for itself (/)"),
+        ("storage.mount-path", ("storage", 1, "mount_path"), "pool 'p0' mounts 'data' at /data, inside 'root' at /; one hides the other"),
+    ]
+
+
+def test_a_reserved_tier_two_pools_mount_is_one_finding_even_before_the_loader_merges_them() -> None:
+    assert _rule([_lustre("proc", "/proc")], ["proc"], ["proc"]) == [
+        ("storage.mount-path", ("storage", 0, "mount_path"), "'proc' mounts at /proc in pods, which the system keeps for itself (/proc)")
+    ]
+
+
+def test_a_tier_listed_after_an_unknown_one_is_still_judged() -> None:
+    assert [path for _, path, _ in _rule([_lustre("proc", "/proc")], ["nope", "proc"])] == [("storage", 0, "mount_path")]
+
+
+@pytest.mark.parametrize(("first", "second"), [("/dataX", "/data"), ("/dataX", "/data/y"), ("/tmpX", "/fsx")])
+def test_a_path_ending_in_a_letter_is_that_path_and_not_a_prefix_of_it(first: str, second: str) -> None:
+    """Only "/" is stripped from a path's end: /dataX is neither /data nor its parent, and /tmpX is not /tmp."""
+    assert _rule([_lustre("a", first), _lustre("b", second)], ["a", "b"]) == []
+
+
+def test_each_nested_pair_is_reported_once_and_a_pair_after_one_already_reported_still_is() -> None:
+    """p0 reports (a, c); p1 reports (a, b), skips (a, c) and still reports (b, c)."""
+    storage = [_lustre("a", "/fsx"), _lustre("b", "/fsx/b"), _lustre("c", "/fsx/b/c")]
+    assert _rule(storage, ["a", "c"], ["a", "b", "c"]) == [
+        ("storage.mount-path", ("storage", 2, "mount_path"), "pool 'p0' mounts 'c' at /fsx/b/c, inside 'a' at /fsx; one hides the other"),
+        ("storage.mount-path", ("storage", 1, "mount_path"), "pool 'p1' mounts 'b' at /fsx/b, inside 'a' at /fsx; one hides the other"),
+        ("storage.mount-path", ("storage", 2, "mount_path"), "pool 'p1' mounts 'c' at /fsx/b/c, inside 'b' at /fsx/b; one hides the other"),
+    ]
+
+
+def test_an_existing_file_system_no_pool_mounts_is_named_by_its_id() -> None:
+    existing = {
+        "id": "fs-0a1b2c3d4e5f60718",
+        "dns_name": "fs-0a1b2c3d4e5f60718.fsx.us-east-1.amazonaws.com",
+        "mount_name": "abcdefgh",
+        "security_group_id": "sg-0a1b2c3d4e5f60719",
+        "availability_zone": "us-east-1a",
+    }
+    assert _rule([_lustre("team", "/team", existing=existing), _lustre("ours", "/fsx")], ["ours"]) == [
+        (
+            "storage.tier-unmounted",
+            ("storage", 0, "name"),
+            "no pool mounts storage tier 'team', but it names the team's file system fs-0a1b2c3d4e5f60718",
+        )
+    ]
