@@ -329,7 +329,6 @@ ISOLATION: dict[str, Isolation] = {
             *("impact_record", "cost", "ceilings", "render", "karpenter_drift", "go_source", "terraform_source", "kubernetes_source", "diff"),
         )
     },
-
     # Their tests preview nothing. The one cache, schema.py's validators per thread, is warm in mutmut's main process;
     # test_mutants_schema.py empties it for each of its tests, so a mutant of how a validator is built still runs there.
     "policies/rule.py": Isolation(fork=True),
