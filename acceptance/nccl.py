@@ -16,6 +16,12 @@ What is judged, and why:
 The table layout is nccl-tests' (`size count type redop root time algbw busbw #wrong ...`, the
 out-of-place half first); lines may carry mpirun's `[1,0]<stdout>:` prefix. Older nccl-tests
 have no `root` column and an `error` column: the header row is read for where `busbw` sits.
+`#wrong` counts wrong elements (nccl-tests v2.13.0 on); `error` (before it) is the largest deviation
+from the expected value, which nccl-tests itself failed only past a tolerance of the row's type
+times (ranks - 1): `DeltaMaxValue` and `CheckData` in src/common.cu at v2.11.0 (NVIDIA/nccl-tests,
+replaced by the count in 51af557, "Data corruption errors now reported in number of wrong elements
+instead of max deviation"). A reduction in floating point is never exact, so `4e-07` in a float
+row over 16 ranks is a pass.
 """
 
 from __future__ import annotations
@@ -30,13 +36,29 @@ OFI_NETWORKS = ("Libfabric", "AWS Libfabric")
 _PREFIX = re.compile(r"^\[\d+,\d+\]<std(?:out|err)>:")
 
 
+# nccl-tests' tolerance per element type for the older `error` column (src/common.cu `DeltaMaxValue` at v2.11.0): every type
+# not named is an integer type, held to 1e-200, so any deviation fails it.
+DELTA_MAX = {"half": 1e-2, "bfloat16": 1e-2, "float": 1e-5, "double": 1e-12}
+INTEGER_DELTA = 1e-200
+
+
 @dataclass(frozen=True)
 class Row:
-    """One size of the sweep: bytes, out-of-place bus bandwidth (GB/s, 10^9 bytes) and its wrong-value count (None if not printed)."""
+    """One size of the sweep: bytes, out-of-place bus bandwidth (GB/s, 10^9 bytes) and its wrong-value count (None if not printed);
+    in the older layout, the largest deviation nccl-tests printed (`error`) and the row's element type instead of the count."""
 
     size_bytes: int
     busbw_gbs: float
     wrong: float | None
+    error: float | None = None
+    type: str = ""
+
+    def is_wrong(self, ranks: int | None) -> bool:
+        """Whether nccl-tests would fail this row: any wrong element, or (older layout) a deviation past the type's tolerance
+        times (ranks - 1). Ranks unknown: the tolerance of two, the tightest a fabric test runs under."""
+        if self.error is None:
+            return bool(self.wrong)
+        return self.error > DELTA_MAX.get(self.type, INTEGER_DELTA) * (max(ranks or 2, 1) - 1)
 
 
 def _lines(text: str) -> list[str]:
@@ -56,11 +78,13 @@ def parse_table(text: str) -> list[Row]:
             continue  # a row starts with its size; one too short for busbw or #wrong fails their lookup below
         try:
             busbw = float(tokens[columns.index("busbw")])
-            wrong_at = next((i for i, name in enumerate(columns) if name in ("#wrong", "error")), None)
-            wrong = float(tokens[wrong_at]) if wrong_at is not None and tokens[wrong_at] != "N/A" else None
+            figure = next((name for name in columns if name in ("#wrong", "error")), None)
+            value = tokens[columns.index(figure)] if figure is not None else "N/A"
+            read = float(value) if value != "N/A" else None
+            kind = tokens[columns.index("type")] if "type" in columns else ""
         except (ValueError, IndexError):
             continue
-        rows.append(Row(int(tokens[0]), busbw, wrong))
+        rows.append(Row(int(tokens[0]), busbw, None, read, kind) if figure == "error" else Row(int(tokens[0]), busbw, read))
     return rows
 
 
@@ -104,10 +128,11 @@ def _version(code: int) -> str:
 
 def run_facts(text: str) -> RunFacts:
     """The test, nodes and ranks from nccl-tests' header (`# Collective test starting: all_reduce_perf`, one `#  Rank N ... on HOST`
-    line per rank: nccl-tests src/util.cu @0fdb00a3), else the ranks and nodes NCCL's INFO lines count (`nRanks 16 nNodes 2`)."""
+    line per rank: nccl-tests src/util.cu @0fdb00a3; before v2.13.0 without `Group N`), else the ranks and nodes NCCL's INFO
+    lines count (`nRanks 16 nNodes 2`)."""
     lines = _lines(text)
     test = next((m.group(1) for line in lines if (m := re.match(r"#\s*Collective test starting: (\S+)", line))), None)
-    hosts = {m.group(1): m.group(2) for line in lines if (m := re.match(r"#\s+Rank\s+(\d+)\s+Group\s+\d+\s+Pid\s+\d+\s+on\s+(\S+)", line))}
+    hosts = {m.group(1): m.group(2) for line in lines if (m := re.match(r"#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)", line))}
     if hosts:
         return RunFacts(test, len(set(hosts.values())), len(hosts), libraries(text))
     ranks = [int(m.group(1)) for line in lines if (m := re.search(r"NCCL INFO .*\bn[Rr]anks (\d+)", line))]
@@ -125,8 +150,14 @@ def judge(text: str, line_gbs: float, source: str = "nccl-tests log") -> Report:
     checks.add("fabric.transport", on_ofi, "NCCL over EFA: `Using network Libfabric` (aws-ofi-nccl), provider efa", seen)
     rows = parse_table(text)
     large = [row for row in rows if row.size_bytes >= GIB]
-    wrong = [row for row in rows if row.wrong]
+    ranks = run_facts(text).ranks
+    wrong = [row for row in rows if row.is_wrong(ranks)]
     counted = f"{len(wrong)} rows with wrong values" if wrong else f"{len(rows)} rows, none wrong"
+    deviations = [row for row in wrong if row.error is not None]
+    if deviations:
+        worst = max(deviations, key=lambda row: row.error or 0.0)
+        over = f"{ranks} ranks" if ranks else "two ranks (the log does not say how many)"
+        counted += f" (largest error {worst.error:g} in a {worst.type or 'untyped'} row, past nccl-tests' tolerance over {over})"
     checks.add("fabric.correctness", bool(rows) and not wrong, "no wrong values in any row", counted)
     expected = f">= {line_gbs:.1f} GB/s out-of-place busbw at >= 1 GiB"
     if not large:

@@ -69,10 +69,10 @@ def test_a_table_printed_without_its_header_is_read_in_todays_layout_busbw_eight
     assert parse_table(NEW_ROW.replace("313.29  0  6426.1", "313.29  2  6426.1")) == [Row(GIB, 313.29, 2.0)]
 
 
-def test_the_older_layouts_error_column_is_read_as_the_rows_wrong_figure():
+def test_the_older_layouts_error_column_is_read_as_the_rows_deviation_with_its_type_not_as_a_count():
     old = "#  size  count  type  redop  time  algbw  busbw  error  time  algbw  busbw  error\n"
     assert parse_table(old + "  1073741824  268435456  float  sum  75300  14.26  28.52  0e+00  75100  14.30  28.59  0e+00\n") == [
-        Row(GIB, 28.52, 0.0)
+        Row(GIB, 28.52, None, 0.0, "float")
     ]
 
 
