@@ -157,7 +157,8 @@ def judge(text: str, line_gbs: float, source: str = "nccl-tests log") -> Report:
     if deviations:
         worst = max(deviations, key=lambda row: row.error or 0.0)
         over = f"{ranks} ranks" if ranks else "two ranks (the log does not say how many)"
-        counted += f" (largest error {worst.error:g} in a {worst.type or 'untyped'} row, past nccl-tests' tolerance over {over})"
+        kind = f"a {worst.type} row" if worst.type else "a row whose type the header does not name"
+        counted += f" (largest error {worst.error:g} in {kind}, past nccl-tests' tolerance over {over})"
     checks.add("fabric.correctness", bool(rows) and not wrong, "no wrong values in any row", counted)
     expected = f">= {line_gbs:.1f} GB/s out-of-place busbw at >= 1 GiB"
     if not large:

@@ -138,7 +138,12 @@ TESTS: dict[str, tuple[str, ...]] = {
     # acceptance/: each module against its own tests (test_mutants_<module>.py) and the fast files that import it; not the
     # tests that start moto (test_replace_aws.py's last three, test_replace_node.py: 14-23 s each), nor test_checker.py but for
     # run.py and __main__.py (its subprocess runs of the checker): a mutant's tests run until one fails, these cost seconds each.
-    "acceptance/nccl.py": ("tests/acceptance/test_nccl_judge.py", "tests/acceptance/test_verdict_edges.py", "tests/acceptance/test_mutants_nccl.py"),
+    "acceptance/nccl.py": (
+        "tests/acceptance/test_nccl_judge.py",
+        "tests/acceptance/test_verdict_edges.py",
+        "tests/acceptance/test_mutants_nccl.py",
+        "tests/acceptance/test_nccl_older_layout.py",
+    ),
     "acceptance/nccom.py": ("tests/acceptance/test_nccom_judge.py", "tests/acceptance/test_mutants_nccom.py"),
     "acceptance/dcgm.py": ("tests/acceptance/test_burn_in.py", "tests/acceptance/test_mutants_dcgm.py"),
     "acceptance/neuron.py": ("tests/acceptance/test_mutants_neuron.py",),

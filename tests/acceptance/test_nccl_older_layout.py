@@ -78,3 +78,28 @@ def test_a_log_that_does_not_count_its_ranks_is_held_to_two_ranks_tolerance_and_
         "1 rows with wrong values (largest error 2e-05 in a float row, past nccl-tests' tolerance over two ranks (the log does not say how many))"
     )
     assert judge(unranked.replace("2e-05", "1e-05"), 360.0).failed == ()
+
+
+def test_the_tolerance_grows_with_the_ranks_the_log_lists():
+    # 1e-4 is past two ranks' float tolerance (1e-5) but within sixteen's (15e-5).
+    assert judge(_log("1e-04"), 360.0).failed == ()
+    assert judge(_log("1e-04", ranks=2), 360.0).failed == ("fabric.correctness",)
+
+
+def test_the_largest_of_several_wrong_rows_is_named_wherever_it_sits():
+    rows = "".join(
+        f"  {GIB * 2**shift}  268435456  float  sum  75300  14.26  400.52  {error}  75100  14.30  400.59  {error}\n"
+        for shift, error in enumerate(("5e-01", "9e-01", "2e-01"))
+    )
+    [correctness] = [check for check in judge(_log("0e+00") + rows, 360.0).checks if check.name == "fabric.correctness"]
+    assert correctness.observed == "3 rows with wrong values (largest error 0.9 in a float row, past nccl-tests' tolerance over 16 ranks)"
+
+
+def test_a_header_that_names_no_type_reads_its_rows_and_holds_them_exact():
+    header = "#  size  count  redop  time  algbw  busbw  error  time  algbw  busbw  error\n"
+    text = _log("0e+00").replace(HEADER, header.rstrip("\n")).replace("   float     sum", "     sum")
+    assert parse_table(text) == [Row(GIB, 400.52, None, 0.0, "")]
+    [correctness] = [check for check in judge(text.replace("0e+00", "1e-30"), 360.0).checks if check.name == "fabric.correctness"]
+    assert correctness.observed == (
+        "1 rows with wrong values (largest error 1e-30 in a row whose type the header does not name, past nccl-tests' tolerance over 16 ranks)"
+    )
