@@ -6,8 +6,10 @@ installed or not allowed, a timeout, a non-zero exit with its output kept); and 
 from __future__ import annotations
 
 import dataclasses
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from acceptance import evidence
 from acceptance.burnin import burn_in_argv
@@ -100,3 +102,75 @@ def test_the_runner_captures_text_with_no_shell_and_gives_a_command_three_hours(
         "timeout": 10800,
         "check": False,
     }
+
+
+def test_recording_makes_the_folder_with_its_missing_parents_and_records_again_into_a_folder_that_exists(tmp_path):
+    def runner(argv):
+        return subprocess.CompletedProcess(argv, 0, stdout=f"{argv[0]} out\n", stderr="")
+
+    folder = tmp_path / "node" / "evidence"
+    node = inventory()
+    first = record(node, folder, runner)
+    assert first == record(node, folder, runner) == {"nvidia-smi-q.xml": "written (exit status 0)", "dmesg.txt": "written (exit status 0)"}
+    assert (folder / "dmesg.txt").read_text(encoding="utf-8") == "dmesg out\n"
+
+
+def test_a_diagnostic_past_its_timeout_is_not_written_and_the_burn_in_after_it_still_runs(tmp_path):
+    def runner(argv):
+        if argv[:4] == ("dcgmi", "diag", "-r", "2"):
+            raise subprocess.TimeoutExpired(argv, 10800)
+        return subprocess.CompletedProcess(argv, 0, stdout=f"{argv[0]} out\n", stderr="")
+
+    burning = dataclasses.replace(P5, nvlinks_per_gpu=None, efa_devices=None, burn_in_seconds=600, memory_bandwidth_floor_mbs=1909500)
+    outcome = record(burning, tmp_path, runner)
+    assert list(outcome)[-2:] == ["dcgmi-diag.json", "dcgmi-burn-in.json"]
+    assert outcome["dcgmi-diag.json"] == "not written: dcgmi diag -r 2 -j ran past its timeout"
+    assert outcome["dcgmi-burn-in.json"] == "written (exit status 0)"
+    assert (tmp_path / "dcgmi-burn-in.json").read_text(encoding="utf-8") == "dcgmi out\n"
+
+
+def test_bytes_that_are_not_utf8_read_as_the_replacement_character_rather_than_failing(tmp_path):
+    (tmp_path / "dmesg.txt").write_bytes(b"NVRM: Xid \xff 79\n")
+    assert read_evidence(tmp_path, (Command("dmesg.txt", ("dmesg",), "the kernel log"),)) == {"dmesg.txt": "NVRM: Xid \ufffd 79\n"}
+
+
+# Run in a child whose locale encoding is ASCII (the C locale, neither coerced to UTF-8 nor in UTF-8 mode): records an
+# inventory node's evidence into the folder argv[1] names, then reads back a JSON file holding an accented letter.
+ASCII_NODE = """
+import dataclasses, sys
+from pathlib import Path
+from acceptance.evidence import Command, read_evidence, record
+from tests.acceptance.evidence import P5
+from tests.acceptance.test_mutants_evidence import NEURON_LS, accented, inventory
+folder = Path(sys.argv[1])
+print(record(inventory(), folder, accented))
+(folder / "neuron-ls.json").write_bytes('{"name": "\\u00e9"}'.encode("utf-8"))
+print(ascii(read_evidence(folder, NEURON_LS)))
+"""
+NEURON_LS = (Command("neuron-ls.json", ("neuron-ls", "--json-output"), "the Neuron device nodes (/dev/neuron*)"),)
+
+
+def inventory():
+    """An inventory-level GPU node without NVLinks or EFA: it records nvidia-smi's XML and dmesg."""
+    return dataclasses.replace(P5, level="inventory", nvlinks_per_gpu=None, efa_devices=None)
+
+
+def accented(argv):
+    """A runner whose every command prints an en dash (past ASCII)."""
+    return subprocess.CompletedProcess(argv, 0, stdout="Product Name : H100 \u2013 SXM\n", stderr="")
+
+
+def test_a_node_whose_locale_encoding_is_ascii_writes_and_reads_the_evidence_as_utf8_as_a_utf8_one_does(tmp_path):
+    here, there = tmp_path / "here", tmp_path / "there"
+    written = {"nvidia-smi-q.xml": "written (exit status 0)", "dmesg.txt": "written (exit status 0)"}
+    assert record(inventory(), here, accented) == written
+    (here / "neuron-ls.json").write_bytes('{"name": "\u00e9"}'.encode())
+    assert read_evidence(here, NEURON_LS) == {"neuron-ls.json": '{"name": "\xe9"}'}
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}
+    probe = [sys.executable, "-c", "import locale; print(locale.getpreferredencoding(False))"]
+    assert subprocess.run(probe, env=env, capture_output=True, text=True, check=True).stdout == "ANSI_X3.4-1968\n"
+    root = Path(evidence.__file__).parent.parent
+    child = subprocess.run([sys.executable, "-c", ASCII_NODE, str(there)], cwd=root, env=env, capture_output=True, text=True, check=False)
+    assert child.stdout.splitlines() == [repr(written), "{'neuron-ls.json': '{\"name\": \"\\xe9\"}'}"], child.stderr
+    for name in ("nvidia-smi-q.xml", "dmesg.txt"):
+        assert (there / name).read_bytes() == (here / name).read_bytes() == "Product Name : H100 \u2013 SXM\n".encode()

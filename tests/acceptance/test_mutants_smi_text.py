@@ -68,3 +68,31 @@ def test_text_without_the_header_is_refused_saying_it_is_not_nvidia_smi_q():
     with pytest.raises(ValueError) as caught:
         parse_tree("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.")
     assert str(caught.value) == "no '==============NVSMI LOG==============' header: not the text of nvidia-smi -q"
+
+
+def test_the_root_is_an_unlabelled_section_holding_the_top_level_lines_as_the_exact_tree():
+    text = f"{HEADER}\nAttached GPUs : 1\nGPU 00000000:53:00.0\n    Product Name : NVIDIA H100 80GB HBM3\n"
+    assert parse_tree(text) == Section(
+        "",
+        None,
+        [
+            Section("Attached GPUs", "1"),
+            Section("GPU 00000000:53:00.0", None, [Section("Product Name", "NVIDIA H100 80GB HBM3")]),
+        ],
+    )
+
+
+def test_two_outputs_pasted_one_after_the_other_are_read_from_the_first_header_so_every_gpu_of_both_is_found():
+    first = f"{HEADER}\nGPU 00000000:53:00.0\n    Product Name : NVIDIA H100 80GB HBM3\n"
+    second = f"{HEADER}\nGPU 00000000:64:00.0\n    Product Name : NVIDIA H200\n"
+    found = gpu_sections(parse_tree(first + second))
+    assert [(bus_id, section.text("Product Name")) for bus_id, section in found] == [
+        ("00000000:53:00.0", "NVIDIA H100 80GB HBM3"),
+        ("00000000:64:00.0", "NVIDIA H200"),
+    ]
+
+
+def test_a_tab_indents_as_four_spaces_so_a_tab_indented_line_after_a_four_space_one_is_its_sibling_not_its_child():
+    gpu = parse_tree(f"{HEADER}\nGPU 00000000:53:00.0\n    PCI\n\tBus Id : 00000000:53:00.0\n").children[0]
+    assert [child.label for child in gpu.children] == ["PCI", "Bus Id"]
+    assert gpu.children[0].children == []
