@@ -132,12 +132,18 @@ def run_facts(text: str) -> RunFacts:
     lines count (`nRanks 16 nNodes 2`)."""
     lines = _lines(text)
     test = next((m.group(1) for line in lines if (m := re.match(r"#\s*Collective test starting: (\S+)", line))), None)
+    nodes, ranks = _nodes_and_ranks(lines)
+    return RunFacts(test, nodes, ranks, libraries(text))
+
+
+def _nodes_and_ranks(lines: list[str]) -> tuple[int | None, int | None]:
+    """The hosts and ranks of the header's rank lines, else the most NCCL's INFO lines count (None where nothing says)."""
     hosts = {m.group(1): m.group(2) for line in lines if (m := re.match(r"#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)", line))}
     if hosts:
-        return RunFacts(test, len(set(hosts.values())), len(hosts), libraries(text))
+        return len(set(hosts.values())), len(hosts)
     ranks = [int(m.group(1)) for line in lines if (m := re.search(r"NCCL INFO .*\bn[Rr]anks (\d+)", line))]
     nodes = [int(m.group(1)) for line in lines if (m := re.search(r"NCCL INFO .*\bnNodes (\d+)", line))]
-    return RunFacts(test, max(nodes, default=None), max(ranks, default=None), libraries(text))
+    return max(nodes, default=None), max(ranks, default=None)
 
 
 def judge(text: str, line_gbs: float, source: str = "nccl-tests log") -> Report:
@@ -150,7 +156,7 @@ def judge(text: str, line_gbs: float, source: str = "nccl-tests log") -> Report:
     checks.add("fabric.transport", on_ofi, "NCCL over EFA: `Using network Libfabric` (aws-ofi-nccl), provider efa", seen)
     rows = parse_table(text)
     large = [row for row in rows if row.size_bytes >= GIB]
-    ranks = run_facts(text).ranks
+    _, ranks = _nodes_and_ranks(_lines(text))
     wrong = [row for row in rows if row.is_wrong(ranks)]
     counted = f"{len(wrong)} rows with wrong values" if wrong else f"{len(rows)} rows, none wrong"
     deviations = [row for row in wrong if row.error is not None]

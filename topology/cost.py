@@ -29,7 +29,7 @@ from blueprints.models.pools import Pool
 from blueprints.models.storage import FsxLustre
 from topology.cluster.node_groups import NodeGroupPlan
 from topology.cost_blocks import block_holders, block_identity, block_line, shared_block_line
-from topology.cost_prices import Gap, Pricer, rate, unsourced
+from topology.cost_prices import Gap, Pricer, rate
 from topology.cost_report import CostLine, CostReport
 
 CODES = ("cost.price-unknown", "cost.declared-unused")  # the second from declared_findings (topology.cost_prices)
@@ -141,8 +141,7 @@ def _nat_line(blueprint: Blueprint, pricer: Pricer) -> CostLine | None:
         return _unpriced(key, item, "network", path, f"{zones} gateways", pricer.nat_gap())
     address = pricer.prices.service("public_ipv4_address_hour", pricer.region)
     if address is None:
-        gap = Gap(unsourced("the public IPv4 address-hour rate", pricer.region), "add it to blueprints/catalog/service_prices.yaml")
-        return _unpriced(key, item, "network", path, f"{zones} gateways", gap)
+        return _unpriced(key, item, "network", path, f"{zones} gateways", pricer.ipv4_gap())
     # Each gateway holds one Elastic IP (components/network.py), billed per public IPv4 address-hour since 2024-02-01.
     hourly = zones * (price.usd + address.usd)
     basis = f"{zones} × {rate(price)} + {zones} public IPv4 × {rate(address)} (data processed left out)"

@@ -130,6 +130,10 @@ class Pricer:
         """Why a NAT gateway hour is unpriced in the region, and the field that prices it."""
         return Gap(unsourced("the NAT gateway-hour rate", self.region), "declare cost.nat_gateway_usd_per_hour (USD per gateway-hour)")
 
+    def ipv4_gap(self) -> Gap:
+        """Why a public IPv4 address hour (each NAT gateway's Elastic IP) is unpriced in the region; no `cost:` field prices it."""
+        return Gap(unsourced("the public IPv4 address-hour rate", self.region), "add it to blueprints/catalog/service_prices.yaml")
+
     def nat_gateway(self) -> Price | None:
         """One NAT gateway per hour: declared, else the table's."""
         if self.cost.nat_gateway_usd_per_hour is not None:
